@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+//
+// geoq — a geospatial query engine and sector-lookup service.
+//
+// The import graph points one way: faces (CLI, later the HTTP service) -> layers -> core.
+// The C libraries (GEOS, PROJ, SQLite) are reached only through the thin adapter modules
+// GeoqGEOS and GeoqPROJ; GeoqCore itself does no I/O and links no C library.
+import PackageDescription
+
+let package = Package(
+    name: "geoq",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "geoq", targets: ["GeoqCLI"]),
+        .library(name: "GeoqCore", targets: ["GeoqCore"]),
+        .library(name: "GeoqLayers", targets: ["GeoqLayers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev).
+        .systemLibrary(
+            name: "CGEOS", pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(
+            name: "CPROJ", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev", "proj-data"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        // Pure spatial core: geometry values, R-tree, point-in-polygon, planar/local distances.
+        .target(name: "GeoqCore", linkerSettings: [.linkedLibrary("m")]),
+
+        // Adapters: one thin, confined owner per C handle.
+        .target(name: "GeoqGEOS", dependencies: ["CGEOS", "GeoqCore"]),
+        .target(name: "GeoqPROJ", dependencies: ["CPROJ", "GeoqCore"]),
+
+        // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
+        .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
+
+        // Named layers: the catalog in data/layers.json, loading (read, reproject, validate,
+        // index) and the which-sector query shared by every face.
+        .target(
+            name: "GeoqLayers",
+            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ"]),
+
+        // The `geoq` command line.
+        .executableTarget(
+            name: "GeoqCLI",
+            dependencies: [
+                "GeoqLayers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // On-demand benchmark (not run by the tests): `swift run -c release geoq-bench`.
+        .executableTarget(
+            name: "geoq-bench",
+            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore"],
+            path: "benchmarks/WhichSectorBenchmark"),
+
+        // Tests.
+        .target(name: "GeoqTestSupport", dependencies: ["GeoqCore"], path: "Tests/GeoqTestSupport"),
+        .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqGEOSTests",
+            dependencies: ["GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite"]),
+        .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqTestSupport"]),
+    ]
+)

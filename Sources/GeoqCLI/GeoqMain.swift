@@ -1,0 +1,1 @@
+@main struct GeoqMain { static func main() {} }
