@@ -1,0 +1,134 @@
+/// A static R-tree bulk-loaded by Sort-Tile-Recursive (Leutenegger, Lopez and Edgington,
+/// "STR: A Simple and Efficient Algorithm for R-Tree Packing", 1997).
+///
+/// Contract: build once from all boxes, then query; the tree never changes (like GEOS's
+/// STRtree, but without its "first query builds" surprise). Items are identified by their
+/// position in the array given to ``init(boxes:nodeSize:)``.
+///
+/// Layout (as in flatbush): one flat array of node boxes, level by level from the leaves
+/// (the items themselves, reordered) up to the root, which is the last entry. Each entry of
+/// level L > 0 covers `nodeSize` consecutive entries of level L - 1 (fewer for the last one
+/// of a level); `children[i]` is the first of them, and for a leaf entry the item's index.
+/// Queries walk down with an explicit stack, so they never recurse and never allocate beyond
+/// that small stack.
+///
+/// Complexity: build O(n log n); a point or box query O(log n + k) on well-distributed data.
+public struct PackedRTree: Sendable {
+    /// Maximum children per node.
+    public let nodeSize: Int
+    /// Number of items indexed.
+    public let count: Int
+    @usableFromInline let boxes: [BoundingBox]
+    /// For leaf entries the item index; for inner entries the index of the first child.
+    @usableFromInline let children: [Int32]
+    /// `levelEnds[L]` is one past the last entry of level L (level 0 holds the items).
+    @usableFromInline let levelEnds: [Int]
+
+    /// Builds the tree over `boxes`; `boxes[i]` is item `i`. Empty boxes are allowed and are
+    /// never found.
+    public init(boxes itemBoxes: [BoundingBox], nodeSize: Int = 16) {
+        precondition(nodeSize >= 2, "an R-tree node needs room for at least two children")
+        self.nodeSize = nodeSize
+        self.count = itemBoxes.count
+        var boxes: [BoundingBox] = []
+        var children: [Int32] = []
+        var levelEnds: [Int] = []
+
+        // Level 0: the items in STR order.
+        var level: [(box: BoundingBox, child: Int32)] = itemBoxes.enumerated().map { ($1, Int32($0)) }
+        while true {
+            Self.sortTileRecursive(&level, nodeSize: nodeSize)
+            let levelStart = boxes.count
+            for entry in level {
+                boxes.append(entry.box)
+                children.append(entry.child)
+            }
+            levelEnds.append(boxes.count)
+            if level.count <= 1 { break }
+            // Next level up: one entry per run of nodeSize entries.
+            var parents: [(box: BoundingBox, child: Int32)] = []
+            parents.reserveCapacity((level.count + nodeSize - 1) / nodeSize)
+            var i = 0
+            while i < level.count {
+                let end = Swift.min(i + nodeSize, level.count)
+                var box = BoundingBox.empty
+                for j in i..<end { box = box.union(level[j].box) }
+                parents.append((box, Int32(levelStart + i)))
+                i = end
+            }
+            level = parents
+        }
+        self.boxes = boxes
+        self.children = children
+        self.levelEnds = levelEnds
+    }
+
+    /// Orders entries so that runs of `nodeSize` are spatially compact: sort by centre x,
+    /// cut into vertical slices of about sqrt(n / nodeSize) nodes each, sort each slice by y.
+    static func sortTileRecursive(_ entries: inout [(box: BoundingBox, child: Int32)], nodeSize: Int) {
+        let n = entries.count
+        guard n > nodeSize else { return }
+        let nodeCount = (n + nodeSize - 1) / nodeSize
+        let sliceCount = Int(Double(nodeCount).squareRoot().rounded(.up))
+        let sliceSize = nodeSize * ((nodeCount + sliceCount - 1) / sliceCount)
+        func cx(_ b: BoundingBox) -> Double { b.isEmpty ? .infinity : b.minX + b.maxX }
+        func cy(_ b: BoundingBox) -> Double { b.isEmpty ? .infinity : b.minY + b.maxY }
+        entries.sort { cx($0.box) < cx($1.box) }
+        var start = 0
+        while start < n {
+            let end = Swift.min(start + sliceSize, n)
+            entries[start..<end].sort { cy($0.box) < cy($1.box) }
+            start = end
+        }
+    }
+
+    /// The root entry's box: the extent of all items.
+    public var boundingBox: BoundingBox { boxes.last ?? .empty }
+
+    /// Calls `body` with every item whose box contains `p` (border included). Return `false`
+    /// from `body` to stop early.
+    @inlinable
+    public func search(containing p: Point, _ body: (Int) -> Bool) {
+        search(where: { $0.contains(p) }, body)
+    }
+
+    /// Calls `body` with every item whose box intersects `box`. Return `false` to stop.
+    @inlinable
+    public func search(intersecting box: BoundingBox, _ body: (Int) -> Bool) {
+        search(where: { $0.intersects(box) }, body)
+    }
+
+    /// Item indices whose box intersects `box`, in tree order.
+    public func items(intersecting box: BoundingBox) -> [Int] {
+        var result: [Int] = []
+        search(intersecting: box) { result.append($0); return true }
+        return result
+    }
+
+    @inlinable
+    func search(where accepts: (BoundingBox) -> Bool, _ body: (Int) -> Bool) {
+        guard let root = boxes.indices.last, accepts(boxes[root]) else { return }
+        if levelEnds.count == 1 {  // a single item: the root is the leaf
+            _ = body(Int(children[root]))
+            return
+        }
+        boxes.withUnsafeBufferPointer { boxes in
+            children.withUnsafeBufferPointer { children in
+                // Stack of (entry, level) whose box was accepted and whose children are to scan.
+                var stack: [(Int, Int)] = [(root, levelEnds.count - 1)]
+                stack.reserveCapacity(32)
+                while let (entry, level) = stack.popLast() {
+                    let first = Int(children[entry])
+                    let end = Swift.min(first + nodeSize, levelEnds[level - 1])
+                    for child in first..<end where accepts(boxes[child]) {
+                        if level == 1 {
+                            if !body(Int(children[child])) { return }
+                        } else {
+                            stack.append((child, level - 1))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
