@@ -57,7 +57,7 @@ let package = Package(
         // On-demand benchmark (not run by the tests): `swift run -c release geoq-bench`.
         .executableTarget(
             name: "geoq-bench",
-            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore"],
+            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport"],
             path: "benchmarks/WhichSectorBenchmark"),
 
         // Tests.

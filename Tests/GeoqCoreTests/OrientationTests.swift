@@ -1,3 +1,4 @@
+import GeoqTestSupport
 import Testing
 @testable import GeoqCore
 
@@ -30,25 +31,10 @@ import Testing
     }
 
     @Test func exactPathAgreesWithFilteredPathOnEasyCases() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         for _ in 0..<2000 {
-            let p = (0..<3).map { _ in Point(x: rng.unit() * 100, y: rng.unit() * 100) }
+            let p = (0..<3).map { _ in Point(x: rng.uniform(0...100), y: rng.uniform(0...100)) }
             #expect(Orientation.exactIndex(p[0], p[1], p[2]) == Orientation.index(p[0], p[1], p[2]))
         }
     }
-}
-
-/// Local deterministic generator (GeoqTestSupport has the shared one; this keeps the
-/// orientation test free of other targets).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

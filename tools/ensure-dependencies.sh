@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite) when they
+# are missing. Idempotent: does nothing, and needs no network, when they are present.
+set -euo pipefail
+
+packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev pkg-config)
+
+have_all() {
+    command -v pkg-config >/dev/null 2>&1 &&
+        pkg-config --exists geos proj sqlite3 &&
+        [ -f /usr/share/proj/proj.db ]
+}
+
+if have_all; then
+    exit 0
+fi
+
+echo "geoq: installing system libraries: ${packages[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "geoq: need root or sudo to apt-get install ${packages[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+
+have_all || { echo "geoq: GEOS, PROJ or SQLite still not found through pkg-config after installing" >&2; exit 1; }
