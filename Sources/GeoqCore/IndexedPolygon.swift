@@ -52,17 +52,15 @@ public struct IndexedPolygon: Sendable {
     public func locate(_ p: Point) -> Location {
         guard boundingBox.contains(p) else { return .exterior }
         if parts.count == 1 { return parts[0].locate(p) }
-        var boundaries = 0
-        var inside = false
+        var onBoundary = false
         for part in parts {
             switch part.locate(p) {
-            case .interior: inside = true
-            case .boundary: boundaries += 1
+            case .interior: return .interior
+            case .boundary: onBoundary = true
             case .exterior: break
             }
         }
-        if boundaries & 1 == 1 { return .boundary }
-        return boundaries > 0 || inside ? .interior : .exterior
+        return onBoundary ? .boundary : .exterior
     }
 
     /// True when `p` is inside or on the boundary (the "covers" predicate).

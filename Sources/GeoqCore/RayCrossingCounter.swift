@@ -85,20 +85,22 @@ extension Polygon {
 }
 
 extension MultiPolygon {
-    /// Location of `p` by GEOS's `PointLocator` rule for multipolygons: on the boundary of an
-    /// odd number of parts is boundary (the "mod-2" boundary rule); interior of some part, or
-    /// on the boundary of an even number of parts (two parts touching), is interior.
+    /// Location of `p`: interior of some part is interior; otherwise on the boundary of some
+    /// part is boundary; otherwise exterior.
+    ///
+    /// For a valid multipolygon, whose parts meet only at points, this is the OGC location
+    /// (a point where two parts touch is on the boundary, as GEOS's relate says). For an
+    /// invalid one whose parts share an edge, a point on that edge is reported as boundary;
+    /// it is covered either way.
     public func locate(_ p: Point) -> Location {
-        var boundaries = 0
-        var inside = false
+        var onBoundary = false
         for polygon in polygons {
             switch polygon.locate(p) {
-            case .interior: inside = true
-            case .boundary: boundaries += 1
+            case .interior: return .interior
+            case .boundary: onBoundary = true
             case .exterior: break
             }
         }
-        if boundaries & 1 == 1 { return .boundary }
-        return boundaries > 0 || inside ? .interior : .exterior
+        return onBoundary ? .boundary : .exterior
     }
 }

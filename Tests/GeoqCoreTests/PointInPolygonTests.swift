@@ -42,15 +42,17 @@ private let triangle = Polygon(shell: ring([(20, 0), (30, 0), (25, 8), (20, 0)])
         #expect(indexed.covers(p) == c.expected.isCovered, "\(c.why): covers")
     }
 
-    @Test func touchingPartsShareAnInteriorBoundary() {
-        // Two unit squares side by side: their common edge is on two part boundaries, which the
-        // mod-2 rule makes interior of the multipolygon (as GEOS's PointLocator does).
-        let left = Polygon(shell: ring([(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]))
-        let right = Polygon(shell: ring([(1, 0), (2, 0), (2, 1), (1, 1), (1, 0)]))
-        let mp = MultiPolygon([left, right])
-        #expect(mp.locate(Point(x: 1, y: 0.5)) == .interior)
-        #expect(IndexedPolygon(mp).locate(Point(x: 1, y: 0.5)) == .interior)
-        #expect(IndexedPolygon(mp).locate(Point(x: 0, y: 0.5)) == .boundary)
+    @Test func partsTouchingAtAPoint() {
+        // Two squares meeting at the corner (1, 1), as in GEOS's TestRelatePA "mod-2" case:
+        // the shared corner is on the multipolygon's boundary, not in its interior.
+        let lower = Polygon(shell: ring([(0, 0), (1, 0), (1, 1), (0, 1), (0, 0)]))
+        let upper = Polygon(shell: ring([(1, 1), (2, 1), (2, 2), (1, 2), (1, 1)]))
+        let mp = MultiPolygon([lower, upper])
+        for locate in [mp.locate, IndexedPolygon(mp).locate] {
+            #expect(locate(Point(x: 1, y: 1)) == .boundary)
+            #expect(locate(Point(x: 1.5, y: 1.5)) == .interior)
+            #expect(locate(Point(x: 0.5, y: 1.5)) == .exterior)
+        }
     }
 
     /// The stripe index must give the scan's answer everywhere, including vertices, edge
