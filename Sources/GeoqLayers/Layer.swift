@@ -1,0 +1,38 @@
+import GeoqCore
+
+/// A named set of areal features, indexed and ready for point queries. Immutable, so it can
+/// be shared between threads.
+public struct Layer: Sendable {
+    public let name: String
+    public let title: String
+    /// The features, in source order (after selection and merging of repeated ids).
+    /// Item `i` of ``index`` is `features[i]`.
+    public let features: [Feature]
+    public let index: PolygonIndex
+    /// When the layer only approximates what its name promises, the explanation every answer
+    /// must carry; nil for an exact layer.
+    public let approximation: String?
+    /// The file the layer was read from.
+    public let source: String
+    /// The CRS the source was in, as declared or assumed ("EPSG:4326" when it said nothing
+    /// and its coordinates look like degrees).
+    public let sourceCRS: String
+    /// What loading did that a user should know: merged repeated ids, invalid polygons kept.
+    public let notes: [String]
+
+    public init(
+        name: String, title: String, features: [Feature], approximation: String?,
+        source: String, sourceCRS: String, notes: [String]
+    ) {
+        self.name = name
+        self.title = title
+        self.features = features
+        self.index = PolygonIndex(features.map { $0.geometry.areal ?? MultiPolygon([]) })
+        self.approximation = approximation
+        self.source = source
+        self.sourceCRS = sourceCRS
+        self.notes = notes
+    }
+
+    public var isApproximate: Bool { approximation != nil }
+}

@@ -1,0 +1,62 @@
+/// Why a layer could not be found or loaded. Every case names the file and, where it
+/// applies, the feature, so that a person can go and fix the data.
+///
+/// ``code`` is stable: faces map it to exit statuses and HTTP problem types in one place each.
+public enum LayerError: Error, Equatable, Sendable {
+    case catalogUnreadable(path: String, reason: String)
+    case catalogMalformed(path: String, reason: String)
+    case unknownLayer(name: String, known: [String])
+    case sourceMissing(path: String)
+    /// The file exists but cannot be read as its format (message from the reader, which
+    /// names the feature / line and field).
+    case sourceMalformed(path: String, message: String)
+    /// Coordinates that cannot be degrees and no CRS to say what they are.
+    case crsMissing(path: String, sample: String)
+    case reprojectionFailed(path: String, crs: String, reason: String)
+    case notAreal(path: String, feature: String, geometryType: String)
+    case invalidPolygon(path: String, feature: String, reason: String, location: String?)
+    case emptyLayer(path: String)
+
+    /// A short stable identifier of the kind of error.
+    public var code: String {
+        switch self {
+        case .catalogUnreadable: "catalog-unreadable"
+        case .catalogMalformed: "catalog-malformed"
+        case .unknownLayer: "unknown-layer"
+        case .sourceMissing: "data-file-missing"
+        case .sourceMalformed: "data-file-malformed"
+        case .crsMissing: "crs-missing"
+        case .reprojectionFailed: "reprojection-failed"
+        case .notAreal: "not-polygons"
+        case .invalidPolygon: "invalid-polygon"
+        case .emptyLayer: "empty-layer"
+        }
+    }
+}
+
+extension LayerError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .catalogUnreadable(let path, let reason):
+            "cannot read the layer catalog \(path): \(reason)"
+        case .catalogMalformed(let path, let reason):
+            "the layer catalog \(path) is malformed: \(reason)"
+        case .unknownLayer(let name, let known):
+            "unknown layer '\(name)'; known layers: \(known.joined(separator: ", "))"
+        case .sourceMissing(let path):
+            "data file \(path) does not exist or cannot be read (is GEOQ_DATA_DIR right?)"
+        case .sourceMalformed(_, let message):
+            message
+        case .crsMissing(let path, let sample):
+            "\(path): coordinates such as \(sample) cannot be longitude/latitude degrees and the file declares no CRS; say which one it is, e.g. --crs EPSG:25830"
+        case .reprojectionFailed(let path, let crs, let reason):
+            "\(path): cannot reproject from \(crs) to WGS84: \(reason)"
+        case .notAreal(let path, let feature, let type):
+            "\(path): \(feature) is a \(type); a sector layer needs Polygon or MultiPolygon features"
+        case .invalidPolygon(let path, let feature, let reason, let location):
+            "\(path): \(feature) is not a valid polygon: \(reason)\(location.map { " at \($0)" } ?? "") (GEOS)"
+        case .emptyLayer(let path):
+            "\(path): no polygon features to index"
+        }
+    }
+}

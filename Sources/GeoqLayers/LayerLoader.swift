@@ -1,0 +1,196 @@
+import Foundation
+import GeoqCore
+import GeoqFormats
+import GeoqGEOS
+import GeoqPROJ
+
+/// Builds a ``Layer`` from its ``LayerSpec``: read the file, reproject to WGS84, select and
+/// rename features, merge rows that repeat an id, check every polygon with GEOS, index.
+///
+/// Each call creates its own GEOS and PROJ contexts, so loaders may run on any thread.
+public struct LayerLoader: Sendable {
+    /// What to do with a polygon GEOS finds invalid (self-intersecting ring, hole outside
+    /// its shell, ...).
+    public enum InvalidPolygonPolicy: Sendable {
+        /// Refuse the layer, naming the feature and GEOS's reason.
+        case reject
+        /// Keep the feature as it is (answers for it follow the even–odd rule) and say so in
+        /// the layer's notes.
+        case keep
+    }
+
+    public var invalidPolygons: InvalidPolygonPolicy
+
+    public init(invalidPolygons: InvalidPolygonPolicy = .reject) {
+        self.invalidPolygons = invalidPolygons
+    }
+
+    /// Loads the catalog layer `name`.
+    public func load(_ name: String, from catalog: LayerCatalog) throws(LayerError) -> Layer {
+        let spec = try catalog.spec(named: name)
+        return try load(spec, from: catalog.sourceURL(of: spec))
+    }
+
+    /// Loads `spec` from the file at `url`.
+    public func load(_ spec: LayerSpec, from url: URL) throws(LayerError) -> Layer {
+        let path = url.path
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .sourceMissing(path: path) }
+        let collection: FeatureCollection
+        do {
+            // With a template the id column may have gaps, so the reader must not insist on it.
+            let idField = spec.idTemplate == nil ? spec.idField : nil
+            collection = try readFeatures(at: url, options: ReadOptions(idField: idField, nameField: spec.nameField))
+        } catch {
+            throw .sourceMalformed(path: path, message: error.description)
+        }
+
+        var (features, sourceCRS) = try reprojected(collection, spec: spec, path: path)
+        var notes: [String] = []
+        if let template = spec.idTemplate {
+            (features, notes) = try IDTemplate(template).apply(to: features, checking: spec.idField, path: path)
+        }
+        let selected = try select(features, spec: spec, path: path)
+        guard !selected.isEmpty else { throw .emptyLayer(path: path) }
+        for (i, f) in selected.enumerated() where f.geometry.areal == nil {
+            throw .notAreal(path: path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
+        }
+        notes += try validate(selected, path: path)
+        let (merged, mergeNote) = Self.mergeRepeatedIDs(selected)
+        if let mergeNote { notes.append(mergeNote) }
+        return Layer(
+            name: spec.name, title: spec.title, features: merged, approximation: spec.approximate,
+            source: path, sourceCRS: sourceCRS, notes: notes)
+    }
+
+    /// The features in WGS84, and the CRS they came from.
+    func reprojected(
+        _ collection: FeatureCollection, spec: LayerSpec, path: String
+    ) throws(LayerError) -> ([Feature], String) {
+        let declared: String? =
+            spec.forceCRS == true ? spec.crs : (collection.crs?.projString ?? spec.crs)
+        guard let crs = declared else {
+            if let sample = Self.firstNonDegreeCoordinate(collection.features) {
+                throw .crsMissing(path: path, sample: sample)
+            }
+            return (collection.features, "EPSG:4326")
+        }
+        if Self.isWGS84(crs) || (spec.forceCRS != true && collection.crs?.isWGS84Geographic == true) {
+            return (collection.features, Self.isWGS84(crs) ? "EPSG:4326" : crs)
+        }
+        do {
+            let context = PROJContext()
+            let transformer = try CoordinateTransformer(context: context, from: crs)
+            let features = try collection.features.map { f in
+                var f = f
+                f.geometry = try transformer.transform(f.geometry)
+                return f
+            }
+            return (features, Self.shortName(crs))
+        } catch {
+            throw .reprojectionFailed(path: path, crs: Self.shortName(crs), reason: "\(error)")
+        }
+    }
+
+    /// Applies `spec.select`: keep the listed features, with the catalog's ids and names.
+    func select(_ features: [Feature], spec: LayerSpec, path: String) throws(LayerError) -> [Feature] {
+        guard let selection = spec.select else { return features }
+        var result: [Feature] = []
+        for entry in selection.features {
+            guard var f = features.first(where: { $0.properties[selection.field]?.text == entry.value }) else {
+                throw .sourceMalformed(
+                    path: path,
+                    message: "\(path): layer '\(spec.name)' selects the feature whose \(selection.field) is '\(entry.value)', but there is none")
+            }
+            f.id = entry.id
+            f.name = entry.name
+            result.append(f)
+        }
+        return result
+    }
+
+    /// Checks each polygon with GEOS. Returns notes for the invalid ones kept.
+    func validate(_ features: [Feature], path: String) throws(LayerError) -> [String] {
+        let context = GEOSContext()
+        var notes: [String] = []
+        for (i, f) in features.enumerated() {
+            let validity: Validity
+            do {
+                validity = context.validity(of: try context.makeGeometry(f.geometry))
+            } catch {
+                throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: "\(error)", location: nil)
+            }
+            guard case .invalid(let reason, let location) = validity else { continue }
+            let at = location.map { "(lon \($0.x), lat \($0.y))" }
+            switch invalidPolygons {
+            case .reject:
+                throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: reason, location: at)
+            case .keep:
+                notes.append("\(Self.describe(f, at: i)) is not a valid polygon (\(reason)\(at.map { " at \($0)" } ?? "")); kept, answered by the even-odd rule")
+            }
+        }
+        return notes
+    }
+
+    /// Rows that share an id become one feature made of all their distinct parts, so no
+    /// answer names the same feature twice. Valencia's census sections 1508 and 1536 are each
+    /// published twice with identical polygons (kept once); 1701 comes in four parts.
+    static func mergeRepeatedIDs(_ features: [Feature]) -> ([Feature], String?) {
+        var order: [String] = []
+        var byID: [String: Feature] = [:]
+        var rows: [String: Int] = [:]
+        var duplicates: [String: Int] = [:]
+        for f in features {
+            rows[f.id, default: 0] += 1
+            guard var existing = byID[f.id] else {
+                order.append(f.id)
+                byID[f.id] = f
+                continue
+            }
+            var parts = existing.geometry.areal?.polygons ?? []
+            for part in f.geometry.areal?.polygons ?? [] {
+                if parts.contains(part) { duplicates[f.id, default: 0] += 1 } else { parts.append(part) }
+            }
+            existing.geometry = parts.count == 1 ? .polygon(parts[0]) : .multiPolygon(MultiPolygon(parts))
+            byID[f.id] = existing
+        }
+        let repeated = order.filter { rows[$0]! > 1 }
+        guard !repeated.isEmpty else { return (features, nil) }
+        let list = repeated.map { id in
+            let copies = duplicates[id] ?? 0
+            return "\(id) (\(rows[id]!) rows\(copies > 0 ? ", \(copies) of them an identical copy, kept once" : ", merged into one feature of \(rows[id]!) parts"))"
+        }.joined(separator: "; ")
+        return (
+            order.map { byID[$0]! },
+            "\(features.count) rows, \(order.count) distinct ids; rows sharing an id became one feature: \(list)"
+        )
+    }
+
+    static func describe(_ f: Feature, at index: Int) -> String {
+        "feature #\(index + 1) (id \(f.id)\(f.name.map { ", \($0)" } ?? ""))"
+    }
+
+    static func isWGS84(_ crs: String) -> Bool {
+        let c = crs.uppercased().replacingOccurrences(of: " ", with: "")
+        return ["EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84", "OGC:CRS84", "CRS84"].contains(c)
+    }
+
+    /// "EPSG:25830" stays; a WKT is shortened to its name for messages.
+    static func shortName(_ crs: String) -> String {
+        guard crs.count > 40, let open = crs.firstIndex(of: "\""),
+            let close = crs[crs.index(after: open)...].firstIndex(of: "\"")
+        else { return crs }
+        return String(crs[crs.index(after: open)..<close])
+    }
+
+    static func firstNonDegreeCoordinate(_ features: [Feature]) -> String? {
+        for f in features {
+            var found: Point?
+            _ = f.geometry.mapPoints { p in
+                if found == nil, abs(p.x) > 180 || abs(p.y) > 90 { found = p }
+                return p
+            }
+            if let p = found { return "x \(p.x), y \(p.y) (feature id \(f.id))" }
+        }
+        return nil
+    }
+}

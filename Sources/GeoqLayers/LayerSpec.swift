@@ -1,0 +1,57 @@
+/// How to build one named layer from a source file: the entries of `data/layers.json`.
+public struct LayerSpec: Codable, Hashable, Sendable {
+    /// The name users type (`--layer pamplona-sectors`).
+    public var name: String
+    /// One line for `--help` and answers.
+    public var title: String
+    /// Path of the source, relative to the shared data directory unless absolute.
+    public var source: String
+    /// The source's coordinate reference system when the file does not declare it
+    /// (e.g. "EPSG:25830"); overrides nothing the file declares unless `forceCRS` is set.
+    public var crs: String?
+    /// Use `crs` even when the file declares another one.
+    public var forceCRS: Bool?
+    /// Attribute holding the feature id (default: the format's own id, or the row number).
+    public var idField: String?
+    /// Builds each id from attributes, for sources whose id column has gaps:
+    /// `{field}` inserts a value, `{field:0N}` a whole number zero-padded to N digits.
+    /// When both are set, `idField` is checked against the template: a row where it is empty
+    /// is reported in the layer's notes, a row where it differs is an error.
+    public var idTemplate: String?
+    /// Attribute holding the display name.
+    public var nameField: String?
+    /// Keep only some features, renaming them (how approximate layers are derived).
+    public var select: Selection?
+    /// Set when the layer only approximates what its name promises: the explanation that
+    /// every answer from this layer carries.
+    public var approximate: String?
+
+    public struct Selection: Codable, Hashable, Sendable {
+        /// The attribute compared with each entry's `value`.
+        public var field: String
+        public var features: [Entry]
+
+        public struct Entry: Codable, Hashable, Sendable {
+            public var value: String
+            public var id: String
+            public var name: String
+        }
+    }
+
+    public init(
+        name: String, title: String, source: String, crs: String? = nil, forceCRS: Bool? = nil,
+        idField: String? = nil, idTemplate: String? = nil, nameField: String? = nil, select: Selection? = nil,
+        approximate: String? = nil
+    ) {
+        self.name = name
+        self.title = title
+        self.source = source
+        self.crs = crs
+        self.forceCRS = forceCRS
+        self.idField = idField
+        self.idTemplate = idTemplate
+        self.nameField = nameField
+        self.select = select
+        self.approximate = approximate
+    }
+}

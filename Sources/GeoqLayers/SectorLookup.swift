@@ -1,0 +1,65 @@
+import GeoqCore
+import GeoqPROJ
+
+/// Answers which-sector questions against one layer.
+///
+/// The containment test is exact (``IndexedPolygon``, GEOS-compatible covers semantics).
+/// The nearest edge is chosen in a local WGS84 plane at the query's latitude, and its
+/// distance is then measured on the ellipsoid (Karney's geodesic, through PROJ).
+public struct SectorLookup: Sendable {
+    public let layer: Layer
+
+    public init(layer: Layer) { self.layer = layer }
+
+    /// The answer for `point`, which must already be a valid WGS84 position.
+    /// - Parameter swapCandidates: layers to search with latitude and longitude exchanged
+    ///   when the point is outside every feature (the queried layer is always searched).
+    public func answer(for point: Point, swapCandidates: [Layer] = []) -> SectorAnswer {
+        let metric = LocalMetric(wgs84AtLatitude: point.latitude)
+        var inside: [SectorAnswer.Match] = []
+        for item in layer.index.covering(point) {
+            let polygon = layer.index.polygons[item]
+            let edge = polygon.nearestBoundaryPoint(to: point, metric: metric)
+            inside.append(match(item, location: polygon.locate(point), edgePoint: edge.point, from: point))
+        }
+        var nearest: SectorAnswer.Match?
+        var hint: SectorAnswer.SwapHint?
+        if inside.isEmpty {
+            if let hit = layer.index.nearestByBoundary(to: point, metric: metric, limit: 1).first {
+                nearest = match(hit.item, location: .exterior, edgePoint: hit.point, from: point)
+            }
+            hint = swapHint(for: point, layers: [layer] + swapCandidates.filter { $0.name != layer.name })
+        }
+        return SectorAnswer(
+            query: .init(latitude: point.latitude, longitude: point.longitude),
+            layer: layer.name,
+            approximate: layer.isApproximate,
+            approximation: layer.approximation,
+            inside: inside,
+            nearest: nearest,
+            swapHint: hint)
+    }
+
+    func match(_ item: Int, location: Location, edgePoint: Point, from point: Point) -> SectorAnswer.Match {
+        let feature = layer.features[item]
+        let metres = Geodesic.wgs84.inverse(from: point, to: edgePoint).distance
+        return SectorAnswer.Match(
+            id: feature.id, name: feature.name, location: location.rawValue,
+            distanceToEdgeMetres: (metres * 100).rounded() / 100,
+            nearestEdgePoint: .init(latitude: edgePoint.latitude, longitude: edgePoint.longitude))
+    }
+
+    /// If the swapped numbers form a valid position inside some layer, say where.
+    func swapHint(for point: Point, layers: [Layer]) -> SectorAnswer.SwapHint? {
+        guard point.x != point.y, let swapped = try? point.swapped.validatedGeographic() else { return nil }
+        for candidate in layers {
+            let items = candidate.index.covering(swapped)
+            if !items.isEmpty {
+                return SectorAnswer.SwapHint(
+                    latitude: swapped.latitude, longitude: swapped.longitude, layer: candidate.name,
+                    features: items.map { candidate.features[$0].name ?? candidate.features[$0].id })
+            }
+        }
+        return nil
+    }
+}
