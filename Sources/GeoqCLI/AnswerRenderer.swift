@@ -1,0 +1,105 @@
+import Foundation
+import GeoqLayers
+
+/// Renders which-sector answers in the chosen ``OutputFormat``.
+struct AnswerRenderer {
+    let format: OutputFormat
+    let lookup: SectorLookup
+
+    /// A whole answer for a single query, ending with a newline.
+    func single(_ answer: SectorAnswer) -> String {
+        switch format {
+        case .text: return Self.text(answer) + "\n"
+        case .json: return Self.json(answer, pretty: true) + "\n"
+        case .geojson: return Self.serialise(lookup.geoJSON(for: answer), pretty: true) + "\n"
+        }
+    }
+
+    /// One line of a batch answer.
+    func batchLine(_ answer: SectorAnswer, line: Int, id: String?) -> String {
+        switch format {
+        case .text:
+            return "line \(line)\(id.map { " (\($0))" } ?? ""): " + Self.text(answer).replacingOccurrences(of: "\n", with: " ") + "\n"
+        case .json:
+            var object = Self.jsonObject(answer)
+            object["line"] = line
+            if let id { object["id"] = id }
+            return Self.serialise(object, pretty: false) + "\n"
+        case .geojson:
+            var collection = lookup.geoJSON(for: answer)
+            collection["line"] = line
+            if let id { collection["id"] = id }
+            return Self.serialise(collection, pretty: false) + "\n"
+        }
+    }
+
+    /// The line written in place of an answer for a bad input line.
+    func batchError(_ message: String, line: Int, id: String?) -> String {
+        switch format {
+        case .text: return "\(message)\n"
+        case .json, .geojson:
+            var object: [String: Any] = ["line": line, "error": ["code": "bad-input", "message": message]]
+            if let id { object["id"] = id }
+            return Self.serialise(object, pretty: false) + "\n"
+        }
+    }
+
+    static func errorJSON(code: String, message: String) -> String {
+        serialise(["error": ["code": code, "message": message]], pretty: false)
+    }
+
+    // MARK: Text
+
+    static func text(_ a: SectorAnswer) -> String {
+        let at = "\(a.query.latitude), \(a.query.longitude)"
+        var lines: [String] = []
+        if a.inside.isEmpty {
+            var line = "\(at) is outside every feature of \(a.layer)."
+            if let n = a.nearest {
+                line += " Nearest: \(label(n)), \(metres(n.distanceToEdgeMetres)) away."
+            }
+            lines.append(line)
+        } else {
+            for m in a.inside {
+                let edge = m.location == "boundary" ? "on its edge" : "\(metres(m.distanceToEdgeMetres)) inside its edge"
+                lines.append("\(at) is in \(label(m)) of \(a.layer), \(edge).")
+            }
+        }
+        if let hint = a.swapHint {
+            lines.append("Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer)). geoq takes LAT LON.")
+        }
+        if let note = a.approximation { lines.append("Approximate: \(note)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func label(_ m: SectorAnswer.Match) -> String {
+        guard let name = m.name, name != m.id else { return "feature \(m.id)" }
+        return "\(name) (id \(m.id))"
+    }
+
+    static func metres(_ d: Double) -> String {
+        d >= 10_000 ? String(format: "%.1f km", d / 1000) : String(format: "%.0f m", d)
+    }
+
+    // MARK: JSON
+
+    static func json(_ answer: SectorAnswer, pretty: Bool) -> String {
+        serialise(jsonObject(answer), pretty: pretty)
+    }
+
+    static func jsonObject(_ answer: SectorAnswer) -> [String: Any] {
+        let encoder = JSONEncoder()
+        // Encodable -> Foundation object, so batch lines can add "line" and "id".
+        guard let data = try? encoder.encode(answer),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return ["error": ["code": "internal", "message": "could not encode the answer"]] }
+        return object
+    }
+
+    static func serialise(_ object: Any, pretty: Bool) -> String {
+        var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+        if pretty { options.insert(.prettyPrinted) }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: options) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

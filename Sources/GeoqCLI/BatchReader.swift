@@ -1,0 +1,75 @@
+import Foundation
+import GeoqCore
+
+/// One input line of `which-sector --batch`: a point, or why the line is not one.
+struct BatchItem {
+    let line: Int
+    let id: String?
+    let result: Result<Point, CoordinateInputError>
+}
+
+/// Reads points, one per line: CSV `lat,lon[,id]` (an optional header names the columns, and
+/// `lon,lat` in a header is honoured) or NDJSON objects `{"lat": .., "lon": .., "id": ..}`
+/// (`latitude`/`longitude`/`lng` are accepted too). Blank lines and lines starting with `#`
+/// are skipped. Lines are numbered from 1 as in the input.
+struct BatchReader {
+    private var longitudeFirst = false
+    private var sawData = false
+
+    /// The item for one line, or nil for a line that carries no point (blank, comment, header).
+    mutating func item(line text: String, number: Int) -> BatchItem? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        if trimmed.hasPrefix("{") { return jsonItem(trimmed, number: number) }
+        let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        if !sawData, let header = headerOrder(fields) {
+            longitudeFirst = header
+            return nil
+        }
+        sawData = true
+        guard fields.count == 2 || fields.count == 3 else {
+            return BatchItem(line: number, id: nil, result: .failure(.init(
+                description: "line \(number): expected 'lat,lon' or 'lat,lon,id', got \(fields.count) fields")))
+        }
+        let (lat, lon) = longitudeFirst ? (fields[1], fields[0]) : (fields[0], fields[1])
+        let id = fields.count == 3 ? fields[2] : nil
+        do {
+            return BatchItem(line: number, id: id, result: .success(try CoordinateInput.point(latitude: lat, longitude: lon)))
+        } catch {
+            return BatchItem(line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+        }
+    }
+
+    /// For a header line, whether longitude comes first; nil if the line is data.
+    private func headerOrder(_ fields: [String]) -> Bool? {
+        guard fields.count >= 2, Double(fields[0]) == nil, Double(fields[1]) == nil else { return nil }
+        let names = fields.map { $0.lowercased() }
+        let latitude = ["lat", "latitude", "latitud"], longitude = ["lon", "lng", "long", "longitude", "longitud"]
+        if latitude.contains(names[0]) && longitude.contains(names[1]) { return false }
+        if longitude.contains(names[0]) && latitude.contains(names[1]) { return true }
+        return nil
+    }
+
+    private func jsonItem(_ text: String, number: Int) -> BatchItem {
+        func fail(_ why: String) -> BatchItem {
+            BatchItem(line: number, id: nil, result: .failure(.init(description: "line \(number): \(why)")))
+        }
+        guard let data = text.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return fail("not a JSON object") }
+        func value(_ keys: [String]) -> Any? { keys.lazy.compactMap { object[$0] }.first }
+        let id: String? = (value(["id"]) as? String) ?? (value(["id"]) as? NSNumber).map { "\($0)" }
+        guard let lat = value(["lat", "latitude"]) else { return fail("missing \"lat\"") }
+        guard let lon = value(["lon", "lng", "longitude"]) else { return fail("missing \"lon\"") }
+        guard let latNumber = lat as? NSNumber, !(lat is Bool), let lonNumber = lon as? NSNumber, !(lon is Bool) else {
+            return fail("\"lat\" and \"lon\" must be numbers")
+        }
+        do {
+            let p = try Point(latitude: latNumber.doubleValue, longitude: lonNumber.doubleValue).validatedGeographic()
+            return BatchItem(line: number, id: id, result: .success(p))
+        } catch {
+            return BatchItem(line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+        }
+    }
+}

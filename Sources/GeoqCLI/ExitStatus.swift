@@ -1,0 +1,33 @@
+import ArgumentParser
+import GeoqLayers
+
+/// geoq's exit statuses, in one place (documented in the README).
+///
+/// 64–70 follow BSD sysexits.h, as swift-argument-parser already does for usage errors.
+enum ExitStatus {
+    /// The point is inside a feature; or a batch in which every line was answered.
+    static let success: Int32 = 0
+    /// An ordinary answer: the point is outside every feature of the layer.
+    static let outside: Int32 = 3
+    /// A batch finished, but some lines were not points (each got an error line).
+    static let batchHadBadLines: Int32 = 4
+    /// Bad arguments: not numbers, out of range, unknown layer or option.
+    static let usage: Int32 = 64
+    /// A data file or the catalog is malformed, or holds an invalid polygon.
+    static let dataError: Int32 = 65
+    /// A data file or the catalog is missing or unreadable.
+    static let noInput: Int32 = 66
+    /// A bug in geoq.
+    static let software: Int32 = 70
+
+    /// The one mapping from layer errors to exit statuses.
+    static func of(_ error: LayerError) -> Int32 {
+        switch error {
+        case .unknownLayer: usage
+        case .sourceMissing, .catalogUnreadable: noInput
+        case .catalogMalformed, .sourceMalformed, .crsMissing, .reprojectionFailed, .notAreal,
+            .invalidPolygon, .emptyLayer:
+            dataError
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The `geoq` command line: one subcommand per question.
+@main
+struct Geoq: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geoq",
+        abstract: "Geospatial answers for city-mobility apps: sectors, zones, nearest places.",
+        discussion: """
+            Coordinates are WGS84 degrees, latitude first (as people write them).
+            Layers are read from the shared city data ($GEOQ_DATA_DIR, default
+            ../shared/data beside the repository) as described in data/layers.json.
+
+            Examples:
+              geoq which-sector 42.81 -1.64
+              geoq which-sector 42.81 -1.64 --format json
+              geoq which-sector 39.47 -0.376 --layer valencia-barrios
+              printf '42.81,-1.64\\n42.818,-1.644\\n' | geoq which-sector --batch
+              geoq layers
+            """,
+        subcommands: [WhichSector.self, ListLayers.self])
+}

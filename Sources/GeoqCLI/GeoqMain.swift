@@ -1,1 +1,0 @@
-@main struct GeoqMain { static func main() {} }

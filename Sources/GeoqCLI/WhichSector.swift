@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import GeoqCore
+import GeoqLayers
+
+/// `geoq which-sector LAT LON`: the feature(s) of a polygon layer that contain a point.
+struct WhichSector: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "which-sector",
+        abstract: "Tell which sector (or other polygon) of a layer contains a point.",
+        discussion: """
+            A point on a sector's edge belongs to that sector ("covers"). Each answer gives the
+            feature's id, name and layer, whether the layer is approximate, and the distance
+            in metres to the feature's nearest edge (how safely inside). A point outside every
+            feature is an ordinary answer (exit status 3) that names the nearest feature.
+
+            The default layer, pamplona-sectors, approximates the resident parking sectors by
+            the city's neighbourhood units until the official layer is loaded; every answer
+            from it says so.
+
+            Examples:
+              geoq which-sector 42.81 -1.64
+              geoq which-sector 42.81, -1.64 --layer pamplona-barrios --format json
+              geoq which-sector 39.4699 -0.3763 --layer valencia-census-sections --format geojson
+              printf 'lat,lon\\n42.81,-1.64\\n' | geoq which-sector --batch --format json
+
+            Exit status: 0 inside a feature, 3 outside every feature, 4 a batch had bad lines,
+            64 bad arguments, 65 malformed data, 66 missing data file.
+            """)
+
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("Latitude and longitude in degrees, latitude first.", valueName: "lat lon"))
+    var coordinates: [String] = []
+
+    @Option(name: .long, help: "The polygon layer to search (see `geoq layers`).")
+    var layer: String = LayerCatalog.defaultLayerName
+
+    @Option(name: .long, help: "Output format: text, json or geojson.")
+    var format: OutputFormat = .text
+
+    @Flag(name: .long, help: "Read points from standard input, one per line (CSV lat,lon[,id] or NDJSON), and answer each.")
+    var batch = false
+
+    @Flag(name: .long, help: "Load a layer even if GEOS finds invalid polygons in it (answers use the even-odd rule).")
+    var allowInvalid = false
+
+    func validate() throws {
+        if batch && !coordinates.isEmpty {
+            throw ValidationError("--batch reads points from standard input; do not also give LAT LON")
+        }
+        if !batch { _ = try point() }
+    }
+
+    private func point() throws -> Point {
+        do { return try CoordinateInput.point(fromArguments: coordinates) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        var output = StandardOutput()
+        let status = try execute(input: { readLine(strippingNewline: true) }, output: &output)
+        if status != ExitStatus.success { throw ExitCode(status) }
+    }
+
+    /// Does the work with injectable input and output, and returns the exit status. Layer
+    /// errors are printed here (to standard error) so that every face gets the same message.
+    func execute(input: () -> String?, output: inout some TextOutputStream) throws -> Int32 {
+        let context: QueryContext
+        do {
+            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid)
+        } catch {
+            reportError(error)
+            return ExitStatus.of(error)
+        }
+        let renderer = AnswerRenderer(format: format, lookup: context.lookup)
+        if !batch {
+            let answer = context.answer(for: try point())
+            output.write(renderer.single(answer))
+            return answer.isInside ? ExitStatus.success : ExitStatus.outside
+        }
+        var reader = BatchReader()
+        var badLines = 0
+        var number = 0
+        while let line = input() {
+            number += 1
+            guard let item = reader.item(line: line, number: number) else { continue }
+            switch item.result {
+            case .success(let p):
+                output.write(renderer.batchLine(context.answer(for: p), line: item.line, id: item.id))
+            case .failure(let error):
+                badLines += 1
+                output.write(renderer.batchError(error.description, line: item.line, id: item.id))
+            }
+        }
+        return badLines == 0 ? ExitStatus.success : ExitStatus.batchHadBadLines
+    }
+
+    private func reportError(_ error: LayerError) {
+        var stderr = StandardError()
+        if format == .text {
+            stderr.write("geoq: error: \(error.description)\n")
+        } else {
+            stderr.write(AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
+        }
+    }
+}
+
+/// The loaded layer for one run, and the other layers loaded only if a swap hint is needed.
+struct QueryContext {
+    let lookup: SectorLookup
+    private let catalog: LayerCatalog
+    private let loader: LayerLoader
+
+    init(layerName: String, allowInvalid: Bool) throws(LayerError) {
+        catalog = try DataLocations.resolve().loadCatalog()
+        loader = LayerLoader(invalidPolygons: allowInvalid ? .keep : .reject)
+        lookup = SectorLookup(layer: try loader.load(layerName, from: catalog))
+    }
+
+    func answer(for point: Point) -> SectorAnswer {
+        var answer = lookup.answer(for: point)
+        if !answer.isInside && answer.swapHint == nil && (try? point.swapped.validatedGeographic()) != nil {
+            // Only now pay for the other layers: the numbers may be swapped for another city.
+            let others = catalog.layers.filter { $0.name != lookup.layer.name }
+                .compactMap { try? loader.load($0, from: catalog.sourceURL(of: $0)) }
+            answer = lookup.answer(for: point, swapCandidates: others)
+        }
+        return answer
+    }
+}
