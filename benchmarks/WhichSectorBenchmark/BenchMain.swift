@@ -1,1 +1,0 @@
-@main struct BenchMain { static func main() {} }
