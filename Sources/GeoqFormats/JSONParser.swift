@@ -1,0 +1,343 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes.
+///
+/// Why not `JSONSerialization`: on Linux (swift-corelibs-foundation, Swift 6.3) it does not round
+/// numbers correctly — `-0.3743054743542415` comes back as `-0.37430547435424144` and
+/// `4739734.4855332365` as `4739734.485533236` — so one vertex published in two files (a
+/// shapefile and its GeoJSON export, a CSV's `geo_shape` and `geo_point_2d`) would differ; it
+/// returns booleans as `NSNumber`s that also pass `as? Double`; and its errors give at best a
+/// character offset ("Unexpected end of file" for a misspelt `tru`). Here numbers go through
+/// `Double(String)`, which is correctly rounded, and every error has a line and column.
+///
+/// Limits: nesting deeper than ``maximumDepth`` is an error (no stack overflow on hostile input).
+/// A leading UTF-8 BOM is skipped. Duplicate object keys: the last one wins.
+struct JSONParser {
+    struct SyntaxError: Error {
+        /// 0-based byte offset.
+        var offset: Int
+        /// 1-based line and column (column counted in bytes).
+        var line: Int
+        var column: Int
+        var message: String
+    }
+
+    static let maximumDepth = 512
+    private static let replacement: Unicode.Scalar = "\u{FFFD}"
+
+    private let bytes: [UInt8]
+    private var i = 0
+    private var depth = 0
+
+    /// Parses one JSON document (any value at the top, then only whitespace).
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        if parser.i < bytes.count {
+            throw parser.error("unexpected \(parser.describeByte()) after the end of the JSON value")
+        }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    // MARK: Values
+
+    private mutating func value() throws(SyntaxError) -> JSONValue {
+        guard i < bytes.count else { throw error("unexpected end of file: expected a value (the file is truncated?)") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default:
+            throw error(
+                "unexpected \(describeByte()): expected a value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    private mutating func object() throws(SyntaxError) -> JSONValue {
+        let open = i
+        try enter()
+        i += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard i < bytes.count else { throw unclosed("object", "}", from: open) }
+            guard bytes[i] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeByte()): expected a member name in double quotes")
+            }
+            let key = try string()
+            skipWhitespace()
+            guard i < bytes.count else { throw unclosed("object", "}", from: open) }
+            guard bytes[i] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeByte()): expected ':' after member name \"\(key)\"")
+            }
+            i += 1
+            skipWhitespace()
+            members[key] = try value()
+            skipWhitespace()
+            guard i < bytes.count else { throw unclosed("object", "}", from: open) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                depth -= 1
+                return .object(members)
+            }
+            throw error("unexpected \(describeByte()): expected ',' or '}' in the object opened at \(place(open))")
+        }
+    }
+
+    private mutating func array() throws(SyntaxError) -> JSONValue {
+        let open = i
+        try enter()
+        i += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            depth -= 1
+            return .array(items)
+        }
+        while true {
+            skipWhitespace()
+            guard i < bytes.count else { throw unclosed("array", "]", from: open) }
+            items.append(try value())
+            skipWhitespace()
+            guard i < bytes.count else { throw unclosed("array", "]", from: open) }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                depth -= 1
+                return .array(items)
+            }
+            throw error("unexpected \(describeByte()): expected ',' or ']' in the array opened at \(place(open))")
+        }
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        let open = i
+        i += 1
+        let start = i
+        // Fast path: no escapes.
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                let s = String(decoding: bytes[start..<i], as: UTF8.self)
+                i += 1
+                return s
+            }
+            if c == UInt8(ascii: "\\") { break }
+            if c < 0x20 { throw error("control character (byte 0x\(String(c, radix: 16))) inside a string; escape it") }
+            i += 1
+        }
+        var buffer = [UInt8](bytes[start..<i])
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if c < 0x20 { throw error("control character (byte 0x\(String(c, radix: 16))) inside a string; escape it") }
+            if c != UInt8(ascii: "\\") {
+                buffer.append(c)
+                i += 1
+                continue
+            }
+            guard i + 1 < bytes.count else { break }
+            let e = bytes[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "/"): buffer.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
+                    bytes[i + 1] == UInt8(ascii: "u")
+                {
+                    i += 2
+                    let low = try hex4()
+                    if (0xDC00...0xDFFF).contains(low) {
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        buffer.append(contentsOf: Array(String(JSONParser.replacement).utf8))
+                        code = low
+                    }
+                }
+                let scalar = Unicode.Scalar(code) ?? JSONParser.replacement
+                buffer.append(contentsOf: Array(String(scalar).utf8))
+            default:
+                i -= 1
+                throw error("invalid escape '\\\(describeByte())' in a string")
+            }
+        }
+        throw unclosed("string", "\"", from: open)
+    }
+
+    private mutating func hex4() throws(SyntaxError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("unexpected end of file in a \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit \(describeByte()) in a \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, converted with `Double(String)`.
+    private mutating func number() throws(SyntaxError) -> Double {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after '-'") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < bytes.count, bytes[i].isDigit { throw error("numbers must not have leading zeros") }
+        } else {
+            while i < bytes.count, bytes[i].isDigit { i += 1 }
+        }
+        var integral = true
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            integral = false
+            i += 1
+            guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after the decimal point") }
+            while i < bytes.count, bytes[i].isDigit { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            integral = false
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit in the exponent") }
+            while i < bytes.count, bytes[i].isDigit { i += 1 }
+        }
+        // Small integers exactly, without a String.
+        if integral, i - start <= 15 {
+            var v: Int64 = 0
+            var k = start
+            let negative = bytes[k] == UInt8(ascii: "-")
+            if negative { k += 1 }
+            while k < i {
+                v = v * 10 + Int64(bytes[k] - UInt8(ascii: "0"))
+                k += 1
+            }
+            return Double(negative ? -v : v)
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard let d = Double(text) else { throw error("'\(text)' is not a number") }
+        return d
+    }
+
+    private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(SyntaxError) -> JSONValue {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for (k, c) in expected.enumerated() {
+            guard i + k < bytes.count, bytes[i + k] == c else {
+                var end = i
+                while end < bytes.count, end - i < 20, bytes[end].isLetter { end += 1 }
+                let found = String(decoding: bytes[i..<max(end, min(i + 1, bytes.count))], as: UTF8.self)
+                throw error("unexpected '\(found)': expected \(word)")
+            }
+        }
+        i += expected.count
+        return result
+    }
+
+    // MARK: Helpers
+
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        if depth > JSONParser.maximumDepth {
+            throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return
+            }
+        }
+    }
+
+    private func describeByte() -> String {
+        guard i < bytes.count else { return "end of file" }
+        let c = bytes[i]
+        if c >= 0x20, c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return "byte 0x\(String(c, radix: 16))"
+    }
+
+    private func lineAndColumn(_ offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        var k = 0
+        let end = min(offset, bytes.count)
+        while k < end {
+            if bytes[k] == 0x0A {
+                line += 1
+                lineStart = k + 1
+            } else if bytes[k] == 0x0D {
+                if k + 1 < end, bytes[k + 1] == 0x0A { k += 1 }
+                line += 1
+                lineStart = k + 1
+            }
+            k += 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    private func place(_ offset: Int) -> String {
+        let (line, column) = lineAndColumn(offset)
+        return "line \(line), column \(column)"
+    }
+
+    private func error(_ message: String) -> SyntaxError {
+        let (line, column) = lineAndColumn(i)
+        var text = message
+        if i >= bytes.count, !message.hasPrefix("unexpected end of file") {
+            text = "unexpected end of file (the file is truncated?): " + message
+        }
+        return SyntaxError(offset: i, line: line, column: column, message: text)
+    }
+
+    private func unclosed(_ what: String, _ closer: String, from open: Int) -> SyntaxError {
+        error(
+            "unexpected end of file: the \(what) opened at \(place(open)) is not closed with '\(closer)' (the file is truncated?)"
+        )
+    }
+}
+
+extension UInt8 {
+    fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+    fileprivate var isLetter: Bool { (self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z") }
+}

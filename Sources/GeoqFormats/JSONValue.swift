@@ -1,0 +1,110 @@
+import GeoqCore
+
+/// A parsed JSON value (RFC 8259). Booleans and numbers are distinct cases, and numbers are
+/// the correctly rounded `Double` of their text (see ``JSONParser``).
+enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var isNull: Bool { if case .null = self { true } else { false } }
+
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
+    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+
+    /// As a feature attribute: nested objects and arrays become their compact JSON text.
+    var propertyValue: PropertyValue {
+        switch self {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .number(let d): .number(d)
+        case .string(let s): .string(s)
+        case .array, .object: .string(jsonText)
+        }
+    }
+
+    /// Text of a scalar id (`"BIEN.4"`, `7`), or nil for null, booleans, objects and arrays.
+    var idText: String? {
+        switch self {
+        case .string(let s): s
+        case .number(let d): PropertyValue.number(d).text
+        default: nil
+        }
+    }
+
+    /// Compact JSON with sorted keys; integral numbers without a decimal point.
+    var jsonText: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let d): out += PropertyValue.number(d).text ?? "null"
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(key, to: &out)
+                out += ":"
+                members[key]?.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// A short description for error messages: `string "abc"`, `null`, `[1,2,3]`.
+    var summary: String {
+        switch self {
+        case .null: "null"
+        case .bool(let b): b ? "true" : "false"
+        case .number(let d): "number \(PropertyValue.number(d).text ?? "\(d)")"
+        case .string(let s): "string \"\(JSONValue.truncated(s, 40))\""
+        case .array: JSONValue.truncated(jsonText, 60)
+        case .object: "object " + JSONValue.truncated(jsonText, 60)
+        }
+    }
+
+    static func truncated(_ s: String, _ limit: Int) -> String {
+        s.count <= limit ? s : String(s.prefix(limit)) + "…"
+    }
+}
