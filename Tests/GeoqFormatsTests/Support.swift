@@ -1,14 +1,26 @@
 import Foundation
 import GeoqCore
 import GeoqFormats
+import Synchronization
 import Testing
 
-/// A fresh directory under the system temporary directory, for copies and cut-down files.
+/// Directories made by ``makeTemporaryDirectory(_:)``, removed when the test process exits.
+private let temporaryDirectories = Mutex<[URL]>([])
+private let removeTemporaryDirectoriesAtExit: Void = {
+    atexit {
+        for url in temporaryDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
+    }
+}()
+
+/// A fresh directory under the system temporary directory, for copies and cut-down files;
+/// removed at exit.
 func makeTemporaryDirectory(_ label: String = #function) throws -> URL {
+    _ = removeTemporaryDirectoriesAtExit
     let safe = label.filter { $0.isLetter || $0.isNumber }
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("geoq-formats-tests-\(safe)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    temporaryDirectories.withLock { $0.append(url) }
     return url
 }
 
