@@ -51,24 +51,28 @@ public struct IndexedPolygon: Sendable {
     @inlinable
     public func locate(_ p: Point) -> Location {
         guard boundingBox.contains(p) else { return .exterior }
-        if parts.count == 1 { return parts[0].locate(p) }
-        var onBoundary = false
-        for part in parts {
-            switch part.locate(p) {
-            case .interior: return .interior
-            case .boundary: onBoundary = true
-            case .exterior: break
+        return parts.withUnsafeBufferPointer { parts in
+            if parts.count == 1 { return parts[0].locate(p) }
+            var onBoundary = false
+            for i in parts.indices {
+                switch parts[i].locate(p) {
+                case .interior: return .interior
+                case .boundary: onBoundary = true
+                case .exterior: break
+                }
             }
+            return onBoundary ? .boundary : .exterior
         }
-        return onBoundary ? .boundary : .exterior
     }
 
     /// True when `p` is inside or on the boundary (the "covers" predicate).
     @inlinable
     public func covers(_ p: Point) -> Bool {
         guard boundingBox.contains(p) else { return false }
-        for part in parts where part.locate(p) != .exterior { return true }
-        return false
+        return parts.withUnsafeBufferPointer { parts in
+            for i in parts.indices where parts[i].locate(p) != .exterior { return true }
+            return false
+        }
     }
 }
 
@@ -128,7 +132,7 @@ struct StripedPart: Sendable {
         guard boundingBox.contains(p) else { return .exterior }
         var s = Int((p.y - boundingBox.minY) * stripesPerUnit)
         if s < 0 { s = 0 } else if s >= stripeCount { s = stripeCount - 1 }
-        let lower = Int(offsets[s]), upper = Int(offsets[s + 1])
+        let (lower, upper) = offsets.withUnsafeBufferPointer { (Int($0[s]), Int($0[s + 1])) }
         return stripedEdges.withUnsafeBufferPointer { edges in
             var counter = RayCrossingCounter(point: p)
             for i in lower..<upper {

@@ -112,19 +112,29 @@ public struct PackedRTree: Sendable {
             _ = body(Int(children[root]))
             return
         }
+        // Depth-first with an explicit stack of entries whose children are still to scan.
+        // Each level pushes at most nodeSize entries, so the stack never exceeds
+        // nodeSize * levels; it lives on the machine stack, not the heap.
+        let capacity = nodeSize * levelEnds.count + 1
         boxes.withUnsafeBufferPointer { boxes in
             children.withUnsafeBufferPointer { children in
-                // Stack of (entry, level) whose box was accepted and whose children are to scan.
-                var stack: [(Int, Int)] = [(root, levelEnds.count - 1)]
-                stack.reserveCapacity(32)
-                while let (entry, level) = stack.popLast() {
-                    let first = Int(children[entry])
-                    let end = Swift.min(first + nodeSize, levelEnds[level - 1])
-                    for child in first..<end where accepts(boxes[child]) {
-                        if level == 1 {
-                            if !body(Int(children[child])) { return }
-                        } else {
-                            stack.append((child, level - 1))
+                levelEnds.withUnsafeBufferPointer { levelEnds in
+                    withUnsafeTemporaryAllocation(of: (entry: Int32, level: Int32).self, capacity: capacity) { stack in
+                        stack[0] = (Int32(root), Int32(levelEnds.count - 1))
+                        var top = 1
+                        while top > 0 {
+                            top -= 1
+                            let (entry, level) = (Int(stack[top].entry), Int(stack[top].level))
+                            let first = Int(children[entry])
+                            let end = Swift.min(first + nodeSize, levelEnds[level - 1])
+                            for child in first..<end where accepts(boxes[child]) {
+                                if level == 1 {
+                                    if !body(Int(children[child])) { return }
+                                } else {
+                                    stack[top] = (Int32(child), Int32(level - 1))
+                                    top += 1
+                                }
+                            }
                         }
                     }
                 }

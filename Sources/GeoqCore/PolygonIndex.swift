@@ -1,25 +1,62 @@
-/// A layer of areal features indexed for point queries: an R-tree over the features' boxes,
-/// and an ``IndexedPolygon`` per feature.
+/// A layer of areal features indexed for point queries.
+///
+/// Point queries go through an R-tree over the *parts* (the polygons of each multipolygon)
+/// rather than over whole features: a country with overseas territories has a box spanning
+/// half the world, but each of its parts has a tight one. The parts' y-stripe indexes are the
+/// ones of the features' ``IndexedPolygon``s, shared (arrays are copy-on-write), not copied.
 ///
 /// Items are identified by their position in the array given to ``init(_:)``. Immutable
 /// once built, so one index can be shared by any number of concurrent readers.
 public struct PolygonIndex: Sendable {
     public let polygons: [IndexedPolygon]
+    /// Every part of every feature, feature by feature.
+    @usableFromInline let parts: [StripedPart]
+    /// `partFeature[i]` is the item that part `i` belongs to.
+    @usableFromInline let partFeature: [Int32]
+    /// Over the parts' boxes (for point queries).
+    @usableFromInline let partTree: PackedRTree
+    /// Over the features' boxes (for nearest-feature queries).
     @usableFromInline let tree: PackedRTree
 
     public init(_ shapes: [MultiPolygon]) {
-        self.polygons = shapes.map(IndexedPolygon.init)
+        let polygons = shapes.map(IndexedPolygon.init)
+        self.polygons = polygons
+        self.parts = polygons.flatMap(\.parts)
+        self.partFeature = polygons.enumerated().flatMap { item, polygon in
+            Array(repeating: Int32(item), count: polygon.parts.count)
+        }
+        self.partTree = PackedRTree(boxes: parts.map(\.boundingBox))
         self.tree = PackedRTree(boxes: polygons.map(\.boundingBox))
     }
 
     public var count: Int { polygons.count }
 
-    /// Calls `body` with each item that covers `p` (interior or boundary), without allocating.
+    /// Calls `body` once with each item that covers `p` (interior or boundary), in no
+    /// particular order. Allocates nothing unless more than 16 items cover the point.
     @inlinable
     public func forEachCovering(_ p: Point, _ body: (Int) -> Void) {
-        tree.search(containing: p) { item in
-            if polygons[item].covers(p) { body(item) }
-            return true
+        parts.withUnsafeBufferPointer { parts in
+            partFeature.withUnsafeBufferPointer { partFeature in
+                // A feature's parts may touch at the very point; report the feature once.
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { reported in
+                    var count = 0
+                    var overflow: [Int32] = []
+                    partTree.search(containing: p) { part in
+                        let item = partFeature[part]
+                        if reported[..<count].contains(item) || overflow.contains(item) { return true }
+                        if parts[part].locate(p) != .exterior {
+                            if count < reported.count {
+                                reported[count] = item
+                                count += 1
+                            } else {
+                                overflow.append(item)
+                            }
+                            body(Int(item))
+                        }
+                        return true
+                    }
+                }
+            }
         }
     }
 
@@ -35,12 +72,12 @@ public struct PolygonIndex: Sendable {
     @inlinable
     public func firstCovering(_ p: Point) -> Int? {
         var found: Int?
-        tree.search(containing: p) { item in
-            if polygons[item].covers(p) {
-                found = item
+        parts.withUnsafeBufferPointer { parts in
+            partTree.search(containing: p) { part in
+                guard parts[part].locate(p) != .exterior else { return true }
+                found = Int(partFeature[part])
                 return false
             }
-            return true
         }
         return found
     }

@@ -1,0 +1,146 @@
+import Foundation
+import GeoqLayers
+import GeoqTestSupport
+import Testing
+
+/// End-to-end: the built `geoq` executable, its output, exit statuses and error messages.
+@Suite struct GeoqBinaryTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `geoq` beside the test bundle (the same build directory).
+    static let binary: URL = {
+        let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for dir in [bundleDir, bundleDir.deletingLastPathComponent(), TestData.packageRoot.appendingPathComponent(".build/debug")] {
+            let candidate = dir.appendingPathComponent("geoq")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return TestData.packageRoot.appendingPathComponent(".build/debug/geoq")
+    }()
+
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Run {
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build geoq first (swift build): \(binary.path)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = TestData.packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["GEOQ_DATA_DIR"] = TestData.directory.path
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let (input, output, error) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func readmeCommand() throws {
+        let r = try Self.run(["which-sector", "42.81", "-1.64"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("42.81, -1.64 is in Sector 2 — Ensanches (id 2) of pamplona-sectors"))
+        #expect(r.stdout.contains("Approximate: Sectors 1, 2 and 4 are approximated"))
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func jsonAnswerDecodes() throws {
+        let r = try Self.run(["which-sector", "42.81", "-1.64", "--format", "json"])
+        #expect(r.status == 0)
+        let answer = try JSONDecoder().decode(SectorAnswer.self, from: Data(r.stdout.utf8))
+        #expect(answer.inside.map(\.id) == ["2"])
+        #expect(answer.approximate && answer.approximation != nil)
+        #expect(answer.query.latitude == 42.81 && answer.query.longitude == -1.64)
+    }
+
+    @Test func geojsonIsAFeatureCollectionLongitudeFirst() throws {
+        let r = try Self.run(["which-sector", "42.81", "-1.64", "--format", "geojson"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let features = try #require(object["features"] as? [[String: Any]])
+        #expect(features.count == 2)
+        let query = try #require(features[0]["geometry"] as? [String: Any])
+        #expect(query["coordinates"] as? [Double] == [-1.64, 42.81])
+        #expect((features[1]["geometry"] as? [String: Any])?["type"] as? String == "MultiPolygon")
+        #expect((features[1]["properties"] as? [String: Any])?["approximate"] as? Bool == true)
+    }
+
+    @Test func outsideEveryFeatureIsExitThreeAndNamesTheNearest() throws {
+        let r = try Self.run(["which-sector", "40.4168", "-3.7038"])  // Madrid
+        #expect(r.status == 3)
+        #expect(r.stdout.contains("outside every feature of pamplona-sectors. Nearest: Sector 4 — Iturrama"))
+    }
+
+    @Test func swappedNumbersAreExplained() throws {
+        let r = try Self.run(["which-sector", "-1.64", "42.81"])
+        #expect(r.status == 3)
+        #expect(r.stdout.contains("the numbers look swapped: latitude 42.81, longitude -1.64 is in Sector 2 — Ensanches"))
+    }
+
+    @Test(arguments: [
+        (["which-sector", "95", "1"], Int32(64), "latitude 95.0 is outside [-90, 90]"),
+        (["which-sector", "42.81"], Int32(64), "missing LON"),
+        (["which-sector", "42.81", "-1.64", "--layer", "nope"], Int32(64), "unknown layer 'nope'; known layers: pamplona-sectors"),
+        (["which-sector", "42.81", "-1.64", "--format", "xml"], Int32(64), "xml"),
+    ])
+    func badArguments(arguments: [String], status: Int32, message: String) throws {
+        let r = try Self.run(arguments)
+        #expect(r.status == status)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func missingDataDirectoryIsExitSixtySix() throws {
+        let r = try Self.run(["which-sector", "42.81", "-1.64"], environment: ["GEOQ_DATA_DIR": "/nonexistent/data"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("/nonexistent/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json does not exist"))
+    }
+
+    @Test func malformedDataFileIsExitSixtyFiveAndNamesTheFeature() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "id": "a", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]]]}},
+              {"type": "Feature", "id": "b", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,"x"],[1,1],[0,0]]]}}
+            ]}
+            """.write(to: dir.appendingPathComponent("bad.geojson"), atomically: true, encoding: .utf8)
+        try #"{"layers": [{"name": "bad", "title": "Bad", "source": "bad.geojson"}]}"#
+            .write(to: dir.appendingPathComponent("layers.json"), atomically: true, encoding: .utf8)
+        let r = try Self.run(
+            ["which-sector", "0.5", "0.2", "--layer", "bad"],
+            environment: ["GEOQ_CATALOG": dir.appendingPathComponent("layers.json").path, "GEOQ_DATA_DIR": dir.path])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("bad.geojson"))
+        #expect(r.stderr.contains("feature"), "\(r.stderr)")
+        #expect(r.stderr.contains("coordinates[0][1]"), "\(r.stderr)")
+    }
+
+    @Test func batchStreamsAnswersAndErrorLines() throws {
+        let input = "lat,lon,id\n42.81,-1.64,car-1\n42.818,x\n40.4168,-3.7038,madrid\n"
+        let r = try Self.run(["which-sector", "--batch", "--format", "json"], stdin: input)
+        #expect(r.status == 4, "a batch with a bad line exits 4")
+        let lines = r.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 3)
+        #expect(lines[0]?["line"] as? Int == 2 && lines[0]?["id"] as? String == "car-1")
+        #expect(((lines[0]?["inside"] as? [[String: Any]])?.first?["id"]) as? String == "2")
+        #expect(lines[1]?["line"] as? Int == 3)
+        #expect(((lines[1]?["error"] as? [String: Any])?["message"] as? String)?.contains("longitude 'x' is not a number") == true)
+        #expect(lines[2]?["line"] as? Int == 4 && (lines[2]?["inside"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func helpHasExamplesAndExitStatuses() throws {
+        let r = try Self.run(["which-sector", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("geoq which-sector 42.81 -1.64"))
+        #expect(r.stdout.contains("Exit status: 0 inside a feature, 3 outside every feature"))
+    }
+}
