@@ -22,9 +22,9 @@ extension PackedRTree {
         var queue = MinHeap<QueueEntry>()
         let topLevel = levelEnds.count - 1
         if topLevel == 0 {
-            queue.push(QueueEntry(distance: boxDistance(boxes[root]), kind: 1, reference: Int(children[root])))
+            queue.push(QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 1, reference: Int(children[root])))
         } else {
-            queue.push(QueueEntry(distance: boxDistance(boxes[root]), kind: 2 + topLevel, reference: root))
+            queue.push(QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 2 + topLevel, reference: root))
         }
         while let next = queue.pop() {
             switch next.kind {
@@ -38,7 +38,7 @@ extension PackedRTree {
                 let first = Int(children[next.reference])
                 let end = Swift.min(first + nodeSize, levelEnds[level - 1])
                 for child in first..<end {
-                    let d = boxDistance(boxes[child])
+                    let d = boxDistance(Self.decode(boxes[child]))
                     if level == 1 {
                         queue.push(QueueEntry(distance: d, kind: 1, reference: Int(children[child])))
                     } else {

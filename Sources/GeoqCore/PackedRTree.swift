@@ -18,7 +18,10 @@ public struct PackedRTree: Sendable {
     public let nodeSize: Int
     /// Number of items indexed.
     public let count: Int
-    @usableFromInline let boxes: [BoundingBox]
+    /// Entry boxes as (minX, minY, -maxX, -maxY): a box meets a query box q exactly when
+    /// `all(box .<= (q.maxX, q.maxY, -q.minX, -q.minY))`, one vector comparison and no
+    /// unpredictable branches (a point is the query box of zero size).
+    @usableFromInline let boxes: [SIMD4<Double>]
     /// For leaf entries the item index; for inner entries the index of the first child.
     @usableFromInline let children: [Int32]
     /// `levelEnds[L]` is one past the last entry of level L (level 0 holds the items).
@@ -30,7 +33,7 @@ public struct PackedRTree: Sendable {
         precondition(nodeSize >= 2, "an R-tree node needs room for at least two children")
         self.nodeSize = nodeSize
         self.count = itemBoxes.count
-        var boxes: [BoundingBox] = []
+        var boxes: [SIMD4<Double>] = []
         var children: [Int32] = []
         var levelEnds: [Int] = []
 
@@ -40,7 +43,7 @@ public struct PackedRTree: Sendable {
             Self.sortTileRecursive(&level, nodeSize: nodeSize)
             let levelStart = boxes.count
             for entry in level {
-                boxes.append(entry.box)
+                boxes.append(Self.encode(entry.box))
                 children.append(entry.child)
             }
             levelEnds.append(boxes.count)
@@ -82,20 +85,38 @@ public struct PackedRTree: Sendable {
         }
     }
 
+    @inlinable
+    static func encode(_ b: BoundingBox) -> SIMD4<Double> { SIMD4(b.minX, b.minY, -b.maxX, -b.maxY) }
+
+    @inlinable
+    static func decode(_ v: SIMD4<Double>) -> BoundingBox { BoundingBox(minX: v[0], minY: v[1], maxX: -v[2], maxY: -v[3]) }
+
+    /// The query vector that ``boxes`` are compared with (see there).
+    @inlinable
+    static func query(_ b: BoundingBox) -> SIMD4<Double> { SIMD4(b.maxX, b.maxY, -b.minX, -b.minY) }
+
+    /// True when an encoded box meets the query (see ``boxes``). Four scalar comparisons:
+    /// extracting a SIMD mask costs more instructions than it saves here.
+    @inlinable @inline(__always)
+    static func meets(_ box: SIMD4<Double>, _ q: SIMD4<Double>) -> Bool {
+        box.x <= q.x && box.y <= q.y && box.z <= q.z && box.w <= q.w
+    }
+
     /// The root entry's box: the extent of all items.
-    public var boundingBox: BoundingBox { boxes.last ?? .empty }
+    public var boundingBox: BoundingBox { boxes.last.map(Self.decode) ?? .empty }
 
     /// Calls `body` with every item whose box contains `p` (border included). Return `false`
     /// from `body` to stop early.
     @inlinable
     public func search(containing p: Point, _ body: (Int) -> Bool) {
-        search(where: { $0.contains(p) }, body)
+        search(query: SIMD4(p.x, p.y, -p.x, -p.y), body)
     }
 
     /// Calls `body` with every item whose box intersects `box`. Return `false` to stop.
     @inlinable
     public func search(intersecting box: BoundingBox, _ body: (Int) -> Bool) {
-        search(where: { $0.intersects(box) }, body)
+        guard !box.isEmpty else { return }
+        search(query: Self.query(box), body)
     }
 
     /// Item indices whose box intersects `box`, in tree order.
@@ -106,8 +127,8 @@ public struct PackedRTree: Sendable {
     }
 
     @inlinable
-    func search(where accepts: (BoundingBox) -> Bool, _ body: (Int) -> Bool) {
-        guard let root = boxes.indices.last, accepts(boxes[root]) else { return }
+    func search(query q: SIMD4<Double>, _ body: (Int) -> Bool) {
+        guard let root = boxes.indices.last, Self.meets(boxes[root], q) else { return }
         if levelEnds.count == 1 {  // a single item: the root is the leaf
             _ = body(Int(children[root]))
             return
@@ -116,6 +137,7 @@ public struct PackedRTree: Sendable {
         // Each level pushes at most nodeSize entries, so the stack never exceeds
         // nodeSize * levels; it lives on the machine stack, not the heap.
         let capacity = nodeSize * levelEnds.count + 1
+        let nodeSize = self.nodeSize  // a local, so the closures below do not capture `self`
         boxes.withUnsafeBufferPointer { boxes in
             children.withUnsafeBufferPointer { children in
                 levelEnds.withUnsafeBufferPointer { levelEnds in
@@ -127,7 +149,7 @@ public struct PackedRTree: Sendable {
                             let (entry, level) = (Int(stack[top].entry), Int(stack[top].level))
                             let first = Int(children[entry])
                             let end = Swift.min(first + nodeSize, levelEnds[level - 1])
-                            for child in first..<end where accepts(boxes[child]) {
+                            for child in first..<end where Self.meets(boxes[child], q) {
                                 if level == 1 {
                                     if !body(Int(children[child])) { return }
                                 } else {
@@ -142,3 +164,4 @@ public struct PackedRTree: Sendable {
         }
     }
 }
+

@@ -2,61 +2,63 @@
 ///
 /// Point queries go through an R-tree over the *parts* (the polygons of each multipolygon)
 /// rather than over whole features: a country with overseas territories has a box spanning
-/// half the world, but each of its parts has a tight one. The parts' y-stripe indexes are the
-/// ones of the features' ``IndexedPolygon``s, shared (arrays are copy-on-write), not copied.
+/// half the world, but each of its parts has a tight one. All parts' y-stripe edge indexes
+/// live in one ``StripeTable``; nearest-feature queries use a second R-tree over the
+/// features' boxes and an edge R-tree per feature.
 ///
 /// Items are identified by their position in the array given to ``init(_:)``. Immutable
 /// once built, so one index can be shared by any number of concurrent readers.
 public struct PolygonIndex: Sendable {
-    public let polygons: [IndexedPolygon]
-    /// Every part of every feature, feature by feature.
-    @usableFromInline let parts: [StripedPart]
-    /// `partFeature[i]` is the item that part `i` belongs to.
-    @usableFromInline let partFeature: [Int32]
-    /// Over the parts' boxes (for point queries).
+    /// All parts of all items; an item's parts are consecutive.
+    @usableFromInline let stripes: StripeTable
+    /// Item `i`'s parts are `firstPart[i] ..< firstPart[i + 1]`.
+    @usableFromInline let firstPart: [Int]
     @usableFromInline let partTree: PackedRTree
-    /// Over the features' boxes (for nearest-feature queries).
-    @usableFromInline let tree: PackedRTree
+    let itemBoxes: [BoundingBox]
+    let itemTree: PackedRTree
+    let edgeIndexes: [EdgeIndex]
 
     public init(_ shapes: [MultiPolygon]) {
-        let polygons = shapes.map(IndexedPolygon.init)
-        self.polygons = polygons
-        self.parts = polygons.flatMap(\.parts)
-        self.partFeature = polygons.enumerated().flatMap { item, polygon in
-            Array(repeating: Int32(item), count: polygon.parts.count)
-        }
-        self.partTree = PackedRTree(boxes: parts.map(\.boundingBox))
-        self.tree = PackedRTree(boxes: polygons.map(\.boundingBox))
+        stripes = StripeTable(
+            shapes.flatMap(\.polygons),
+            features: shapes.enumerated().flatMap { item, shape in Array(repeating: Int32(item), count: shape.polygons.count) })
+        firstPart = shapes.reduce(into: [0]) { $0.append($0.last! + $1.polygons.count) }
+        partTree = PackedRTree(boxes: (0..<stripes.count).map(stripes.boundingBox(of:)))
+        itemBoxes = shapes.map(\.boundingBox)
+        itemTree = PackedRTree(boxes: itemBoxes)
+        edgeIndexes = shapes.map(EdgeIndex.init)
     }
 
-    public var count: Int { polygons.count }
+    /// Number of items.
+    public var count: Int { itemBoxes.count }
+
+    /// The extent of all items.
+    public var boundingBox: BoundingBox { itemTree.boundingBox }
+
+    public func boundingBox(of item: Int) -> BoundingBox { itemBoxes[item] }
+
+    /// Where `p` lies relative to item `item`.
+    @inlinable
+    public func locate(_ p: Point, item: Int) -> Location {
+        stripes.locate(p, parts: firstPart[item]..<firstPart[item + 1])
+    }
 
     /// Calls `body` once with each item that covers `p` (interior or boundary), in no
-    /// particular order. Allocates nothing unless more than 16 items cover the point.
+    /// particular order. Allocates nothing unless more than 4 items cover the point.
     @inlinable
     public func forEachCovering(_ p: Point, _ body: (Int) -> Void) {
-        parts.withUnsafeBufferPointer { parts in
-            partFeature.withUnsafeBufferPointer { partFeature in
-                // A feature's parts may touch at the very point; report the feature once.
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16) { reported in
-                    var count = 0
-                    var overflow: [Int32] = []
-                    partTree.search(containing: p) { part in
-                        let item = partFeature[part]
-                        if reported[..<count].contains(item) || overflow.contains(item) { return true }
-                        if parts[part].locate(p) != .exterior {
-                            if count < reported.count {
-                                reported[count] = item
-                                count += 1
-                            } else {
-                                overflow.append(item)
-                            }
-                            body(Int(item))
-                        }
-                        return true
-                    }
-                }
+        // The closure uses locals only: capturing `self` would copy the whole index (and
+        // retain every array in it) on each query.
+        let stripes = self.stripes
+        var reported = SmallInt32Set()
+        partTree.search(containing: p) { part in
+            let item = stripes.feature(of: part)
+            // A feature's parts may touch at the very point; report the feature once.
+            if !reported.contains(item) && stripes.locate(p, part: part) != .exterior {
+                reported.insert(item)
+                body(Int(item))
             }
+            return true
         }
     }
 
@@ -72,14 +74,18 @@ public struct PolygonIndex: Sendable {
     @inlinable
     public func firstCovering(_ p: Point) -> Int? {
         var found: Int?
-        parts.withUnsafeBufferPointer { parts in
-            partTree.search(containing: p) { part in
-                guard parts[part].locate(p) != .exterior else { return true }
-                found = Int(partFeature[part])
-                return false
-            }
+        let stripes = self.stripes
+        partTree.search(containing: p) { part in
+            guard stripes.locate(p, part: part) != .exterior else { return true }
+            found = Int(stripes.feature(of: part))
+            return false
         }
         return found
+    }
+
+    /// The point of item `item`'s boundary nearest to `p` under `metric`, and its distance.
+    public func nearestBoundaryPoint(to p: Point, item: Int, metric: LocalMetric) -> (point: Point, distance: Double) {
+        edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
     }
 
     /// Items ordered by the distance from `p` to their boundary under `metric`, nearest first,
@@ -90,14 +96,44 @@ public struct PolygonIndex: Sendable {
     ) -> [(item: Int, point: Point, distance: Double)] {
         var result: [(item: Int, point: Point, distance: Double)] = []
         guard limit > 0 else { return result }
-        tree.nearest(
+        itemTree.nearest(
             boxDistance: { metric.distance(p, $0) },
-            itemDistance: { polygons[$0].nearestBoundaryPoint(to: p, metric: metric).distance }
+            itemDistance: { edgeIndexes[$0].nearestBoundaryPoint(to: p, metric: metric).distance }
         ) { item, _ in
-            let nearest = polygons[item].nearestBoundaryPoint(to: p, metric: metric)
+            let nearest = edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
             result.append((item, nearest.point, nearest.distance))
             return result.count < limit
         }
         return result
+    }
+}
+
+/// A set of small integers that lives on the stack up to 4 members (the usual case: a point is
+/// in one feature, or on the edge between a few), and spills to an array beyond. Nothing is
+/// allocated or reference-counted until it spills.
+@usableFromInline
+struct SmallInt32Set {
+    @usableFromInline var a: Int32 = -1, b: Int32 = -1, c: Int32 = -1, d: Int32 = -1
+    @usableFromInline var count = 0
+    @usableFromInline var overflow: [Int32]? = nil
+
+    @inlinable init() {}
+
+    @inlinable
+    func contains(_ value: Int32) -> Bool {
+        value == a || value == b || value == c || value == d || (overflow?.contains(value) ?? false)
+    }
+
+    /// Members must be non-negative (-1 marks an empty slot).
+    @inlinable
+    mutating func insert(_ value: Int32) {
+        switch count {
+        case 0: a = value
+        case 1: b = value
+        case 2: c = value
+        case 3: d = value
+        default: overflow = (overflow ?? []) + [value]
+        }
+        count += 1
     }
 }

@@ -18,9 +18,8 @@ public struct SectorLookup: Sendable {
         let metric = LocalMetric(wgs84AtLatitude: point.latitude)
         var inside: [SectorAnswer.Match] = []
         for item in layer.index.covering(point) {
-            let polygon = layer.index.polygons[item]
-            let edge = polygon.nearestBoundaryPoint(to: point, metric: metric)
-            inside.append(match(item, location: polygon.locate(point), edgePoint: edge.point, from: point))
+            let edge = layer.index.nearestBoundaryPoint(to: point, item: item, metric: metric)
+            inside.append(match(item, location: layer.index.locate(point, item: item), edgePoint: edge.point, from: point))
         }
         var nearest: SectorAnswer.Match?
         var hint: SectorAnswer.SwapHint?

@@ -60,7 +60,7 @@ import Testing
 
         var probes: [Point] = []
         var rng = SeededRandom(seed: seed)
-        let box = layer.index.polygons.reduce(BoundingBox.empty) { $0.union($1.boundingBox) }
+        let box = layer.index.boundingBox
         for _ in 0..<randomPoints {
             probes.append(Point(x: rng.uniform(box.minX...box.maxX), y: rng.uniform(box.minY...box.maxY)))
         }
@@ -93,7 +93,7 @@ import Testing
             }
             if ours.isEmpty {
                 report.exteriorPoints += 1
-            } else if ours.contains(where: { layer.index.polygons[$0].locate(p) == .boundary }) {
+            } else if ours.contains(where: { layer.index.locate(p, item: $0) == .boundary }) {
                 report.boundaryPoints += 1
             } else {
                 report.interiorPoints += 1
@@ -116,7 +116,7 @@ import Testing
                     let a = ring.points[j - 1], b = ring.points[j]
                     let t = rng.uniform(0...1)
                     for p in [a, Point(x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y)), Point(x: a.x.nextUp, y: a.y.nextUp)] {
-                        #expect(layer.index.polygons[i].covers(p) == (try context.covers(g, try context.makePoint(p))), "\(feature.id) \(p)")
+                        #expect(layer.index.locate(p, item: i).isCovered == (try context.covers(g, try context.makePoint(p))), "\(feature.id) \(p)")
                         checked += 1
                     }
                 }

@@ -47,7 +47,7 @@ import Testing
     func edgeDistanceMatchesGEOSInAzimuthalEquidistantPlane(name: String) throws {
         let layer = try LayerLoader().load(name, from: try sharedCatalog())
         let lookup = SectorLookup(layer: layer)
-        let box = layer.index.polygons.reduce(BoundingBox.empty) { $0.union($1.boundingBox) }
+        let box = layer.index.boundingBox
         var rng = SeededRandom(seed: 41)
         let proj = PROJContext()
         let geos = GEOSContext()

@@ -35,6 +35,7 @@ struct WhichSectorBenchmark {
             progress.note("Natural Earth not found; run tools/fetch-benchmark-data.sh natural-earth")
         }
 
+        if let only = options.only { layers = layers.filter { $0.label.lowercased().contains(only.lowercased()) } }
         print("| layer | features | vertices | load + index | geoq ns/lookup (min / mean) | GEOS ns/lookup (min / mean) | GEOS / geoq | geoq full which-sector ns | agree |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (label, load) in layers {
@@ -63,7 +64,7 @@ struct WhichSectorBenchmark {
 
     static func measure(_ layer: Layer, options: BenchmarkOptions, progress: Progress, label: String) throws -> Result {
         var rng = SeededRandom(seed: options.seed)
-        let box = layer.index.polygons.reduce(BoundingBox.empty) { $0.union($1.boundingBox) }
+        let box = layer.index.boundingBox
         let points = (0..<options.points).map { _ in
             Point(x: Double.random(in: box.minX...box.maxX, using: &rng), y: Double.random(in: box.minY...box.maxY, using: &rng))
         }
@@ -95,14 +96,9 @@ struct WhichSectorBenchmark {
         let fullPoints = points.prefix(Swift.max(1, points.count / 10))
         for run in 1...options.runs {
             progress.note("\(label): run \(run)/\(options.runs)")
-            geoqTimes.append(time(points.count) {
-                for p in points { layer.index.forEachCovering(p) { sink &+= $0 } }
-            })
+            geoqTimes.append(time(points.count) { sink &+= geoqPass(layer.index, points) })
             geosTimes.append(try timeThrowing(points.count) {
-                for p in points {
-                    let g = try context.makePoint(p)
-                    try tree.query(g) { id in if (try? prepared[id].covers(g)) == true { sink &+= id } }
-                }
+                sink &+= try geosPass(context, tree, prepared, points)
             })
             fullTimes.append(time(fullPoints.count) {
                 for p in fullPoints { sink &+= lookup.answer(for: p).inside.count }
@@ -110,6 +106,27 @@ struct WhichSectorBenchmark {
         }
         if sink == 42 { print("") }  // keep the work observable
         return Result(geoq: Stats(geoqTimes), geos: Stats(geosTimes), full: Stats(fullTimes), agreements: agreements, points: points.count)
+    }
+
+    /// One lookup per point through geoq's index. Not inlined, so that an instruction count
+    /// (`valgrind --tool=callgrind --toggle-collect='*geoqPass*'`) isolates it.
+    @inline(never)
+    static func geoqPass(_ index: PolygonIndex, _ points: [Point]) -> Int {
+        var sink = 0
+        for p in points { index.forEachCovering(p) { sink &+= $0 } }
+        return sink
+    }
+
+    /// One lookup per point through GEOS: a point, an STRtree query, prepared covers per
+    /// candidate. Not inlined, for the same reason.
+    @inline(never)
+    static func geosPass(_ context: GEOSContext, _ tree: GEOSSTRtree, _ prepared: [GEOSPreparedGeometry], _ points: [Point]) throws -> Int {
+        var sink = 0
+        for p in points {
+            let g = try context.makePoint(p)
+            try tree.query(g) { id in if (try? prepared[id].covers(g)) == true { sink &+= id } }
+        }
+        return sink
     }
 
     static func time(_ count: Int, _ body: () -> Void) -> Double {
@@ -144,6 +161,8 @@ struct BenchmarkOptions {
     var points = 200_000
     var runs = 5
     var seed: UInt64 = 2026
+    /// Run only the layers whose label contains this text.
+    var only: String?
 
     init<S: Sequence<String>>(_ arguments: S) throws {
         var it = arguments.makeIterator()
@@ -152,8 +171,9 @@ struct BenchmarkOptions {
             case "--points": points = try Self.number(it.next(), arg)
             case "--runs": runs = try Self.number(it.next(), arg)
             case "--seed": seed = UInt64(try Self.number(it.next(), arg))
+            case "--only": only = it.next()
             case "-h", "--help":
-                print("usage: geoq-bench [--points N] [--runs R] [--seed S]")
+                print("usage: geoq-bench [--points N] [--runs R] [--seed S] [--only LAYER-TEXT]")
                 exit(0)
             default: throw BenchmarkError("unknown argument '\(arg)'; see --help")
             }

@@ -1,0 +1,159 @@
+/// The y-stripe edge index of any number of polygon parts, in flat arrays.
+///
+/// Each part's edges are bucketed into horizontal stripes of equal height: an edge is listed
+/// in every stripe its y-range touches. A horizontal ray from a point can only cross edges
+/// whose y-range contains the point's y, so a test reads one stripe (a few edges for
+/// well-behaved data) instead of every edge: O(1) to find the stripe, O(k) for its k edges.
+///
+/// Layout (as flatbush keeps an R-tree): per part only plain values (box, stripe count and
+/// scale, where its offsets start); all parts' stripe offsets in one buffer and all striped
+/// edges, stored by value, in another. Stripe `s` of part `i` is
+/// `edges[offsets[b + s] ..< offsets[b + s + 1]]` with `b = parts[i].offsetBase`. The
+/// buffers belong to one ``StripeStorage`` object, so a query reads plain memory and does no
+/// reference counting per part or edge.
+///
+/// Invariants (checked by ``checkInvariants()``): each part has `stripeCount + 1` offsets,
+/// non-decreasing, within `edges`; every edge of a part whose closed y-range meets stripe
+/// `s`'s y-range is listed in stripe `s`.
+@usableFromInline
+struct StripeTable: Sendable {
+    @usableFromInline
+    struct Part: Sendable {
+        @usableFromInline let boundingBox: BoundingBox
+        @usableFromInline let stripeCount: Int
+        /// Stripes per unit of y: the stripe of `y` is `Int((y - minY) * stripesPerUnit)`, clamped.
+        @usableFromInline let stripesPerUnit: Double
+        /// Index in `offsets` of this part's first offset.
+        @usableFromInline let offsetBase: Int
+        /// The feature (item) this part belongs to.
+        @usableFromInline let feature: Int32
+    }
+
+    @usableFromInline let storage: StripeStorage
+
+    /// - Parameter features: for each polygon, the feature it is a part of (default: its own
+    ///   position).
+    init(_ polygons: [Polygon], features: [Int32]? = nil) {
+        var parts: [Part] = []
+        var offsets: [Int32] = []
+        var edges: [Segment] = []
+        parts.reserveCapacity(polygons.count)
+        for (index, polygon) in polygons.enumerated() {
+            let box = polygon.boundingBox
+            var own: [Segment] = []
+            for ring in polygon.rings {
+                for i in 1..<ring.points.count { own.append(Segment(ring.points[i - 1], ring.points[i])) }
+            }
+            // About one stripe per edge: a stripe then holds the edges crossing its y-line
+            // (two for a convex shape) plus the few that start or end in it.
+            let count = box.height > 0 ? Swift.max(1, Swift.min(own.count, 1 << 20)) : 1
+            let perUnit = box.height > 0 ? Double(count) / box.height : 0
+            func stripe(_ y: Double) -> Int {
+                let s = Int((y - box.minY) * perUnit)
+                return s < 0 ? 0 : (s >= count ? count - 1 : s)
+            }
+            // Counting sort: first the size of each stripe, then the edges in place.
+            var sizes = [Int](repeating: 0, count: count + 1)
+            for e in own {
+                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) { sizes[s + 1] += 1 }
+            }
+            for s in 0..<count { sizes[s + 1] += sizes[s] }
+            let base = edges.count
+            var cursor = sizes
+            edges.append(contentsOf: repeatElement(Segment(Point(x: 0, y: 0), Point(x: 0, y: 0)), count: sizes[count]))
+            for e in own {
+                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) {
+                    edges[base + cursor[s]] = e
+                    cursor[s] += 1
+                }
+            }
+            parts.append(Part(
+                boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsets.count,
+                feature: features?[index] ?? Int32(index)))
+            offsets.append(contentsOf: sizes.map { Int32(base + $0) })
+        }
+        self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges)
+    }
+
+    @usableFromInline var count: Int { storage.parts.count }
+
+    /// Location of `p` relative to part `part`, by the even–odd rule over its rings.
+    @inlinable
+    func locate(_ p: Point, part: Int) -> Location {
+        let meta = storage.parts[part]
+        guard meta.boundingBox.contains(p) else { return .exterior }
+        var s = Int((p.y - meta.boundingBox.minY) * meta.stripesPerUnit)
+        if s < 0 { s = 0 } else if s >= meta.stripeCount { s = meta.stripeCount - 1 }
+        let lower = Int(storage.offsets[meta.offsetBase + s])
+        let upper = Int(storage.offsets[meta.offsetBase + s + 1])
+        let edges = storage.edges
+        var counter = RayCrossingCounter(point: p)
+        for i in lower..<upper {
+            counter.count(edges[i].start, edges[i].end)
+            if counter.isOnBoundary { return .boundary }
+        }
+        return counter.location
+    }
+
+    /// Location of `p` relative to the multipolygon made of `parts`: interior of some part is
+    /// interior, else on the boundary of some part is boundary (see ``MultiPolygon/locate(_:)``).
+    @inlinable
+    func locate(_ p: Point, parts range: Range<Int>) -> Location {
+        var onBoundary = false
+        for part in range {
+            switch locate(p, part: part) {
+            case .interior: return .interior
+            case .boundary: onBoundary = true
+            case .exterior: break
+            }
+        }
+        return onBoundary ? .boundary : .exterior
+    }
+
+    /// True when some part in `range` covers `p`.
+    @inlinable
+    func covers(_ p: Point, parts range: Range<Int>) -> Bool {
+        for part in range where locate(p, part: part) != .exterior { return true }
+        return false
+    }
+
+    func boundingBox(of part: Int) -> BoundingBox { storage.parts[part].boundingBox }
+
+    @inlinable
+    func feature(of part: Int) -> Int32 { storage.parts[part].feature }
+
+    /// Checks the invariants stated on the type; for tests.
+    func checkInvariants() -> Bool {
+        for part in storage.parts {
+            let slice = storage.offsets[part.offsetBase...(part.offsetBase + part.stripeCount)]
+            guard zip(slice, slice.dropFirst()).allSatisfy({ $0 <= $1 }),
+                let first = slice.first, let last = slice.last, first >= 0, Int(last) <= storage.edges.count
+            else { return false }
+        }
+        return true
+    }
+}
+
+/// Owns the buffers of a ``StripeTable``. Immutable after `init` (hence safe to share
+/// between threads), freed in `deinit`.
+@usableFromInline
+final class StripeStorage: @unchecked Sendable {
+    @usableFromInline let parts: UnsafeMutableBufferPointer<StripeTable.Part>
+    @usableFromInline let offsets: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let edges: UnsafeMutableBufferPointer<Segment>
+
+    init(parts: [StripeTable.Part], offsets: [Int32], edges: [Segment]) {
+        self.parts = .allocate(capacity: parts.count)
+        _ = self.parts.initialize(from: parts)
+        self.offsets = .allocate(capacity: offsets.count)
+        _ = self.offsets.initialize(from: offsets)
+        self.edges = .allocate(capacity: edges.count)
+        _ = self.edges.initialize(from: edges)
+    }
+
+    deinit {
+        parts.deallocate()
+        offsets.deallocate()
+        edges.deallocate()
+    }
+}
