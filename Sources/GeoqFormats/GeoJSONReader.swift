@@ -15,16 +15,11 @@ import GeoqCore
 /// Parsing uses ``JSONParser`` (not `JSONSerialization`, whose number parsing is not correctly
 /// rounded on Linux): syntax errors give the line and column; errors inside features name the
 /// 1-based feature number, its id and the JSON path.
-public struct GeoJSONReader: Sendable {
+public struct GeoJSONReader: FeatureFileReader {
     public var options: ReadOptions
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
-    }
-
-    public func read(at url: URL) throws(FormatError) -> FeatureCollection {
-        let data = try FileLoading.data(at: url)
-        return try read(data: data, source: url.path)
     }
 
     /// Reads GeoJSON held in memory; `source` names it in errors.

@@ -25,16 +25,11 @@ import GeoqCore
 /// - KML is always WGS84 longitude/latitude: ``FeatureCollection/crs`` is EPSG:4326.
 ///
 /// Errors name the 1-based line (from `XMLParser.lineNumber`) and the Placemark.
-public struct KMLReader: Sendable {
+public struct KMLReader: FeatureFileReader {
     public var options: ReadOptions
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
-    }
-
-    public func read(at url: URL) throws(FormatError) -> FeatureCollection {
-        let data = try FileLoading.data(at: url)
-        return try read(data: data, source: url.path)
     }
 
     /// Reads KML held in memory; `source` names it in errors.

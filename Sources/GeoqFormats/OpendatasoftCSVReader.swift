@@ -18,7 +18,7 @@ import GeoqCore
 ///
 /// Errors name the 1-based line in the file where the record starts (line breaks inside quoted
 /// fields counted), the data row as the feature number, and the column.
-public struct OpendatasoftCSVReader: Sendable {
+public struct OpendatasoftCSVReader: FeatureFileReader {
     public var options: ReadOptions
 
     public static let shapeColumns = ["geo_shape", "Geo Shape"]
@@ -26,11 +26,6 @@ public struct OpendatasoftCSVReader: Sendable {
 
     public init(options: ReadOptions = ReadOptions()) {
         self.options = options
-    }
-
-    public func read(at url: URL) throws(FormatError) -> FeatureCollection {
-        let data = try FileLoading.data(at: url)
-        return try read(data: data, source: url.path)
     }
 
     /// Reads CSV held in memory; `source` names it in errors.

@@ -11,51 +11,37 @@ import CGEOS
 extension GEOSContext {
     /// True when no point of `b` lies outside `a` (boundary included).
     public func covers(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSCovers_r(handle, a.pointer, b.pointer), "covers")
+        try binaryPredicate("covers", a, b, GEOSCovers_r)
     }
 
     /// True when no point of `a` lies outside `b`: `coveredBy(a, b) == covers(b, a)`.
     public func coveredBy(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSCoveredBy_r(handle, a.pointer, b.pointer), "coveredBy")
+        try binaryPredicate("coveredBy", a, b, GEOSCoveredBy_r)
     }
 
     /// True when `b` lies in `a` and their interiors meet (a point on `a`'s edge is not contained).
     public func contains(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSContains_r(handle, a.pointer, b.pointer), "contains")
+        try binaryPredicate("contains", a, b, GEOSContains_r)
     }
 
     /// `within(a, b) == contains(b, a)`.
     public func within(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSWithin_r(handle, a.pointer, b.pointer), "within")
+        try binaryPredicate("within", a, b, GEOSWithin_r)
     }
 
     /// True when `a` and `b` share at least one point (boundaries included).
     public func intersects(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSIntersects_r(handle, a.pointer, b.pointer), "intersects")
+        try binaryPredicate("intersects", a, b, GEOSIntersects_r)
     }
 
     /// True when `a` and `b` share no point: `disjoint == !intersects`.
     public func disjoint(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSDisjoint_r(handle, a.pointer, b.pointer), "disjoint")
+        try binaryPredicate("disjoint", a, b, GEOSDisjoint_r)
     }
 
     /// True when `a` and `b` meet only on their boundaries.
     public func touches(_ a: GEOSGeometry, _ b: GEOSGeometry) throws(GEOSError) -> Bool {
-        checkOwnership(a)
-        checkOwnership(b)
-        return try predicateResult(GEOSTouches_r(handle, a.pointer, b.pointer), "touches")
+        try binaryPredicate("touches", a, b, GEOSTouches_r)
     }
 
     /// The DE-9IM intersection matrix of `a` and `b`, as 9 characters (`"0FFFFF212"`, ...).
@@ -74,5 +60,15 @@ extension GEOSContext {
         var d = 0.0
         guard GEOSDistance_r(handle, a.pointer, b.pointer, &d) == 1 else { throw error("distance") }
         return d
+    }
+
+    /// Runs one of GEOS's binary predicates on two geometries of this context.
+    private func binaryPredicate(
+        _ name: String, _ a: GEOSGeometry, _ b: GEOSGeometry,
+        _ predicate: (GEOSContextHandle_t?, OpaquePointer?, OpaquePointer?) -> CChar
+    ) throws(GEOSError) -> Bool {
+        checkOwnership(a)
+        checkOwnership(b)
+        return try predicateResult(predicate(handle, a.pointer, b.pointer), name)
     }
 }

@@ -62,32 +62,36 @@ public struct LayerLoader: Sendable {
             source: path, sourceCRS: sourceCRS, notes: notes)
     }
 
-    /// The features in WGS84, and the CRS they came from.
+    /// The features in WGS84, and the name of the CRS they came from. The file's own CRS
+    /// wins over the catalog's `crs` unless `forceCRS` is set.
     func reprojected(
         _ collection: FeatureCollection, spec: LayerSpec, path: String
     ) throws(LayerError) -> ([Feature], String) {
-        let declared: String? =
-            spec.forceCRS == true ? spec.crs : (collection.crs?.projString ?? spec.crs)
+        var override: CRSDeclaration?
+        if let text = spec.crs {
+            guard let parsed = CRSDeclaration(name: text) else {
+                throw .reprojectionFailed(path: path, crs: text, reason: "not a CRS name geoq understands")
+            }
+            override = parsed
+        }
+        let declared = spec.forceCRS == true ? override : (collection.crs ?? override)
         guard let crs = declared else {
             if let sample = Self.firstNonDegreeCoordinate(collection.features) {
                 throw .crsMissing(path: path, sample: sample)
             }
             return (collection.features, "EPSG:4326")
         }
-        if Self.isWGS84(crs) || (spec.forceCRS != true && collection.crs?.isWGS84Geographic == true) {
-            return (collection.features, Self.isWGS84(crs) ? "EPSG:4326" : crs)
-        }
+        if crs.isWGS84Geographic { return (collection.features, "EPSG:4326") }
         do {
-            let context = PROJContext()
-            let transformer = try CoordinateTransformer(context: context, from: crs)
+            let transformer = try CoordinateTransformer(context: PROJContext(), from: crs.projString)
             let features = try collection.features.map { f in
                 var f = f
                 f.geometry = try transformer.transform(f.geometry)
                 return f
             }
-            return (features, Self.shortName(crs))
+            return (features, crs.displayName)
         } catch {
-            throw .reprojectionFailed(path: path, crs: Self.shortName(crs), reason: "\(error)")
+            throw .reprojectionFailed(path: path, crs: crs.displayName, reason: "\(error)")
         }
     }
 
@@ -167,19 +171,6 @@ public struct LayerLoader: Sendable {
 
     static func describe(_ f: Feature, at index: Int) -> String {
         "feature #\(index + 1) (id \(f.id)\(f.name.map { ", \($0)" } ?? ""))"
-    }
-
-    static func isWGS84(_ crs: String) -> Bool {
-        let c = crs.uppercased().replacingOccurrences(of: " ", with: "")
-        return ["EPSG:4326", "URN:OGC:DEF:CRS:EPSG::4326", "URN:OGC:DEF:CRS:OGC:1.3:CRS84", "OGC:CRS84", "CRS84"].contains(c)
-    }
-
-    /// "EPSG:25830" stays; a WKT is shortened to its name for messages.
-    static func shortName(_ crs: String) -> String {
-        guard crs.count > 40, let open = crs.firstIndex(of: "\""),
-            let close = crs[crs.index(after: open)...].firstIndex(of: "\"")
-        else { return crs }
-        return String(crs[crs.index(after: open)..<close])
     }
 
     static func firstNonDegreeCoordinate(_ features: [Feature]) -> String? {
