@@ -55,8 +55,8 @@ public struct LayerLoader: Sendable {
             throw .notAreal(path: path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
         }
         notes += try validate(selected, path: path)
-        let (merged, mergeNote) = Self.mergeRepeatedIDs(selected)
-        if let mergeNote { notes.append(mergeNote) }
+        let (merged, mergeNotes) = Self.mergeRepeatedIDs(selected)
+        notes += mergeNotes
         return Layer(
             name: spec.name, title: spec.title, features: merged, approximation: spec.approximate,
             source: path, sourceCRS: sourceCRS, notes: notes)
@@ -135,15 +135,29 @@ public struct LayerLoader: Sendable {
         return notes
     }
 
-    /// Rows that share an id become one feature made of all their distinct parts, so no
-    /// answer names the same feature twice. Valencia's census sections 1508 and 1536 are each
-    /// published twice with identical polygons (kept once); 1701 comes in four parts.
-    static func mergeRepeatedIDs(_ features: [Feature]) -> ([Feature], String?) {
+    /// Rows that share an id and name become one feature made of all their distinct parts, so
+    /// no answer names the same feature twice: Valencia's census sections 1508 and 1536 are
+    /// each published twice with identical polygons (kept once); 1701 comes in four parts.
+    ///
+    /// Rows that share an id but name different things are different features, and none is
+    /// dropped: the later ones get the id with a suffix (`175-2`), and the note says so
+    /// (Valencia gives RAFALELL-VISTABELLA and MAHUELLA-TAULADELLA both the code 175).
+    static func mergeRepeatedIDs(_ features: [Feature]) -> ([Feature], [String]) {
         var order: [String] = []
         var byID: [String: Feature] = [:]
         var rows: [String: Int] = [:]
-        var duplicates: [String: Int] = [:]
-        for f in features {
+        var copies: [String: Int] = [:]
+        var renamed: [String] = []
+        for var f in features {
+            if let existing = byID[f.id], existing.name != f.name {
+                let original = f.id
+                var n = 2
+                while byID["\(original)-\(n)"] != nil && byID["\(original)-\(n)"]?.name != f.name { n += 1 }
+                f.id = "\(original)-\(n)"
+                if byID[f.id] == nil {
+                    renamed.append("\(original) is given to both \(existing.name ?? "?") and \(f.name ?? "?"); the second is kept as id \(f.id)")
+                }
+            }
             rows[f.id, default: 0] += 1
             guard var existing = byID[f.id] else {
                 order.append(f.id)
@@ -152,21 +166,21 @@ public struct LayerLoader: Sendable {
             }
             var parts = existing.geometry.areal?.polygons ?? []
             for part in f.geometry.areal?.polygons ?? [] {
-                if parts.contains(part) { duplicates[f.id, default: 0] += 1 } else { parts.append(part) }
+                if parts.contains(part) { copies[f.id, default: 0] += 1 } else { parts.append(part) }
             }
             existing.geometry = parts.count == 1 ? .polygon(parts[0]) : .multiPolygon(MultiPolygon(parts))
             byID[f.id] = existing
         }
+        var notes = renamed.isEmpty ? [] : ["rows naming different features with one id were kept apart: " + renamed.joined(separator: "; ")]
         let repeated = order.filter { rows[$0]! > 1 }
-        guard !repeated.isEmpty else { return (features, nil) }
-        let list = repeated.map { id in
-            let copies = duplicates[id] ?? 0
-            return "\(id) (\(rows[id]!) rows\(copies > 0 ? ", \(copies) of them an identical copy, kept once" : ", merged into one feature of \(rows[id]!) parts"))"
-        }.joined(separator: "; ")
-        return (
-            order.map { byID[$0]! },
-            "\(features.count) rows, \(order.count) distinct ids; rows sharing an id became one feature: \(list)"
-        )
+        if !repeated.isEmpty {
+            let list = repeated.map { id in
+                let n = copies[id] ?? 0
+                return "\(id) (\(rows[id]!) rows\(n > 0 ? ", \(n) of them an identical copy, kept once" : ", merged into one feature of \(rows[id]!) parts"))"
+            }.joined(separator: "; ")
+            notes.append("\(features.count) rows, \(order.count) distinct features; rows sharing an id became one feature: \(list)")
+        }
+        return (order.map { byID[$0]! }, notes)
     }
 
     static func describe(_ f: Feature, at index: Int) -> String {

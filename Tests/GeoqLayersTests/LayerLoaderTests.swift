@@ -38,6 +38,19 @@ import Testing
         #expect(notes.contains("feature #197 → 0544"))
     }
 
+    /// Valencia's barrios file gives the code 175 to two different neighbourhoods; neither may
+    /// be lost or renamed into the other. Districts: POBLATS DEL NORD (17) comes in 4 rows.
+    @Test func valenciaRepeatedCodesKeepDifferentFeaturesApart() throws {
+        let barrios = try LayerLoader().load("valencia-barrios", from: try sharedCatalog())
+        #expect(barrios.features.count == 88)
+        #expect(barrios.features.first { $0.id == "175" }?.name == "RAFALELL-VISTABELLA")
+        #expect(barrios.features.first { $0.id == "175-2" }?.name == "MAHUELLA-TAULADELLA")
+        #expect(barrios.notes.contains { $0.contains("175 is given to both RAFALELL-VISTABELLA and MAHUELLA-TAULADELLA") })
+        let districts = try LayerLoader().load("valencia-districts", from: try sharedCatalog())
+        #expect(districts.features.count == 19)
+        #expect(districts.features.first { $0.id == "17" }?.geometry.areal?.polygons.count == 4)
+    }
+
     /// The restricted-access zones exist as an EPSG:25830 shapefile and as WGS84 GeoJSON; after
     /// reprojection with PROJ every vertex must agree within 1 cm.
     @Test func restrictedAccessShapefileMatchesGeoJSONWithinOneCentimetre() throws {
