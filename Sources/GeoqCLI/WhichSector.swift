@@ -107,11 +107,15 @@ struct WhichSector: ParsableCommand {
     }
 }
 
-/// The loaded layer for one run, and the other layers loaded only if a swap hint is needed.
-struct QueryContext {
+/// The loaded layer for one run, and the other catalog layers, loaded at most once and only
+/// when a point outside every feature might have its numbers swapped.
+final class QueryContext {
     let lookup: SectorLookup
     private let catalog: LayerCatalog
     private let loader: LayerLoader
+    private lazy var otherLayers: [Layer] = catalog.layers
+        .filter { $0.name != lookup.layer.name }
+        .compactMap { try? loader.load($0, from: catalog.sourceURL(of: $0)) }
 
     init(layerName: String, allowInvalid: Bool) throws(LayerError) {
         catalog = try DataLocations.resolve().loadCatalog()
@@ -120,13 +124,6 @@ struct QueryContext {
     }
 
     func answer(for point: Point) -> SectorAnswer {
-        var answer = lookup.answer(for: point)
-        if !answer.isInside && answer.swapHint == nil && (try? point.swapped.validatedGeographic()) != nil {
-            // Only now pay for the other layers: the numbers may be swapped for another city.
-            let others = catalog.layers.filter { $0.name != lookup.layer.name }
-                .compactMap { try? loader.load($0, from: catalog.sourceURL(of: $0)) }
-            answer = lookup.answer(for: point, swapCandidates: others)
-        }
-        return answer
+        lookup.answer(for: point, swapCandidates: { self.otherLayers })
     }
 }

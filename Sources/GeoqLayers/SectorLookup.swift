@@ -12,9 +12,10 @@ public struct SectorLookup: Sendable {
     public init(layer: Layer) { self.layer = layer }
 
     /// The answer for `point`, which must already be a valid WGS84 position.
-    /// - Parameter swapCandidates: layers to search with latitude and longitude exchanged
+    /// - Parameter swapCandidates: more layers to search with latitude and longitude exchanged
     ///   when the point is outside every feature (the queried layer is always searched).
-    public func answer(for point: Point, swapCandidates: [Layer] = []) -> SectorAnswer {
+    ///   Called only in that case, and at most once.
+    public func answer(for point: Point, swapCandidates: () -> [Layer] = { [] }) -> SectorAnswer {
         let metric = LocalMetric(wgs84AtLatitude: point.latitude)
         var inside: [SectorAnswer.Match] = []
         for item in layer.index.covering(point) {
@@ -27,7 +28,7 @@ public struct SectorLookup: Sendable {
             if let hit = layer.index.nearestByBoundary(to: point, metric: metric, limit: 1).first {
                 nearest = match(hit.item, location: .exterior, edgePoint: hit.point, from: point)
             }
-            hint = swapHint(for: point, layers: [layer] + swapCandidates.filter { $0.name != layer.name })
+            hint = swapHint(for: point, layers: [layer], others: swapCandidates)
         }
         return SectorAnswer(
             query: .init(latitude: point.latitude, longitude: point.longitude),
@@ -48,9 +49,15 @@ public struct SectorLookup: Sendable {
             nearestEdgePoint: .init(latitude: edgePoint.latitude, longitude: edgePoint.longitude))
     }
 
-    /// If the swapped numbers form a valid position inside some layer, say where.
-    func swapHint(for point: Point, layers: [Layer]) -> SectorAnswer.SwapHint? {
+    /// If the swapped numbers form a valid position inside some layer, say where. The `others`
+    /// are asked for only when the swapped point is valid and outside `layers`.
+    func swapHint(for point: Point, layers: [Layer], others: () -> [Layer]) -> SectorAnswer.SwapHint? {
         guard point.x != point.y, let swapped = try? point.swapped.validatedGeographic() else { return nil }
+        if let hint = swapHint(at: swapped, in: layers) { return hint }
+        return swapHint(at: swapped, in: others().filter { $0.name != layer.name })
+    }
+
+    func swapHint(at swapped: Point, in layers: [Layer]) -> SectorAnswer.SwapHint? {
         for candidate in layers {
             let items = candidate.index.covering(swapped)
             if !items.isEmpty {

@@ -39,6 +39,21 @@ import Testing
         #expect(hint.layer == "pamplona-sectors" && hint.features == ["Sector 2 — Ensanches"])
     }
 
+    /// Other layers are loaded only for a point outside every feature whose swapped numbers
+    /// are a valid position, and then searched: Valencia's old town typed longitude first.
+    @Test func swapCandidatesAreAskedForOnlyWhenNeeded() throws {
+        let catalog = try sharedCatalog()
+        let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: catalog))
+        let districts = try LayerLoader().load("valencia-districts", from: catalog)
+        var asked = 0
+        _ = lookup.answer(for: Point(latitude: 42.81, longitude: -1.64), swapCandidates: { asked += 1; return [districts] })
+        #expect(asked == 0, "a point inside needs no hint")
+        let answer = lookup.answer(for: Point(latitude: -0.3763, longitude: 39.4699), swapCandidates: { asked += 1; return [districts] })
+        #expect(asked == 1)
+        #expect(answer.swapHint?.layer == "valencia-districts")
+        #expect(answer.swapHint?.features == ["CIUTAT VELLA"])
+    }
+
     /// The distance to the nearest edge, checked against an independent computation: PROJ
     /// projects each polygon to an azimuthal equidistant plane centred on the query point (where
     /// distances from the centre are geodesic) and GEOS measures the distance from the centre
