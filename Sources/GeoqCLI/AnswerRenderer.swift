@@ -19,7 +19,8 @@ struct AnswerRenderer {
     func batchLine(_ answer: SectorAnswer, line: Int, id: String?) -> String {
         switch format {
         case .text:
-            return "line \(line)\(id.map { " (\($0))" } ?? ""): " + Self.text(answer).replacingOccurrences(of: "\n", with: " ") + "\n"
+            return "line \(line)\(id.map { " (\($0))" } ?? ""): "
+                + Self.text(answer).replacingOccurrences(of: "\n", with: " ") + "\n"
         case .json:
             var object = Self.jsonObject(answer)
             object["line"] = line
@@ -61,12 +62,15 @@ struct AnswerRenderer {
             lines.append(line)
         } else {
             for m in a.inside {
-                let edge = m.location == "boundary" ? "on its edge" : "\(metres(m.distanceToEdgeMetres)) inside its edge"
+                let edge =
+                    m.location == "boundary" ? "on its edge" : "\(metres(m.distanceToEdgeMetres)) inside its edge"
                 lines.append("\(at) is in \(label(m)) of \(a.layer), \(edge).")
             }
         }
         if let hint = a.swapHint {
-            lines.append("Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer)). geoq takes LAT LON.")
+            lines.append(
+                "Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer)). geoq takes LAT LON."
+            )
         }
         if let note = a.approximation { lines.append("Approximate: \(note)") }
         return lines.joined(separator: "\n")

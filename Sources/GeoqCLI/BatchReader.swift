@@ -29,15 +29,20 @@ struct BatchReader {
         }
         sawData = true
         guard fields.count == 2 || fields.count == 3 else {
-            return BatchItem(line: number, id: nil, result: .failure(.init(
-                description: "line \(number): expected 'lat,lon' or 'lat,lon,id', got \(fields.count) fields")))
+            return BatchItem(
+                line: number, id: nil,
+                result: .failure(
+                    .init(
+                        description: "line \(number): expected 'lat,lon' or 'lat,lon,id', got \(fields.count) fields")))
         }
         let (lat, lon) = longitudeFirst ? (fields[1], fields[0]) : (fields[0], fields[1])
         let id = fields.count == 3 ? fields[2] : nil
         do {
-            return BatchItem(line: number, id: id, result: .success(try CoordinateInput.point(latitude: lat, longitude: lon)))
+            return BatchItem(
+                line: number, id: id, result: .success(try CoordinateInput.point(latitude: lat, longitude: lon)))
         } catch {
-            return BatchItem(line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+            return BatchItem(
+                line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
         }
     }
 
@@ -69,7 +74,8 @@ struct BatchReader {
             let p = try Point(latitude: latNumber.doubleValue, longitude: lonNumber.doubleValue).validatedGeographic()
             return BatchItem(line: number, id: id, result: .success(p))
         } catch {
-            return BatchItem(line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+            return BatchItem(
+                line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
         }
     }
 }

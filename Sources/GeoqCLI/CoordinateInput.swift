@@ -19,11 +19,16 @@ enum CoordinateInput {
             throw CoordinateInputError(description: "unknown option '\(option)' (see geoq which-sector --help)")
         }
         switch tokens.count {
-        case 0: throw CoordinateInputError(description: "missing LAT and LON: give a latitude and a longitude, e.g. 42.81 -1.64")
-        case 1: throw CoordinateInputError(description: "missing LON: got only '\(tokens[0])'; give a latitude and a longitude, e.g. 42.81 -1.64")
+        case 0:
+            throw CoordinateInputError(
+                description: "missing LAT and LON: give a latitude and a longitude, e.g. 42.81 -1.64")
+        case 1:
+            throw CoordinateInputError(
+                description: "missing LON: got only '\(tokens[0])'; give a latitude and a longitude, e.g. 42.81 -1.64")
         case 2: return try point(latitude: tokens[0], longitude: tokens[1])
         default:
-            throw CoordinateInputError(description: "expected two numbers (LAT LON), got \(tokens.count): \(tokens.joined(separator: " "))")
+            throw CoordinateInputError(
+                description: "expected two numbers (LAT LON), got \(tokens.count): \(tokens.joined(separator: " "))")
         }
     }
 
@@ -48,7 +53,9 @@ enum CoordinateInput {
         guard let value = Double(trimmed), !trimmed.lowercased().contains("x") else {
             throw CoordinateInputError(description: "\(name) '\(text)' is not a number")
         }
-        guard value.isFinite else { throw CoordinateInputError(description: "\(name) '\(text)' is not a finite number") }
+        guard value.isFinite else {
+            throw CoordinateInputError(description: "\(name) '\(text)' is not a finite number")
+        }
         return value
     }
 }

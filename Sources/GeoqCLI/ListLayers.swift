@@ -30,7 +30,9 @@ struct ListLayers: ParsableCommand {
         case .text:
             for spec in catalog.layers {
                 let exists = FileManager.default.fileExists(atPath: catalog.sourceURL(of: spec).path)
-                out.write("\(spec.name)\t\(spec.title)\(spec.approximate != nil ? " [approximate]" : "")\(exists ? "" : " [data file missing]")\n")
+                out.write(
+                    "\(spec.name)\t\(spec.title)\(spec.approximate != nil ? " [approximate]" : "")\(exists ? "" : " [data file missing]")\n"
+                )
             }
         case .json, .geojson:
             let items: [[String: Any]] = catalog.layers.map { spec in

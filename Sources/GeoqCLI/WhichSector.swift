@@ -39,7 +39,9 @@ struct WhichSector: ParsableCommand {
     @Option(name: .long, help: "Output format: text, json or geojson.")
     var format: OutputFormat = .text
 
-    @Flag(name: .long, help: "Read points from standard input, one per line (CSV lat,lon[,id] or NDJSON), and answer each.")
+    @Flag(
+        name: .long,
+        help: "Read points from standard input, one per line (CSV lat,lon[,id] or NDJSON), and answer each.")
     var batch = false
 
     @Flag(name: .long, help: "Load a layer even if GEOS finds invalid polygons in it (answers use the even-odd rule).")

@@ -22,7 +22,8 @@ extension PackedRTree {
         var queue = MinHeap<QueueEntry>()
         let topLevel = levelEnds.count - 1
         if topLevel == 0 {
-            queue.push(QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 1, reference: Int(children[root])))
+            queue.push(
+                QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 1, reference: Int(children[root])))
         } else {
             queue.push(QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 2 + topLevel, reference: root))
         }

@@ -89,7 +89,9 @@ public struct PackedRTree: Sendable {
     static func encode(_ b: BoundingBox) -> SIMD4<Double> { SIMD4(b.minX, b.minY, -b.maxX, -b.maxY) }
 
     @inlinable
-    static func decode(_ v: SIMD4<Double>) -> BoundingBox { BoundingBox(minX: v[0], minY: v[1], maxX: -v[2], maxY: -v[3]) }
+    static func decode(_ v: SIMD4<Double>) -> BoundingBox {
+        BoundingBox(minX: v[0], minY: v[1], maxX: -v[2], maxY: -v[3])
+    }
 
     /// The query vector that ``boxes`` are compared with (see there).
     @inlinable
@@ -122,7 +124,9 @@ public struct PackedRTree: Sendable {
     /// Item indices whose box intersects `box`, in tree order.
     public func items(intersecting box: BoundingBox) -> [Int] {
         var result: [Int] = []
-        search(intersecting: box) { result.append($0); return true }
+        search(intersecting: box) {
+            result.append($0); return true
+        }
         return result
     }
 
@@ -164,4 +168,3 @@ public struct PackedRTree: Sendable {
         }
     }
 }
-

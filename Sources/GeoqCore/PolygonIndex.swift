@@ -21,7 +21,9 @@ public struct PolygonIndex: Sendable {
     public init(_ shapes: [MultiPolygon]) {
         stripes = StripeTable(
             shapes.flatMap(\.polygons),
-            features: shapes.enumerated().flatMap { item, shape in Array(repeating: Int32(item), count: shape.polygons.count) })
+            features: shapes.enumerated().flatMap { item, shape in
+                Array(repeating: Int32(item), count: shape.polygons.count)
+            })
         firstPart = shapes.reduce(into: [0]) { $0.append($0.last! + $1.polygons.count) }
         partTree = PackedRTree(boxes: (0..<stripes.count).map(stripes.boundingBox(of:)))
         itemBoxes = shapes.map(\.boundingBox)

@@ -55,7 +55,9 @@ struct StripeTable: Sendable {
             // Counting sort: first the size of each stripe, then the edges in place.
             var sizes = [Int](repeating: 0, count: count + 1)
             for e in own {
-                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) { sizes[s + 1] += 1 }
+                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) {
+                    sizes[s + 1] += 1
+                }
             }
             for s in 0..<count { sizes[s + 1] += sizes[s] }
             let base = edges.count
@@ -67,9 +69,10 @@ struct StripeTable: Sendable {
                     cursor[s] += 1
                 }
             }
-            parts.append(Part(
-                boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsets.count,
-                feature: features?[index] ?? Int32(index)))
+            parts.append(
+                Part(
+                    boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsets.count,
+                    feature: features?[index] ?? Int32(index)))
             offsets.append(contentsOf: sizes.map { Int32(base + $0) })
         }
         self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges)

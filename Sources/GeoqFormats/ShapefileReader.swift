@@ -102,7 +102,8 @@ public struct ShapefileReader: Sendable {
         let records = try decoded.get()
 
         if let shxURL = FileLoading.sibling(of: url, withExtension: "shx"),
-            let size = ((try? FileManager.default.attributesOfItem(atPath: shxURL.path))?[.size] as? NSNumber)?.intValue,
+            let size = ((try? FileManager.default.attributesOfItem(atPath: shxURL.path))?[.size] as? NSNumber)?
+                .intValue,
             size >= 100, (size - 100) / 8 != dbf.recordCount
         {
             warnings.append(

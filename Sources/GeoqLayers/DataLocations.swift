@@ -24,7 +24,8 @@ public struct DataLocations: Sendable {
         executable: URL? = Bundle.main.executableURL
     ) throws(LayerError) -> DataLocations {
         func nonEmpty(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        let root: URL? = nonEmpty("GEOQ_HOME").map { URL(fileURLWithPath: $0, relativeTo: workingDirectory).standardizedFileURL }
+        let root: URL? =
+            nonEmpty("GEOQ_HOME").map { URL(fileURLWithPath: $0, relativeTo: workingDirectory).standardizedFileURL }
             ?? findRoot(from: workingDirectory)
             ?? executable.flatMap { findRoot(from: $0.resolvingSymlinksInPath().deletingLastPathComponent()) }
         let catalog: URL
@@ -35,13 +36,16 @@ public struct DataLocations: Sendable {
         } else {
             throw .catalogUnreadable(
                 path: "data/layers.json",
-                reason: "no geoq project directory found above \(workingDirectory.path); set GEOQ_HOME to the repository or GEOQ_CATALOG to the catalog file")
+                reason:
+                    "no geoq project directory found above \(workingDirectory.path); set GEOQ_HOME to the repository or GEOQ_CATALOG to the catalog file"
+            )
         }
         let data: URL
         if let path = nonEmpty("GEOQ_DATA_DIR") {
             data = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
         } else {
-            data = (root ?? catalog.deletingLastPathComponent().deletingLastPathComponent())
+            data =
+                (root ?? catalog.deletingLastPathComponent().deletingLastPathComponent())
                 .appendingPathComponent("../shared/data").standardizedFileURL
         }
         return DataLocations(catalogFile: catalog, dataDirectory: data)
@@ -50,7 +54,9 @@ public struct DataLocations: Sendable {
     static func findRoot(from start: URL) -> URL? {
         var dir = start.standardizedFileURL
         for _ in 0..<12 {
-            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/layers.json").path) { return dir }
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("data/layers.json").path) {
+                return dir
+            }
             let parent = dir.deletingLastPathComponent()
             if parent.path == dir.path { break }
             dir = parent

@@ -59,14 +59,17 @@ struct IDTemplate {
 
     /// Gives every feature its templated id. Where `idField` is set, checks it: an empty value
     /// is noted, a different value is an error.
-    func apply(to features: [Feature], checking idField: String?, path: String) throws(LayerError) -> ([Feature], [String]) {
+    func apply(to features: [Feature], checking idField: String?, path: String) throws(LayerError) -> (
+        [Feature], [String]
+    ) {
         var result = features
         var derived: [String] = []
         for i in result.indices {
             let label = "feature #\(i + 1)"
             let id: String
             do { id = try self.id(of: result[i]) } catch {
-                throw .sourceMalformed(path: path, message: "\(path): \(label): cannot build the id '\(text)': \(error.why)")
+                throw .sourceMalformed(
+                    path: path, message: "\(path): \(label): cannot build the id '\(text)': \(error.why)")
             }
             if let idField {
                 let declared = result[i].properties[idField]?.text ?? ""
@@ -80,9 +83,12 @@ struct IDTemplate {
             }
             result[i].id = id
         }
-        let notes = derived.isEmpty ? [] : [
-            "'\(idField ?? "id")' is empty in \(derived.count) row(s); id derived from '\(text)': \(derived.joined(separator: ", "))"
-        ]
+        let notes =
+            derived.isEmpty
+            ? []
+            : [
+                "'\(idField ?? "id")' is empty in \(derived.count) row(s); id derived from '\(text)': \(derived.joined(separator: ", "))"
+            ]
         return (result, notes)
     }
 }

@@ -103,7 +103,9 @@ public struct LayerLoader: Sendable {
             guard var f = features.first(where: { $0.properties[selection.field]?.text == entry.value }) else {
                 throw .sourceMalformed(
                     path: path,
-                    message: "\(path): layer '\(spec.name)' selects the feature whose \(selection.field) is '\(entry.value)', but there is none")
+                    message:
+                        "\(path): layer '\(spec.name)' selects the feature whose \(selection.field) is '\(entry.value)', but there is none"
+                )
             }
             f.id = entry.id
             f.name = entry.name
@@ -129,7 +131,9 @@ public struct LayerLoader: Sendable {
             case .reject:
                 throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: reason, location: at)
             case .keep:
-                notes.append("\(Self.describe(f, at: i)) is not a valid polygon (\(reason)\(at.map { " at \($0)" } ?? "")); kept, answered by the even-odd rule")
+                notes.append(
+                    "\(Self.describe(f, at: i)) is not a valid polygon (\(reason)\(at.map { " at \($0)" } ?? "")); kept, answered by the even-odd rule"
+                )
             }
         }
         return notes
@@ -155,7 +159,9 @@ public struct LayerLoader: Sendable {
                 while byID["\(original)-\(n)"] != nil && byID["\(original)-\(n)"]?.name != f.name { n += 1 }
                 f.id = "\(original)-\(n)"
                 if byID[f.id] == nil {
-                    renamed.append("\(original) is given to both \(existing.name ?? "?") and \(f.name ?? "?"); the second is kept as id \(f.id)")
+                    renamed.append(
+                        "\(original) is given to both \(existing.name ?? "?") and \(f.name ?? "?"); the second is kept as id \(f.id)"
+                    )
                 }
             }
             rows[f.id, default: 0] += 1
@@ -171,14 +177,19 @@ public struct LayerLoader: Sendable {
             existing.geometry = parts.count == 1 ? .polygon(parts[0]) : .multiPolygon(MultiPolygon(parts))
             byID[f.id] = existing
         }
-        var notes = renamed.isEmpty ? [] : ["rows naming different features with one id were kept apart: " + renamed.joined(separator: "; ")]
+        var notes =
+            renamed.isEmpty
+            ? [] : ["rows naming different features with one id were kept apart: " + renamed.joined(separator: "; ")]
         let repeated = order.filter { rows[$0]! > 1 }
         if !repeated.isEmpty {
             let list = repeated.map { id in
                 let n = copies[id] ?? 0
-                return "\(id) (\(rows[id]!) rows\(n > 0 ? ", \(n) of them an identical copy, kept once" : ", merged into one feature of \(rows[id]!) parts"))"
+                return
+                    "\(id) (\(rows[id]!) rows\(n > 0 ? ", \(n) of them an identical copy, kept once" : ", merged into one feature of \(rows[id]!) parts"))"
             }.joined(separator: "; ")
-            notes.append("\(features.count) rows, \(order.count) distinct features; rows sharing an id became one feature: \(list)")
+            notes.append(
+                "\(features.count) rows, \(order.count) distinct features; rows sharing an id became one feature: \(list)"
+            )
         }
         return (order.map { byID[$0]! }, notes)
     }

@@ -13,7 +13,8 @@ extension SectorLookup {
         ]
         if let note = answer.approximation { queryProperties["approximation"] = note }
         if let hint = answer.swapHint {
-            queryProperties["swapHint"] = "latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer))"
+            queryProperties["swapHint"] =
+                "latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer))"
         }
         features.append([
             "type": "Feature",

@@ -20,7 +20,8 @@ public struct SectorLookup: Sendable {
         var inside: [SectorAnswer.Match] = []
         for item in layer.index.covering(point) {
             let edge = layer.index.nearestBoundaryPoint(to: point, item: item, metric: metric)
-            inside.append(match(item, location: layer.index.locate(point, item: item), edgePoint: edge.point, from: point))
+            inside.append(
+                match(item, location: layer.index.locate(point, item: item), edgePoint: edge.point, from: point))
         }
         var nearest: SectorAnswer.Match?
         var hint: SectorAnswer.SwapHint?

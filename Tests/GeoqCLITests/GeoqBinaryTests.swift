@@ -14,7 +14,10 @@ import Testing
     /// The `geoq` beside the test bundle (the same build directory).
     static let binary: URL = {
         let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for dir in [bundleDir, bundleDir.deletingLastPathComponent(), TestData.packageRoot.appendingPathComponent(".build/debug")] {
+        for dir in [
+            bundleDir, bundleDir.deletingLastPathComponent(),
+            TestData.packageRoot.appendingPathComponent(".build/debug"),
+        ] {
             let candidate = dir.appendingPathComponent("geoq")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
@@ -22,7 +25,8 @@ import Testing
     }()
 
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Run {
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build geoq first (swift build): \(binary.path)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary.path), "build geoq first (swift build): \(binary.path)")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -41,7 +45,9 @@ import Testing
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     @Test func readmeCommand() throws {
@@ -82,13 +88,17 @@ import Testing
     @Test func swappedNumbersAreExplained() throws {
         let r = try Self.run(["which-sector", "-1.64", "42.81"])
         #expect(r.status == 3)
-        #expect(r.stdout.contains("the numbers look swapped: latitude 42.81, longitude -1.64 is in Sector 2 — Ensanches"))
+        #expect(
+            r.stdout.contains("the numbers look swapped: latitude 42.81, longitude -1.64 is in Sector 2 — Ensanches"))
     }
 
     @Test(arguments: [
         (["which-sector", "95", "1"], Int32(64), "latitude 95.0 is outside [-90, 90]"),
         (["which-sector", "42.81"], Int32(64), "missing LON"),
-        (["which-sector", "42.81", "-1.64", "--layer", "nope"], Int32(64), "unknown layer 'nope'; known layers: pamplona-sectors"),
+        (
+            ["which-sector", "42.81", "-1.64", "--layer", "nope"], Int32(64),
+            "unknown layer 'nope'; known layers: pamplona-sectors"
+        ),
         (["which-sector", "42.81", "-1.64", "--format", "xml"], Int32(64), "xml"),
     ])
     func badArguments(arguments: [String], status: Int32, message: String) throws {
@@ -101,18 +111,19 @@ import Testing
     @Test func missingDataDirectoryIsExitSixtySix() throws {
         let r = try Self.run(["which-sector", "42.81", "-1.64"], environment: ["GEOQ_DATA_DIR": "/nonexistent/data"])
         #expect(r.status == 66)
-        #expect(r.stderr.contains("/nonexistent/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json does not exist"))
+        #expect(
+            r.stderr.contains("/nonexistent/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json does not exist"))
     }
 
     @Test func malformedDataFileIsExitSixtyFiveAndNamesTheFeature() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try """
-            {"type": "FeatureCollection", "features": [
-              {"type": "Feature", "id": "a", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]]]}},
-              {"type": "Feature", "id": "b", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,"x"],[1,1],[0,0]]]}}
-            ]}
-            """.write(to: dir.appendingPathComponent("bad.geojson"), atomically: true, encoding: .utf8)
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "id": "a", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,0]]]}},
+          {"type": "Feature", "id": "b", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,"x"],[1,1],[0,0]]]}}
+        ]}
+        """.write(to: dir.appendingPathComponent("bad.geojson"), atomically: true, encoding: .utf8)
         try #"{"layers": [{"name": "bad", "title": "Bad", "source": "bad.geojson"}]}"#
             .write(to: dir.appendingPathComponent("layers.json"), atomically: true, encoding: .utf8)
         let r = try Self.run(
@@ -128,12 +139,16 @@ import Testing
         let input = "lat,lon,id\n42.81,-1.64,car-1\n42.818,x\n40.4168,-3.7038,madrid\n"
         let r = try Self.run(["which-sector", "--batch", "--format", "json"], stdin: input)
         #expect(r.status == 4, "a batch with a bad line exits 4")
-        let lines = r.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = r.stdout.split(separator: "\n").map {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(lines.count == 3)
         #expect(lines[0]?["line"] as? Int == 2 && lines[0]?["id"] as? String == "car-1")
         #expect(((lines[0]?["inside"] as? [[String: Any]])?.first?["id"]) as? String == "2")
         #expect(lines[1]?["line"] as? Int == 3)
-        #expect(((lines[1]?["error"] as? [String: Any])?["message"] as? String)?.contains("longitude 'x' is not a number") == true)
+        #expect(
+            ((lines[1]?["error"] as? [String: Any])?["message"] as? String)?.contains("longitude 'x' is not a number")
+                == true)
         #expect(lines[2]?["line"] as? Int == 4 && (lines[2]?["inside"] as? [Any])?.isEmpty == true)
     }
 

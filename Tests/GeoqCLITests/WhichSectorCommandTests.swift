@@ -3,6 +3,7 @@ import Foundation
 import GeoqLayers
 import GeoqTestSupport
 import Testing
+
 @testable import GeoqCLI
 
 /// In-process tests of argument parsing and of the command's work.
@@ -60,7 +61,13 @@ import Testing
         #expect(try items[0].result.get() == .init(latitude: 42.81, longitude: -1.64), "the header put lon first")
         #expect(items[1].id == "7")
         #expect(try items[1].result.get() == .init(latitude: 42.805, longitude: -1.655))
-        for (item, message) in zip(items[2...], ["line 6: expected 'lat,lon'", "line 7: \"lat\" and \"lon\" must be numbers", "line 8: longitude 200.0 is outside"]) {
+        for (item, message) in zip(
+            items[2...],
+            [
+                "line 6: expected 'lat,lon'", "line 7: \"lat\" and \"lon\" must be numbers",
+                "line 8: longitude 200.0 is outside",
+            ])
+        {
             guard case .failure(let error) = item.result else {
                 Issue.record("line \(item.line) must fail")
                 continue

@@ -1,5 +1,5 @@
-import Testing
 import GeoqCore
+import Testing
 
 @Suite struct DE9IMTests {
     /// Point inside a polygon: the textbook matrix 0FFFFF212; its transpose is 0F2FF1FF2

@@ -1,5 +1,6 @@
 import GeoqTestSupport
 import Testing
+
 @testable import GeoqCore
 
 @Suite struct DistanceTests {
@@ -37,7 +38,8 @@ import Testing
             var best = Double.infinity
             for r in [outer, hole] {
                 for i in 1..<r.points.count {
-                    best = Swift.min(best, metric.closestPoint(on: Segment(r.points[i - 1], r.points[i]), to: p).distance)
+                    best = Swift.min(
+                        best, metric.closestPoint(on: Segment(r.points[i - 1], r.points[i]), to: p).distance)
                 }
             }
             let found = indexed.nearestBoundaryPoint(to: p, metric: metric)
@@ -50,9 +52,13 @@ import Testing
 
     @Test func nearestFeatureByBoundary() {
         func square(_ x: Double, _ y: Double, _ s: Double) -> MultiPolygon {
-            MultiPolygon([Polygon(shell: try! Ring([
-                Point(x: x, y: y), Point(x: x + s, y: y), Point(x: x + s, y: y + s), Point(x: x, y: y + s), Point(x: x, y: y),
-            ]))])
+            MultiPolygon([
+                Polygon(
+                    shell: try! Ring([
+                        Point(x: x, y: y), Point(x: x + s, y: y), Point(x: x + s, y: y + s), Point(x: x, y: y + s),
+                        Point(x: x, y: y),
+                    ]))
+            ])
         }
         let index = PolygonIndex([square(0, 0, 1), square(5, 0, 1), square(0, 10, 1)])
         let hits = index.nearestByBoundary(to: Point(x: 3.5, y: 0.5), metric: .planar, limit: 3)

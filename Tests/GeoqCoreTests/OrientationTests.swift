@@ -1,5 +1,6 @@
 import GeoqTestSupport
 import Testing
+
 @testable import GeoqCore
 
 @Suite struct OrientationTests {

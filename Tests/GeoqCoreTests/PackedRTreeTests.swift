@@ -1,5 +1,6 @@
 import GeoqTestSupport
 import Testing
+
 @testable import GeoqCore
 
 @Suite struct PackedRTreeTests {
@@ -20,7 +21,9 @@ import Testing
         for _ in 0..<500 {
             let p = Point(x: rng.uniform(-10...1040), y: rng.uniform(-10...1040))
             var found: [Int] = []
-            tree.search(containing: p) { found.append($0); return true }
+            tree.search(containing: p) {
+                found.append($0); return true
+            }
             let expected = boxes.indices.filter { boxes[$0].contains(p) }
             #expect(found.sorted() == expected)
             hits += expected.count
@@ -43,7 +46,9 @@ import Testing
         let boxes = Array(repeating: BoundingBox(minX: 0, minY: 0, maxX: 1, maxY: 1), count: 100)
         let tree = PackedRTree(boxes: boxes)
         var seen = 0
-        tree.search(containing: Point(x: 0.5, y: 0.5)) { _ in seen += 1; return seen < 3 }
+        tree.search(containing: Point(x: 0.5, y: 0.5)) { _ in
+            seen += 1; return seen < 3
+        }
         #expect(seen == 3)
     }
 
@@ -59,7 +64,9 @@ import Testing
             tree.nearest(
                 boxDistance: { metric.distance(q, $0) },
                 itemDistance: { metric.distance(q, points[$0]) }
-            ) { item, _ in got.append(item); return got.count < 10 }
+            ) { item, _ in
+                got.append(item); return got.count < 10
+            }
             let expected = points.indices.sorted {
                 let (a, b) = (metric.distance(q, points[$0]), metric.distance(q, points[$1]))
                 return a != b ? a < b : $0 < $1

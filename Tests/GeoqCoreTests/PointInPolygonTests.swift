@@ -1,5 +1,6 @@
 import GeoqTestSupport
 import Testing
+
 @testable import GeoqCore
 
 private func ring(_ coords: [(Double, Double)]) -> Ring {
@@ -105,11 +106,11 @@ func starRing(center: Point, radius: ClosedRange<Double>, count: Int, rng: inout
 // using the standard library's own math via `Double` methods is not available, so go through
 // a tiny wrapper on the platform C library.
 #if canImport(Glibc)
-import Glibc
-func sine(_ x: Double) -> Double { sin(x) }
-func cosine(_ x: Double) -> Double { cos(x) }
+    import Glibc
+    func sine(_ x: Double) -> Double { sin(x) }
+    func cosine(_ x: Double) -> Double { cos(x) }
 #else
-import Darwin
-func sine(_ x: Double) -> Double { sin(x) }
-func cosine(_ x: Double) -> Double { cos(x) }
+    import Darwin
+    func sine(_ x: Double) -> Double { sin(x) }
+    func cosine(_ x: Double) -> Double { cos(x) }
 #endif

@@ -32,15 +32,19 @@ import Testing
     /// README's test command runs): 250 features, 547k vertices, one invalid polygon. Every
     /// 25th vertex is probed (all 547k would take minutes in a debug build), and GEOS's
     /// prepared covers is the oracle. Reported as skipped when the data could not be fetched.
-    @Test(.enabled(
-        if: FileManager.default.fileExists(atPath: naturalEarth.path),
-        "Natural Earth is not fetched: run tools/fetch-benchmark-data.sh natural-earth"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: naturalEarth.path),
+            "Natural Earth is not fetched: run tools/fetch-benchmark-data.sh natural-earth"))
     func naturalEarthAgreesWithGEOS() throws {
         let shp = Self.naturalEarth
-        let spec = LayerSpec(name: "natural-earth", title: "Natural Earth countries", source: shp.path, idField: "ADM0_A3", nameField: "NAME")
+        let spec = LayerSpec(
+            name: "natural-earth", title: "Natural Earth countries", source: shp.path, idField: "ADM0_A3",
+            nameField: "NAME")
         let layer = try LayerLoader(invalidPolygons: .keep).load(spec, from: shp)
         #expect(layer.features.count == 250)
-        #expect(layer.notes.contains { $0.contains("not a valid polygon") }, "Natural Earth has an invalid polygon (Egypt)")
+        #expect(
+            layer.notes.contains { $0.contains("not a valid polygon") }, "Natural Earth has an invalid polygon (Egypt)")
         let report = try Self.compare(layer, randomPoints: 5000, vertexStride: 25, seed: 23)
         print("GEOS oracle, natural-earth: \(report)")
         #expect(report.disagreements.isEmpty, "\(report.disagreements.prefix(10))")
@@ -92,7 +96,8 @@ import Testing
             theirs.sort()
             report.points += 1
             if ours != theirs {
-                report.disagreements.append("\(p): geoq \(ours.map { layer.features[$0].id }), GEOS \(theirs.map { layer.features[$0].id })")
+                report.disagreements.append(
+                    "\(p): geoq \(ours.map { layer.features[$0].id }), GEOS \(theirs.map { layer.features[$0].id })")
             }
             if ours.isEmpty {
                 report.exteriorPoints += 1
@@ -118,8 +123,13 @@ import Testing
                 for j in stride(from: 1, to: ring.points.count, by: 3) {
                     let a = ring.points[j - 1], b = ring.points[j]
                     let t = rng.uniform(0...1)
-                    for p in [a, Point(x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y)), Point(x: a.x.nextUp, y: a.y.nextUp)] {
-                        #expect(layer.index.locate(p, item: i).isCovered == (try context.covers(g, try context.makePoint(p))), "\(feature.id) \(p)")
+                    for p in [
+                        a, Point(x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y)),
+                        Point(x: a.x.nextUp, y: a.y.nextUp),
+                    ] {
+                        #expect(
+                            layer.index.locate(p, item: i).isCovered
+                                == (try context.covers(g, try context.makePoint(p))), "\(feature.id) \(p)")
                         checked += 1
                     }
                 }

@@ -5,7 +5,7 @@ import GeoqTestSupport
 import Testing
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Runs the GEOS/JTS XML test suite cases whose A or B is a POINT and whose other geometry
@@ -40,16 +40,22 @@ import FoundationXML
                         // "wrong" (decimal input that is not on the edge once in binary). There
                         // geoq must give GEOS's own answer.
                         let geos = try Self.geosAnswer(op, a: c.a, b: c.b, context: context)
-                        if got == geos { knownGEOSFailures += 1 } else {
+                        if got == geos {
+                            knownGEOSFailures += 1
+                        } else {
                             failed.append("\(file) case \(c.index): \(op.name) geoq \(got), GEOS \(geos ?? "?")")
                         }
                     } else {
-                        failed.append("\(file) case \(c.index) '\(c.desc)': \(op.name)(\(op.arg1), \(op.arg2)\(op.arg3.map { ", \($0)" } ?? "")) expected \(op.expected), got \(got)")
+                        failed.append(
+                            "\(file) case \(c.index) '\(c.desc)': \(op.name)(\(op.arg1), \(op.arg2)\(op.arg3.map { ", \($0)" } ?? "")) expected \(op.expected), got \(got)"
+                        )
                     }
                 }
             }
         }
-        print("GEOS XML suite, point vs (multi)polygon: \(casesSeen) cases, \(passed) predicate tests passed, \(failed.count) failed, \(knownGEOSFailures) known GEOS failures answered as GEOS does, \(notApplicable) overlay operations not applicable")
+        print(
+            "GEOS XML suite, point vs (multi)polygon: \(casesSeen) cases, \(passed) predicate tests passed, \(failed.count) failed, \(knownGEOSFailures) known GEOS failures answered as GEOS does, \(notApplicable) overlay operations not applicable"
+        )
         // 69 cases and 385 predicate tests in the suite as shipped (counted with a separate
         // Python scan of the same files); fewer means the reader missed some.
         #expect(casesSeen == 69)
@@ -177,17 +183,25 @@ final class XMLCaseReader: NSObject, XMLParserDelegate {
         guard let parser = XMLParser(contentsOf: url) else { return [] }
         parser.delegate = reader
         guard parser.parse() else {
-            throw XMLSuiteError(description: "\(url.lastPathComponent): XML error at line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "unknown")")
+            throw XMLSuiteError(
+                description:
+                    "\(url.lastPathComponent): XML error at line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "unknown")"
+            )
         }
         return reader.cases
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         text = ""
         switch name {
         case "case": current = Case(index: cases.count + 1, desc: "", a: "", b: "", ops: [])
         case "op":
-            op = Op(name: attributes["name"] ?? "", arg1: attributes["arg1"] ?? "A", arg2: attributes["arg2"] ?? "B", arg3: attributes["arg3"], expected: "")
+            op = Op(
+                name: attributes["name"] ?? "", arg1: attributes["arg1"] ?? "A", arg2: attributes["arg2"] ?? "B",
+                arg3: attributes["arg3"], expected: "")
         default: break
         }
     }

@@ -6,10 +6,11 @@ import Testing
 @Suite struct LayerCatalogTests {
     @Test func repositoryCatalogNamesTheDefaultLayers() throws {
         let catalog = try sharedCatalog()
-        #expect(catalog.layers.map(\.name) == [
-            "pamplona-sectors", "pamplona-barrios", "pamplona-restricted-access",
-            "valencia-census-sections", "valencia-barrios", "valencia-districts",
-        ])
+        #expect(
+            catalog.layers.map(\.name) == [
+                "pamplona-sectors", "pamplona-barrios", "pamplona-restricted-access",
+                "valencia-census-sections", "valencia-barrios", "valencia-districts",
+            ])
         #expect(try catalog.spec(named: LayerCatalog.defaultLayerName).approximate != nil)
         for spec in catalog.layers {
             #expect(FileManager.default.fileExists(atPath: catalog.sourceURL(of: spec).path), "\(spec.name)")
@@ -17,7 +18,8 @@ import Testing
     }
 
     @Test func unknownLayerListsTheKnownOnes() throws {
-        #expect(throws: LayerError.unknownLayer(name: "pamplona-sector", known: try sharedCatalog().layers.map(\.name))) {
+        #expect(throws: LayerError.unknownLayer(name: "pamplona-sector", known: try sharedCatalog().layers.map(\.name)))
+        {
             try sharedCatalog().spec(named: "pamplona-sector")
         }
     }
@@ -47,7 +49,9 @@ import Testing
         let root = TestData.packageRoot
         let nested = root.appendingPathComponent("Sources/GeoqCore")
         let found = try DataLocations.resolve(environment: [:], workingDirectory: nested, executable: nil)
-        #expect(found.catalogFile.standardizedFileURL.path == root.appendingPathComponent("data/layers.json").standardizedFileURL.path)
+        #expect(
+            found.catalogFile.standardizedFileURL.path
+                == root.appendingPathComponent("data/layers.json").standardizedFileURL.path)
         #expect(found.dataDirectory.path == root.appendingPathComponent("../shared/data").standardizedFileURL.path)
 
         let overridden = try DataLocations.resolve(

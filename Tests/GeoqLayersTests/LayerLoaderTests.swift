@@ -8,9 +8,13 @@ import Testing
     @Test func pamplonaSectorsAreTheThreeApproximatedUnits() throws {
         let layer = try LayerLoader().load("pamplona-sectors", from: try sharedCatalog())
         #expect(layer.features.map(\.id) == ["1", "2", "4"])
-        #expect(layer.features.map(\.name) == ["Sector 1 — Casco Antiguo", "Sector 2 — Ensanches", "Sector 4 — Iturrama"])
+        #expect(
+            layer.features.map(\.name) == ["Sector 1 — Casco Antiguo", "Sector 2 — Ensanches", "Sector 4 — Iturrama"])
         // The units' own names stay in the properties, so the approximation is traceable.
-        #expect(layer.features.map { $0.properties["NOMBRE"]?.text } == ["Casco Viejo/Alde Zaharra", "Ensanche/Zabalgunea", "Iturrama"])
+        #expect(
+            layer.features.map { $0.properties["NOMBRE"]?.text } == [
+                "Casco Viejo/Alde Zaharra", "Ensanche/Zabalgunea", "Iturrama",
+            ])
         #expect(layer.isApproximate)
         #expect(layer.sourceCRS == "EPSG:4326")
     }
@@ -45,7 +49,8 @@ import Testing
         #expect(barrios.features.count == 88)
         #expect(barrios.features.first { $0.id == "175" }?.name == "RAFALELL-VISTABELLA")
         #expect(barrios.features.first { $0.id == "175-2" }?.name == "MAHUELLA-TAULADELLA")
-        #expect(barrios.notes.contains { $0.contains("175 is given to both RAFALELL-VISTABELLA and MAHUELLA-TAULADELLA") })
+        #expect(
+            barrios.notes.contains { $0.contains("175 is given to both RAFALELL-VISTABELLA and MAHUELLA-TAULADELLA") })
         let districts = try LayerLoader().load("valencia-districts", from: try sharedCatalog())
         #expect(districts.features.count == 19)
         #expect(districts.features.first { $0.id == "17" }?.geometry.areal?.polygons.count == 4)

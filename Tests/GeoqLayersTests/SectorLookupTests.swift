@@ -46,9 +46,17 @@ import Testing
         let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: catalog))
         let districts = try LayerLoader().load("valencia-districts", from: catalog)
         var asked = 0
-        _ = lookup.answer(for: Point(latitude: 42.81, longitude: -1.64), swapCandidates: { asked += 1; return [districts] })
+        _ = lookup.answer(
+            for: Point(latitude: 42.81, longitude: -1.64),
+            swapCandidates: {
+                asked += 1; return [districts]
+            })
         #expect(asked == 0, "a point inside needs no hint")
-        let answer = lookup.answer(for: Point(latitude: -0.3763, longitude: 39.4699), swapCandidates: { asked += 1; return [districts] })
+        let answer = lookup.answer(
+            for: Point(latitude: -0.3763, longitude: 39.4699),
+            swapCandidates: {
+                asked += 1; return [districts]
+            })
         #expect(asked == 1)
         #expect(answer.swapHint?.layer == "valencia-districts")
         #expect(answer.swapHint?.features == ["CIUTAT VELLA"])
@@ -69,7 +77,9 @@ import Testing
         var worst = 0.0, checked = 0
         for _ in 0..<60 {
             // Points in and around the layer, up to about 5 km outside its box.
-            let p = Point(x: rng.uniform((box.minX - 0.05)...(box.maxX + 0.05)), y: rng.uniform((box.minY - 0.05)...(box.maxY + 0.05)))
+            let p = Point(
+                x: rng.uniform((box.minX - 0.05)...(box.maxX + 0.05)),
+                y: rng.uniform((box.minY - 0.05)...(box.maxY + 0.05)))
             let answer = lookup.answer(for: p)
             let matches = answer.inside.isEmpty ? [answer.nearest!] : answer.inside
             let aeqd = try CoordinateTransformer(
@@ -78,12 +88,15 @@ import Testing
             for m in matches {
                 let feature = try #require(layer.features.first { $0.id == m.id })
                 let projected = try aeqd.transform(feature.geometry)
-                let boundary = try geos.makeGeometry(.multiLineString(projected.areal!.polygons.flatMap { $0.rings.map(\.points) }))
+                let boundary = try geos.makeGeometry(
+                    .multiLineString(projected.areal!.polygons.flatMap { $0.rings.map(\.points) }))
                 let expected = try geos.distance(try geos.makePoint(Point(x: 0, y: 0)), boundary)
                 let error = abs(m.distanceToEdgeMetres - expected)
                 worst = Swift.max(worst, error / Swift.max(expected, 1))
                 // Centimetre rounding, plus the curvature of edges between projections.
-                #expect(error <= 0.011 + 1e-4 * expected, "\(name) \(p): geoq \(m.distanceToEdgeMetres) m, oracle \(expected) m")
+                #expect(
+                    error <= 0.011 + 1e-4 * expected,
+                    "\(name) \(p): geoq \(m.distanceToEdgeMetres) m, oracle \(expected) m")
                 checked += 1
             }
         }

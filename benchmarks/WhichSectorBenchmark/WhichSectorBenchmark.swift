@@ -30,13 +30,16 @@ struct WhichSectorBenchmark {
                 name: "natural-earth-countries", title: "Natural Earth 1:10m countries", source: naturalEarth.path,
                 idField: "ADM0_A3", nameField: "NAME")
             // Natural Earth has invalid polygons (Egypt); keep them, as a benchmark of real data.
-            layers.append(("Natural Earth countries", { try LayerLoader(invalidPolygons: .keep).load(spec, from: naturalEarth) }))
+            layers.append(
+                ("Natural Earth countries", { try LayerLoader(invalidPolygons: .keep).load(spec, from: naturalEarth) }))
         } else {
             progress.note("Natural Earth not found; run tools/fetch-benchmark-data.sh natural-earth")
         }
 
         if let only = options.only { layers = layers.filter { $0.label.lowercased().contains(only.lowercased()) } }
-        print("| layer | features | vertices | load + index | geoq ns/lookup (min / mean) | GEOS ns/lookup (min / mean) | GEOS / geoq | geoq full which-sector ns | agree |")
+        print(
+            "| layer | features | vertices | load + index | geoq ns/lookup (min / mean) | GEOS ns/lookup (min / mean) | GEOS / geoq | geoq full which-sector ns | agree |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (label, load) in layers {
             progress.note("loading \(label)")
@@ -52,9 +55,15 @@ struct WhichSectorBenchmark {
                     + "| \(result.agreements)/\(result.points) |")
         }
         print("")
-        print("Points: \(options.points) per layer, uniform in the layer's bounding box (seed \(options.seed)); \(options.runs) runs, min and mean of ns per lookup.")
-        print("geoq: PolygonIndex (STR R-tree of features, y-stripe edge index per polygon), covers. GEOS \(GEOSContext.version): GEOSSTRtree query + GEOSPreparedCovers per candidate, one GEOS point per lookup.")
-        print("Full which-sector: covering features, nearest-edge search and geodesic edge distance (SectorLookup.answer).")
+        print(
+            "Points: \(options.points) per layer, uniform in the layer's bounding box (seed \(options.seed)); \(options.runs) runs, min and mean of ns per lookup."
+        )
+        print(
+            "geoq: PolygonIndex (STR R-tree of features, y-stripe edge index per polygon), covers. GEOS \(GEOSContext.version): GEOSSTRtree query + GEOSPreparedCovers per candidate, one GEOS point per lookup."
+        )
+        print(
+            "Full which-sector: covering features, nearest-edge search and geodesic edge distance (SectorLookup.answer)."
+        )
     }
 
     struct Result {
@@ -66,7 +75,9 @@ struct WhichSectorBenchmark {
         var rng = SeededRandom(seed: options.seed)
         let box = layer.index.boundingBox
         let points = (0..<options.points).map { _ in
-            Point(x: Double.random(in: box.minX...box.maxX, using: &rng), y: Double.random(in: box.minY...box.maxY, using: &rng))
+            Point(
+                x: Double.random(in: box.minX...box.maxX, using: &rng),
+                y: Double.random(in: box.minY...box.maxY, using: &rng))
         }
 
         // The GEOS peer: prepared geometries in an STRtree, built through our bindings.
@@ -97,15 +108,19 @@ struct WhichSectorBenchmark {
         for run in 1...options.runs {
             progress.note("\(label): run \(run)/\(options.runs)")
             geoqTimes.append(time(points.count) { sink &+= geoqPass(layer.index, points) })
-            geosTimes.append(try timeThrowing(points.count) {
-                sink &+= try geosPass(context, tree, prepared, points)
-            })
-            fullTimes.append(time(fullPoints.count) {
-                for p in fullPoints { sink &+= lookup.answer(for: p).inside.count }
-            })
+            geosTimes.append(
+                try timeThrowing(points.count) {
+                    sink &+= try geosPass(context, tree, prepared, points)
+                })
+            fullTimes.append(
+                time(fullPoints.count) {
+                    for p in fullPoints { sink &+= lookup.answer(for: p).inside.count }
+                })
         }
         if sink == 42 { print("") }  // keep the work observable
-        return Result(geoq: Stats(geoqTimes), geos: Stats(geosTimes), full: Stats(fullTimes), agreements: agreements, points: points.count)
+        return Result(
+            geoq: Stats(geoqTimes), geos: Stats(geosTimes), full: Stats(fullTimes), agreements: agreements,
+            points: points.count)
     }
 
     /// One lookup per point through geoq's index. Not inlined, so that an instruction count
@@ -120,7 +135,9 @@ struct WhichSectorBenchmark {
     /// One lookup per point through GEOS: a point, an STRtree query, prepared covers per
     /// candidate. Not inlined, for the same reason.
     @inline(never)
-    static func geosPass(_ context: GEOSContext, _ tree: GEOSSTRtree, _ prepared: [GEOSPreparedGeometry], _ points: [Point]) throws -> Int {
+    static func geosPass(
+        _ context: GEOSContext, _ tree: GEOSSTRtree, _ prepared: [GEOSPreparedGeometry], _ points: [Point]
+    ) throws -> Int {
         var sink = 0
         for p in points {
             let g = try context.makePoint(p)
@@ -145,7 +162,9 @@ struct WhichSectorBenchmark {
         Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
     }
 
-    static func fmt(_ ns: Double) -> String { ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f", ns) }
+    static func fmt(_ ns: Double) -> String {
+        ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f", ns)
+    }
     static func format(_ d: Duration) -> String { String(format: "%.0f ms", nanoseconds(d) / 1e6) }
 }
 
@@ -181,7 +200,9 @@ struct BenchmarkOptions {
     }
 
     static func number(_ text: String?, _ option: String) throws -> Int {
-        guard let text, let n = Int(text), n > 0 else { throw BenchmarkError("\(option) needs a positive whole number") }
+        guard let text, let n = Int(text), n > 0 else {
+            throw BenchmarkError("\(option) needs a positive whole number")
+        }
         return n
     }
 }
