@@ -121,7 +121,7 @@ final class QueryContext {
 
     init(layerName: String, allowInvalid: Bool) throws(LayerError) {
         catalog = try DataLocations.resolve().loadCatalog()
-        loader = LayerLoader(invalidPolygons: allowInvalid ? .keep : .reject)
+        loader = LayerLoader(invalidPolygons: allowInvalid ? .keep : .fail)
         lookup = SectorLookup(layer: try loader.load(layerName, from: catalog))
     }
 

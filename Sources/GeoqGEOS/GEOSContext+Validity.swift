@@ -52,4 +52,19 @@ extension GEOSContext {
         guard let raw = GEOSMakeValid_r(handle, geometry.pointer) else { throw error("makeValid") }
         return GEOSGeometry(owning: raw, context: self)
     }
+
+    /// A valid polygonal geometry covering the same area as a polygonal `geometry`, by GEOS's
+    /// "structure" method (GEOS 3.10+) with collapsed parts dropped: a bow tie becomes two
+    /// triangles, a zero-area sliver disappears, and the result is always a (multi)polygon or
+    /// empty. This is what `--on-invalid repair` uses, because a sector layer needs areas.
+    public func makeValidPolygonal(_ geometry: GEOSGeometry) throws(GEOSError) -> GEOSGeometry {
+        checkOwnership(geometry)
+        guard let params = GEOSMakeValidParams_create_r(handle) else { throw error("makeValid") }
+        defer { GEOSMakeValidParams_destroy_r(handle, params) }
+        guard GEOSMakeValidParams_setMethod_r(handle, params, GEOS_MAKE_VALID_STRUCTURE) == 1,
+            GEOSMakeValidParams_setKeepCollapsed_r(handle, params, 0) == 1,
+            let raw = GEOSMakeValidWithParams_r(handle, geometry.pointer, params)
+        else { throw error("makeValid") }
+        return GEOSGeometry(owning: raw, context: self)
+    }
 }

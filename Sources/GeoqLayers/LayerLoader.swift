@@ -10,18 +10,22 @@ import GeoqPROJ
 /// Each call creates its own GEOS and PROJ contexts, so loaders may run on any thread.
 public struct LayerLoader: Sendable {
     /// What to do with a polygon GEOS finds invalid (self-intersecting ring, hole outside
-    /// its shell, ...).
-    public enum InvalidPolygonPolicy: Sendable {
+    /// its shell, ...). Every case is counted in the layer's ``LoadReport``.
+    public enum InvalidPolygonPolicy: String, Sendable, CaseIterable {
         /// Refuse the layer, naming the feature and GEOS's reason.
-        case reject
-        /// Keep the feature as it is (answers for it follow the even–odd rule) and say so in
-        /// the layer's notes.
+        case fail
+        /// Replace the polygon by GEOS's valid polygonal version of it (the "structure"
+        /// method of GEOSMakeValid); a polygon that collapses to nothing is skipped.
+        case repair
+        /// Leave the feature out.
+        case skip
+        /// Keep the feature as it is (answers for it follow the even–odd rule).
         case keep
     }
 
     public var invalidPolygons: InvalidPolygonPolicy
 
-    public init(invalidPolygons: InvalidPolygonPolicy = .reject) {
+    public init(invalidPolygons: InvalidPolygonPolicy = .fail) {
         self.invalidPolygons = invalidPolygons
     }
 
@@ -54,12 +58,15 @@ public struct LayerLoader: Sendable {
         for (i, f) in selected.enumerated() where f.geometry.areal == nil {
             throw .notAreal(path: path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
         }
-        notes += try validate(selected, path: path)
-        let (merged, mergeNotes) = Self.mergeRepeatedIDs(selected)
+        var report = LoadReport(read: collection.features.count)
+        let valid = try validate(selected, path: path, report: &report)
+        let (merged, mergeNotes) = Self.mergeRepeatedIDs(valid)
         notes += mergeNotes
+        report.written = merged.count
+        notes += report.problems.filter { $0.action == .kept }.map(\.description)
         return Layer(
             name: spec.name, title: spec.title, features: merged, approximation: spec.approximate,
-            source: path, sourceCRS: sourceCRS, notes: notes)
+            source: path, sourceCRS: sourceCRS, notes: notes, report: report)
     }
 
     /// The features in WGS84, and the name of the CRS they came from. The file's own CRS
@@ -114,29 +121,49 @@ public struct LayerLoader: Sendable {
         return result
     }
 
-    /// Checks each polygon with GEOS. Returns notes for the invalid ones kept.
-    func validate(_ features: [Feature], path: String) throws(LayerError) -> [String] {
+    /// Checks each polygon with GEOS and applies the policy; returns the features to keep.
+    func validate(_ features: [Feature], path: String, report: inout LoadReport) throws(LayerError) -> [Feature] {
         let context = GEOSContext()
-        var notes: [String] = []
+        var kept: [Feature] = []
+        kept.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
-            let validity: Validity
-            do {
-                validity = context.validity(of: try context.makeGeometry(f.geometry))
-            } catch {
+            let geometry: GEOSGeometry
+            do { geometry = try context.makeGeometry(f.geometry) } catch {
                 throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: "\(error)", location: nil)
             }
-            guard case .invalid(let reason, let location) = validity else { continue }
+            guard case .invalid(let reason, let location) = context.validity(of: geometry) else {
+                kept.append(f)
+                continue
+            }
             let at = location.map { "(lon \($0.x), lat \($0.y))" }
+            let what = reason + (at.map { " at \($0)" } ?? "")
+            func problem(_ action: LoadReport.Action, _ detail: String = what) -> LoadReport.Problem {
+                LoadReport.Problem(feature: i + 1, id: f.id, name: f.name, reason: detail, action: action)
+            }
             switch invalidPolygons {
-            case .reject:
+            case .fail:
                 throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: reason, location: at)
             case .keep:
-                notes.append(
-                    "\(Self.describe(f, at: i)) is not a valid polygon (\(reason)\(at.map { " at \($0)" } ?? "")); kept, answered by the even-odd rule"
-                )
+                report.problems.append(problem(.kept))
+                kept.append(f)
+            case .skip:
+                report.problems.append(problem(.skipped))
+                report.skipped += 1
+            case .repair:
+                let repaired = try? context.makeValidPolygonal(geometry).toCore().areal
+                if let repaired, !repaired.polygons.isEmpty {
+                    var fixed = f
+                    fixed.geometry = repaired.polygons.count == 1 ? .polygon(repaired.polygons[0]) : .multiPolygon(repaired)
+                    kept.append(fixed)
+                    report.problems.append(problem(.repaired))
+                    report.repaired += 1
+                } else {
+                    report.problems.append(problem(.skipped, what + "; repair left no area"))
+                    report.skipped += 1
+                }
             }
         }
-        return notes
+        return kept
     }
 
     /// Rows that share an id and name become one feature made of all their distinct parts, so

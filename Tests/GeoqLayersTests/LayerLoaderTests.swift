@@ -137,6 +137,22 @@ import Testing
         let kept = try LayerLoader(invalidPolygons: .keep).load(spec, from: url)
         #expect(kept.features.count == 2)
         #expect(kept.notes.count == 1 && kept.notes[0].contains("id bow"))
+
+        let skipped = try LayerLoader(invalidPolygons: .skip).load(spec, from: url)
+        #expect(skipped.features.map(\.id) == ["ok"])
+        #expect(skipped.report.read == 2 && skipped.report.written == 1 && skipped.report.skipped == 1)
+        #expect(skipped.report.problems.map(\.feature) == [2])
+
+        // The bow tie (2,0)-(3,1)-(3,0)-(2,1) crosses itself at (2.5, 0.5); repaired, it is the two
+        // triangles either side of the crossing, each of area 0.25 (worked out by hand).
+        let repaired = try LayerLoader(invalidPolygons: .repair).load(spec, from: url)
+        #expect(repaired.report.repaired == 1 && repaired.report.written == 2)
+        let parts = try #require(repaired.features.first { $0.id == "bow" }?.geometry.areal?.polygons)
+        #expect(parts.count == 2)
+        #expect(parts.map { abs($0.shell.signedDoubleArea) / 2 }.sorted() == [0.25, 0.25])
+        let lookup = SectorLookup(layer: repaired)
+        #expect(lookup.answer(for: Point(latitude: 0.5, longitude: 2.2)).inside.map(\.id) == ["bow"])
+        #expect(lookup.answer(for: Point(latitude: 0.9, longitude: 2.5)).inside.isEmpty, "outside both triangles")
     }
 
     @Test func unclosedRingNamesFileAndFeature() throws {
