@@ -35,8 +35,22 @@ public struct LayerLoader: Sendable {
         return try load(spec, from: catalog.sourceURL(of: spec))
     }
 
-    /// Loads `spec` from the file at `url`.
+    /// Loads `spec` from the file at `url` as a polygon layer ready for point queries.
     public func load(_ spec: LayerSpec, from url: URL) throws(LayerError) -> Layer {
+        let prepared = try prepare(spec, from: url)
+        guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
+        for (i, f) in prepared.features.enumerated() where f.geometry.areal == nil {
+            throw .notAreal(path: url.path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
+        }
+        return Layer(
+            name: spec.name, title: spec.title, features: prepared.features, approximation: spec.approximate,
+            source: url.path, sourceCRS: prepared.sourceCRS, notes: prepared.notes, report: prepared.report)
+    }
+
+    /// The features of any geometry type that `spec` describes, in WGS84: read, reprojected,
+    /// given their ids, selected, checked (polygons, by the policy) and merged where rows
+    /// repeat an id. What `load` indexes and what an import stores.
+    public func prepare(_ spec: LayerSpec, from url: URL) throws(LayerError) -> PreparedLayer {
         let path = url.path
         guard FileManager.default.isReadableFile(atPath: path) else { throw .sourceMissing(path: path) }
         let collection: FeatureCollection
@@ -47,26 +61,21 @@ public struct LayerLoader: Sendable {
         } catch {
             throw .sourceMalformed(path: path, message: error.description)
         }
-
         var (features, sourceCRS) = try reprojected(collection, spec: spec, path: path)
-        var notes: [String] = []
+        var notes = collection.warnings
         if let template = spec.idTemplate {
-            (features, notes) = try IDTemplate(template).apply(to: features, checking: spec.idField, path: path)
+            var templateNotes: [String]
+            (features, templateNotes) = try IDTemplate(template).apply(to: features, checking: spec.idField, path: path)
+            notes += templateNotes
         }
         let selected = try select(features, spec: spec, path: path)
-        guard !selected.isEmpty else { throw .emptyLayer(path: path) }
-        for (i, f) in selected.enumerated() where f.geometry.areal == nil {
-            throw .notAreal(path: path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
-        }
         var report = LoadReport(read: collection.features.count)
         let valid = try validate(selected, path: path, report: &report)
         let (merged, mergeNotes) = Self.mergeRepeatedIDs(valid)
         notes += mergeNotes
         report.written = merged.count
         notes += report.problems.filter { $0.action == .kept }.map(\.description)
-        return Layer(
-            name: spec.name, title: spec.title, features: merged, approximation: spec.approximate,
-            source: path, sourceCRS: sourceCRS, notes: notes, report: report)
+        return PreparedLayer(features: merged, sourceCRS: sourceCRS, notes: notes, report: report)
     }
 
     /// The features in WGS84, and the name of the CRS they came from. The file's own CRS
@@ -127,6 +136,10 @@ public struct LayerLoader: Sendable {
         var kept: [Feature] = []
         kept.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
+            guard f.geometry.areal != nil else {  // points and lines have no validity to check here
+                kept.append(f)
+                continue
+            }
             let geometry: GEOSGeometry
             do { geometry = try context.makeGeometry(f.geometry) } catch {
                 throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: "\(error)", location: nil)
@@ -153,7 +166,8 @@ public struct LayerLoader: Sendable {
                 let repaired = try? context.makeValidPolygonal(geometry).toCore().areal
                 if let repaired, !repaired.polygons.isEmpty {
                     var fixed = f
-                    fixed.geometry = repaired.polygons.count == 1 ? .polygon(repaired.polygons[0]) : .multiPolygon(repaired)
+                    fixed.geometry =
+                        repaired.polygons.count == 1 ? .polygon(repaired.polygons[0]) : .multiPolygon(repaired)
                     kept.append(fixed)
                     report.problems.append(problem(.repaired))
                     report.repaired += 1
@@ -180,10 +194,17 @@ public struct LayerLoader: Sendable {
         var copies: [String: Int] = [:]
         var renamed: [String] = []
         for var f in features {
-            if let existing = byID[f.id], existing.name != f.name {
+            if let existing = byID[f.id],
+                existing.name != f.name || existing.geometry.areal == nil || f.geometry.areal == nil
+            {
                 let original = f.id
                 var n = 2
-                while byID["\(original)-\(n)"] != nil && byID["\(original)-\(n)"]?.name != f.name { n += 1 }
+                // A later row of the same renamed feature (same name, areal) joins it.
+                while let other = byID["\(original)-\(n)"],
+                    other.name != f.name || other.geometry.areal == nil || f.geometry.areal == nil
+                {
+                    n += 1
+                }
                 f.id = "\(original)-\(n)"
                 if byID[f.id] == nil {
                     renamed.append(
