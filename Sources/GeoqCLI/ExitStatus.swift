@@ -19,6 +19,8 @@ enum ExitStatus {
     static let noInput: Int32 = 66
     /// A bug in geoq.
     static let software: Int32 = 70
+    /// The store could not be written (it is left as it was).
+    static let ioError: Int32 = 74
 
     /// The one mapping from layer errors to exit statuses.
     static func of(_ error: LayerError) -> Int32 {
@@ -26,8 +28,9 @@ enum ExitStatus {
         case .unknownLayer: usage
         case .sourceMissing, .catalogUnreadable: noInput
         case .catalogMalformed, .sourceMalformed, .crsMissing, .reprojectionFailed, .notAreal,
-            .invalidPolygon, .emptyLayer:
+            .invalidPolygon, .emptyLayer, .storeUnreadable:
             dataError
+        case .storeWriteFailed: ioError
         }
     }
 }

@@ -8,14 +8,18 @@ import Foundation
 ///   executable's own location (so `.build/debug/geoq` works from anywhere);
 /// - the catalog is `$GEOQ_CATALOG` if set, else `<root>/data/layers.json`;
 /// - the shared data directory is `$GEOQ_DATA_DIR` if set (relative to the working
-///   directory), else `<root>/../shared/data`.
+///   directory), else `<root>/../shared/data`;
+/// - the store is `$GEOQ_STORE` if set, else `<root>/data/geoq.gpkg` (a `--store` option,
+///   where a command has one, overrides both).
 public struct DataLocations: Sendable {
     public var catalogFile: URL
     public var dataDirectory: URL
+    public var storeFile: URL
 
-    public init(catalogFile: URL, dataDirectory: URL) {
+    public init(catalogFile: URL, dataDirectory: URL, storeFile: URL) {
         self.catalogFile = catalogFile
         self.dataDirectory = dataDirectory
+        self.storeFile = storeFile
     }
 
     public static func resolve(
@@ -48,7 +52,13 @@ public struct DataLocations: Sendable {
                 (root ?? catalog.deletingLastPathComponent().deletingLastPathComponent())
                 .appendingPathComponent("../shared/data").standardizedFileURL
         }
-        return DataLocations(catalogFile: catalog, dataDirectory: data)
+        let store: URL
+        if let path = nonEmpty("GEOQ_STORE") {
+            store = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+        } else {
+            store = catalog.deletingLastPathComponent().appendingPathComponent("geoq.gpkg")
+        }
+        return DataLocations(catalogFile: catalog, dataDirectory: data, storeFile: store)
     }
 
     static func findRoot(from start: URL) -> URL? {

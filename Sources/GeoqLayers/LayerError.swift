@@ -16,6 +16,10 @@ public enum LayerError: Error, Equatable, Sendable {
     case notAreal(path: String, feature: String, geometryType: String)
     case invalidPolygon(path: String, feature: String, reason: String, location: String?)
     case emptyLayer(path: String)
+    /// The GeoPackage store exists but cannot be opened or read.
+    case storeUnreadable(path: String, reason: String)
+    /// Writing the store failed; the store is as it was before.
+    case storeWriteFailed(path: String, reason: String)
 
     /// A short stable identifier of the kind of error.
     public var code: String {
@@ -30,6 +34,8 @@ public enum LayerError: Error, Equatable, Sendable {
         case .notAreal: "not-polygons"
         case .invalidPolygon: "invalid-polygon"
         case .emptyLayer: "empty-layer"
+        case .storeUnreadable: "store-unreadable"
+        case .storeWriteFailed: "store-write-failed"
         }
     }
 }
@@ -57,6 +63,10 @@ extension LayerError: CustomStringConvertible {
             "\(path): \(feature) is not a valid polygon: \(reason)\(location.map { " at \($0)" } ?? "") (GEOS)"
         case .emptyLayer(let path):
             "\(path): no polygon features to index"
+        case .storeUnreadable(let path, let reason):
+            "cannot read the store \(path): \(reason)"
+        case .storeWriteFailed(let path, let reason):
+            "could not write the store \(path) (left as it was): \(reason)"
         }
     }
 }

@@ -53,10 +53,13 @@ import Testing
             found.catalogFile.standardizedFileURL.path
                 == root.appendingPathComponent("data/layers.json").standardizedFileURL.path)
         #expect(found.dataDirectory.path == root.appendingPathComponent("../shared/data").standardizedFileURL.path)
+        #expect(found.storeFile.path == root.appendingPathComponent("data/geoq.gpkg").standardizedFileURL.path)
 
         let overridden = try DataLocations.resolve(
-            environment: ["GEOQ_DATA_DIR": "elsewhere/data"], workingDirectory: root, executable: nil)
+            environment: ["GEOQ_DATA_DIR": "elsewhere/data", "GEOQ_STORE": "/tmp/x.gpkg"], workingDirectory: root,
+            executable: nil)
         #expect(overridden.dataDirectory.path == root.appendingPathComponent("elsewhere/data").standardizedFileURL.path)
+        #expect(overridden.storeFile.path == "/tmp/x.gpkg")
 
         let nowhere = FileManager.default.temporaryDirectory
         #expect(throws: LayerError.self) {
