@@ -39,6 +39,7 @@ let package = Package(
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
 
         // Named layers: the catalog in data/layers.json, loading (read, reproject, validate,
         // index) and the which-sector query shared by every face.
@@ -70,6 +71,7 @@ let package = Package(
             ]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
         .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqTestSupport"]),
     ]
 )

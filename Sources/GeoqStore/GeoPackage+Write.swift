@@ -1,0 +1,278 @@
+import GeoqCore
+
+extension GeoPackage {
+    /// Writes `layer`, replacing any layer of the same name, in one transaction: after a failure
+    /// or a crash the store holds either the old layer or the new one, never a mix.
+    ///
+    /// The table gets `fid INTEGER PRIMARY KEY AUTOINCREMENT`, `geom` (the layer's common
+    /// geometry type, or GEOMETRY when mixed), `geoq_id TEXT NOT NULL`, `geoq_name TEXT` and one
+    /// column per property key, in sorted key order: REAL when every non-null value is a number,
+    /// BOOLEAN when every one is a Bool, else TEXT (numbers and Bools written as text). A key
+    /// missing from a feature is stored as NULL and reads back as `.null`.
+    ///
+    /// Throws `bad-layer` for a name outside `[a-z0-9_-]+` or property keys that clash
+    /// (case-insensitively) with each other or with `fid`, `geom`, `geoq_id`, `geoq_name`.
+    public func replaceLayer(_ layer: StoredLayerInput) throws(StoreError) {
+        let table = layer.name
+        try Self.validateLayerName(table)
+        let columns = try Self.propertyColumns(of: layer)
+        let geometryType = Self.commonGeometryType(of: layer.features)
+        let extent = layer.features.reduce(BoundingBox.empty) { $0.union($1.geometry.boundingBox) }
+        let rtree = "rtree_\(table)_geom"
+        let q = Self.quoted
+
+        do {
+            try connection.transaction { () throws(StoreError) in
+                let now =
+                    try connection.scalarText("SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now')")
+                    ?? "1970-01-01T00:00:00.000Z"
+                try createGeoqLayersTable()
+                try dropLayer(table)
+
+                var columnSQL = "fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom \(geometryType), "
+                columnSQL += "geoq_id TEXT NOT NULL, geoq_name TEXT"
+                for column in columns { columnSQL += ", \(q(column.key)) \(column.kind.rawValue)" }
+                try connection.execute("CREATE TABLE \(q(table)) (\(columnSQL))")
+
+                let contents = try connection.prepare(
+                    """
+                    INSERT INTO gpkg_contents
+                      (table_name, data_type, identifier, description, last_change, min_x, min_y, max_x, max_y, srs_id)
+                    VALUES (?, 'features', ?, ?, ?, ?, ?, ?, ?, 4326)
+                    """)
+                try contents.bind(table, at: 1)
+                try contents.bind(layer.title, at: 2)
+                try contents.bind(layer.title, at: 3)
+                try contents.bind(now, at: 4)
+                let hasExtent = !extent.isEmpty
+                try contents.bind(hasExtent ? extent.minX : nil, at: 5)
+                try contents.bind(hasExtent ? extent.minY : nil, at: 6)
+                try contents.bind(hasExtent ? extent.maxX : nil, at: 7)
+                try contents.bind(hasExtent ? extent.maxY : nil, at: 8)
+                try contents.run()
+
+                let geometryColumns = try connection.prepare(
+                    "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, 4326, 0, 0)")
+                try geometryColumns.bind(table, at: 1)
+                try geometryColumns.bind(geometryType, at: 2)
+                try geometryColumns.run()
+
+                try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
+
+                try insertFeatures(layer, table: table, rtree: rtree, columns: columns)
+
+                // The triggers call ST_* functions that plain SQLite lacks: create them after
+                // the rows (as GDAL does), so that the bulk insert does not fire them.
+                try connection.execute(Self.rtreeTriggers(table: table, rtree: rtree))
+
+                let extensions = try connection.prepare(
+                    """
+                    INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index',
+                      'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')
+                    """)
+                try extensions.bind(table, at: 1)
+                try extensions.run()
+
+                let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
+                try meta.bind(table, at: 1)
+                try meta.bind(layer.title, at: 2)
+                try meta.bind(layer.source, at: 3)
+                try meta.bind(layer.sourceCRS, at: 4)
+                try meta.bind(now, at: 5)
+                try meta.bind(layer.approximate, at: 6)
+                let notes = layer.notes.map { $0.replacingAll("\n", with: " ").replacingAll("\r", with: " ") }
+                try meta.bind(notes.joined(separator: "\n"), at: 7)
+                try meta.run()
+            }
+        } catch {
+            throw error.within("writing layer '\(table)'")
+        }
+    }
+
+    private func insertFeatures(
+        _ layer: StoredLayerInput, table: String, rtree: String, columns: [PropertyColumn]
+    ) throws(StoreError) {
+        let q = Self.quoted
+        let names = ["fid", "geom", "geoq_id", "geoq_name"] + columns.map { q($0.key) }
+        let placeholders = [String](repeating: "?", count: names.count).joined(separator: ", ")
+        let insert = try connection.prepare(
+            "INSERT INTO \(q(table)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
+        let index = try connection.prepare("INSERT INTO \(q(rtree)) VALUES (?, ?, ?, ?, ?)")
+
+        for (row, feature) in layer.features.enumerated() {
+            let fid = Int64(row + 1)
+            try insert.bind(fid, at: 1)
+            try insert.bind(blob: GPKGGeometry.encode(feature.geometry), at: 2)
+            try insert.bind(feature.id, at: 3)
+            try insert.bind(feature.name, at: 4)
+            for (i, column) in columns.enumerated() {
+                let at = Int32(i + 5)
+                switch (feature.properties[column.key] ?? .null, column.kind) {
+                case (.null, _): try insert.bindNull(at: at)
+                case (.number(let d), .real): try insert.bind(d, at: at)
+                case (.bool(let b), .boolean): try insert.bind(Int64(b ? 1 : 0), at: at)
+                case (let value, _): try insert.bind(value.text ?? "", at: at)
+                }
+            }
+            do {
+                try insert.run()
+            } catch {
+                throw error.within("feature '\(feature.id)' (row \(row + 1))")
+            }
+
+            let box = feature.geometry.boundingBox
+            if !box.isEmpty {
+                try index.bind(fid, at: 1)
+                try index.bind(box.minX, at: 2)
+                try index.bind(box.maxX, at: 3)
+                try index.bind(box.minY, at: 4)
+                try index.bind(box.maxY, at: 5)
+                try index.run()
+            }
+            try afterRowInserted?(row + 1)
+        }
+    }
+
+    /// Removes table `name`, its R*Tree (the triggers go with the table) and its metadata rows.
+    private func dropLayer(_ table: String) throws(StoreError) {
+        let q = Self.quoted
+        try connection.execute("DROP TABLE IF EXISTS \(q("rtree_\(table)_geom"))")
+        try connection.execute("DROP TABLE IF EXISTS \(q(table))")
+        for sql in [
+            "DELETE FROM gpkg_extensions WHERE table_name = ?",
+            "DELETE FROM gpkg_geometry_columns WHERE table_name = ?",
+            "DELETE FROM gpkg_contents WHERE table_name = ?",
+            "DELETE FROM geoq_layers WHERE table_name = ?",
+        ] {
+            let stmt = try connection.prepare(sql)
+            try stmt.bind(table, at: 1)
+            try stmt.run()
+        }
+    }
+
+    /// The seven triggers of the GeoPackage R*Tree extension (spec 1.2/1.3, Annex F.3), which keep
+    /// the index in step when another client (GDAL, QGIS) edits the table.
+    static func rtreeTriggers(table: String, rtree: String) -> String {
+        let t = quoted(table)
+        let r = quoted(rtree)
+        let name = { (suffix: String) in quoted("\(rtree)_\(suffix)") }
+        let values =
+            "NEW.fid, ST_MinX(NEW.geom), ST_MaxX(NEW.geom), ST_MinY(NEW.geom), ST_MaxY(NEW.geom)"
+        return """
+            CREATE TRIGGER \(name("insert")) AFTER INSERT ON \(t)
+              WHEN (new.geom NOT NULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN
+              INSERT OR REPLACE INTO \(r) VALUES (\(values));
+            END;
+            CREATE TRIGGER \(name("update1")) AFTER UPDATE OF geom ON \(t)
+              WHEN OLD.fid = NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN
+              INSERT OR REPLACE INTO \(r) VALUES (\(values));
+            END;
+            CREATE TRIGGER \(name("update2")) AFTER UPDATE OF geom ON \(t)
+              WHEN OLD.fid = NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.fid;
+            END;
+            CREATE TRIGGER \(name("update3")) AFTER UPDATE ON \(t)
+              WHEN OLD.fid != NEW.fid AND (NEW.geom NOTNULL AND NOT ST_IsEmpty(NEW.geom))
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.fid;
+              INSERT OR REPLACE INTO \(r) VALUES (\(values));
+            END;
+            CREATE TRIGGER \(name("update4")) AFTER UPDATE ON \(t)
+              WHEN OLD.fid != NEW.fid AND (NEW.geom ISNULL OR ST_IsEmpty(NEW.geom))
+            BEGIN
+              DELETE FROM \(r) WHERE id IN (OLD.fid, NEW.fid);
+            END;
+            CREATE TRIGGER \(name("delete")) AFTER DELETE ON \(t)
+              WHEN old.geom NOT NULL
+            BEGIN
+              DELETE FROM \(r) WHERE id = OLD.fid;
+            END;
+            """
+    }
+
+    // MARK: - Layer shape
+
+    /// How one property key is stored.
+    struct PropertyColumn {
+        enum Kind: String {
+            case real = "REAL"
+            case boolean = "BOOLEAN"
+            case text = "TEXT"
+        }
+
+        var key: String
+        var kind: Kind
+    }
+
+    static let reservedColumns: Set<String> = ["fid", "geom", "geoq_id", "geoq_name"]
+
+    static func validateLayerName(_ name: String) throws(StoreError) {
+        let allowed = name.utf8.allSatisfy { b in
+            (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D
+        }
+        guard !name.isEmpty, allowed else {
+            throw StoreError(.badLayer, "layer name '\(name)' must be lower-case letters, digits, '_' or '-'")
+        }
+        for prefix in ["gpkg_", "rtree_", "sqlite_", "geoq_"] where name.hasPrefix(prefix) {
+            throw StoreError(.badLayer, "layer name '\(name)' must not start with '\(prefix)' (reserved)")
+        }
+    }
+
+    /// One column per property key, sorted by key, typed by the values.
+    static func propertyColumns(of layer: StoredLayerInput) throws(StoreError) -> [PropertyColumn] {
+        var kinds: [String: PropertyColumn.Kind?] = [:]  // nil: only nulls so far
+        for feature in layer.features {
+            for (key, value) in feature.properties {
+                let kind: PropertyColumn.Kind?
+                switch value {
+                case .null: kind = nil
+                case .number: kind = .real
+                case .bool: kind = .boolean
+                case .string: kind = .text
+                }
+                switch (kinds[key], kind) {
+                case (.none, _): kinds[key] = .some(kind)
+                case (.some(.none), _): kinds[key] = .some(kind)
+                case (.some(.some(let old)), .some(let new)) where old != new: kinds[key] = .some(.text)
+                default: break
+                }
+            }
+        }
+        var seen: [String: String] = [:]  // ASCII-lower-cased name -> key
+        for name in reservedColumns { seen[name] = name }
+        var columns: [PropertyColumn] = []
+        for key in kinds.keys.sorted() {
+            let folded = asciiLowercased(key)
+            if let other = seen[folded] {
+                throw StoreError(
+                    .badLayer,
+                    "property '\(key)' clashes with column '\(other)' (SQLite column names ignore ASCII case)")
+            }
+            seen[folded] = key
+            columns.append(PropertyColumn(key: key, kind: (kinds[key] ?? nil) ?? .text))
+        }
+        return columns
+    }
+
+    /// SQLite folds only ASCII letters when comparing identifiers.
+    static func asciiLowercased(_ s: String) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// POINT, POLYGON… when every feature has that type, else GEOMETRY.
+    static func commonGeometryType(of features: [Feature]) -> String {
+        var common: String?
+        for feature in features {
+            let name = feature.geometry.typeName.uppercased()
+            if common == nil {
+                common = name
+            } else if common != name {
+                return "GEOMETRY"
+            }
+        }
+        return common ?? "GEOMETRY"
+    }
+}

@@ -1,0 +1,216 @@
+import CSQLite
+
+/// The one owner of an `sqlite3` handle and of the statements prepared on it.
+///
+/// Thread confinement (GRDB's model): the class is not `Sendable`; create it, use it and drop it
+/// on one thread or task. Nothing outside this file touches the raw pointers. Every error carries
+/// `sqlite3_errmsg`, the SQL and the file path.
+final class SQLiteConnection {
+    enum Mode {
+        case readOnly
+        case readWrite
+        case readWriteCreate
+    }
+
+    let path: String
+    private let handle: OpaquePointer
+
+    /// Opens `path`. Sets a 5 s busy timeout and turns foreign keys on.
+    ///
+    /// SQLite opens lazily: a file that is not a database fails on the first statement, not here.
+    init(path: String, mode: Mode) throws(StoreError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .readWrite: flags = SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw StoreError(.storeUnreadable, "cannot open \(path): \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5_000)
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StoreError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, sql: sql) }
+    }
+
+    /// Compiles one statement.
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql: sql) }
+        return Statement(connection: self, stmt: stmt, sql: sql)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; rolls back if `body` (or the commit) throws.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// The first column of the first row of `sql` as text (nil for no row or NULL).
+    func scalarText(_ sql: String) throws(StoreError) -> String? {
+        let stmt = try prepare(sql)
+        guard try stmt.step() else { return nil }
+        return stmt.text(at: 0)
+    }
+
+    /// The first column of the first row of `sql` as an integer (nil for no row or NULL).
+    func scalarInt(_ sql: String) throws(StoreError) -> Int64? {
+        let stmt = try prepare(sql)
+        guard try stmt.step(), !stmt.isNull(at: 0) else { return nil }
+        return stmt.int64(at: 0)
+    }
+
+    fileprivate func error(_ rc: Int32, sql: String) -> StoreError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let code: StoreError.Code =
+            (rc & 0xFF) == SQLITE_NOTADB || (rc & 0xFF) == SQLITE_CANTOPEN ? .storeUnreadable : .sqlite
+        return StoreError(code, "\(path): \(message) (SQLite code \(rc)) in: \(sql)")
+    }
+}
+
+extension SQLiteConnection {
+    /// A prepared statement. It keeps its connection alive; use it on the connection's thread.
+    ///
+    /// Parameter and column indices follow SQLite: binds are 1-based, columns 0-based.
+    final class Statement {
+        private let connection: SQLiteConnection
+        private let stmt: OpaquePointer
+        let sql: String
+
+        fileprivate init(connection: SQLiteConnection, stmt: OpaquePointer, sql: String) {
+            self.connection = connection
+            self.stmt = stmt
+            self.sql = sql
+        }
+
+        deinit {
+            sqlite3_finalize(stmt)
+        }
+
+        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+        func bind(_ value: Int64, at index: Int32) throws(StoreError) {
+            try check(sqlite3_bind_int64(stmt, index, value))
+        }
+
+        func bind(_ value: Double, at index: Int32) throws(StoreError) {
+            try check(sqlite3_bind_double(stmt, index, value))
+        }
+
+        func bind(_ value: String, at index: Int32) throws(StoreError) {
+            try check(sqlite3_bind_text(stmt, index, value, -1, Self.transient))
+        }
+
+        /// Binds a blob (copied by SQLite).
+        func bind(blob: [UInt8], at index: Int32) throws(StoreError) {
+            let rc = blob.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(stmt, index, buffer.baseAddress, Int32(buffer.count), Self.transient)
+            }
+            try check(rc)
+        }
+
+        func bindNull(at index: Int32) throws(StoreError) {
+            try check(sqlite3_bind_null(stmt, index))
+        }
+
+        /// Binds text, or NULL for nil.
+        func bind(_ value: String?, at index: Int32) throws(StoreError) {
+            if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+        }
+
+        /// Binds a double, or NULL for nil.
+        func bind(_ value: Double?, at index: Int32) throws(StoreError) {
+            if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+        }
+
+        /// Advances; true when a row is available, false when done.
+        func step() throws(StoreError) -> Bool {
+            let rc = sqlite3_step(stmt)
+            switch rc {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE: return false
+            default: throw connection.error(rc, sql: sql)
+            }
+        }
+
+        /// Runs a statement that returns no rows, then resets it (bindings are kept).
+        func run() throws(StoreError) {
+            _ = try step()
+            reset()
+        }
+
+        /// Makes the statement runnable again; bindings are kept.
+        func reset() {
+            sqlite3_reset(stmt)
+        }
+
+        var columnCount: Int32 { sqlite3_column_count(stmt) }
+
+        func columnName(at index: Int32) -> String {
+            sqlite3_column_name(stmt, index).map { String(cString: $0) } ?? ""
+        }
+
+        func isNull(at index: Int32) -> Bool { sqlite3_column_type(stmt, index) == SQLITE_NULL }
+
+        /// The storage class of the column in the current row.
+        func storageClass(at index: Int32) -> StorageClass {
+            switch sqlite3_column_type(stmt, index) {
+            case SQLITE_INTEGER: .integer
+            case SQLITE_FLOAT: .real
+            case SQLITE_TEXT: .text
+            case SQLITE_BLOB: .blob
+            default: .null
+            }
+        }
+
+        func int64(at index: Int32) -> Int64 { sqlite3_column_int64(stmt, index) }
+
+        func double(at index: Int32) -> Double { sqlite3_column_double(stmt, index) }
+
+        /// The column as UTF-8 text; nil for NULL.
+        func text(at index: Int32) -> String? {
+            guard let bytes = sqlite3_column_text(stmt, index) else { return nil }
+            let count = Int(sqlite3_column_bytes(stmt, index))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+
+        /// Calls `body` with the column's bytes, valid only during the call (no copy).
+        func withBlob<T, E: Error>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+            let base = sqlite3_column_blob(stmt, index)
+            let count = Int(sqlite3_column_bytes(stmt, index))
+            return try body(UnsafeRawBufferPointer(start: count > 0 ? base : nil, count: count))
+        }
+
+        private func check(_ rc: Int32) throws(StoreError) {
+            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+        }
+    }
+
+    enum StorageClass {
+        case integer, real, text, blob, null
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import GeoqCore
+import GeoqTestSupport
+import Testing
+
+@testable import GeoqStore
+
+@Suite struct GeoPackageTests {
+    /// What the fixture reads back as: mixed column `mezcla` becomes text, nulls stay `.null`.
+    static var expectedPamplonaLike: [Feature] {
+        var features = Fixtures.pamplonaLike
+        features[0].properties["mezcla"] = .string("7")
+        return features
+    }
+
+    @Test func replaceThenReadGivesTheSameFeaturesAndInfo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        try store.replaceLayer(Fixtures.input("pamplona-sectors", Fixtures.pamplonaLike))
+
+        #expect(try store.features(of: "pamplona-sectors") == Self.expectedPamplonaLike)
+
+        let info = try store.layer(named: "pamplona-sectors")
+        #expect(info.name == "pamplona-sectors")
+        #expect(info.title == "Title of pamplona-sectors")
+        #expect(info.geometryType == "MULTIPOLYGON")
+        #expect(info.featureCount == 3)
+        #expect(info.extent == BoundingBox(minX: -1.75, minY: 42.5, maxX: -1.4375, maxY: 43))
+        #expect(info.source == "pamplona/pamplona-sectors.json")
+        #expect(info.sourceCRS == "EPSG:25830")
+        #expect(info.approximate == "approximated by barrios")
+        #expect(info.notes == ["first note", "second note, with ñ"])
+        #expect(info.importedAt.count == 24 && info.importedAt.hasSuffix("Z"))
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test func reopeningReadsTheSameAndListsLayersSorted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        do {
+            let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+            try store.replaceLayer(Fixtures.input("zz-points", [Feature(id: "a", geometry: .point(Point(x: 1, y: 2)))]))
+            try store.replaceLayer(Fixtures.input("aa-polygons", Fixtures.pamplonaLike))
+            try store.replaceLayer(
+                Fixtures.input(
+                    "mixed",
+                    [
+                        Feature(id: "p", geometry: .point(Point(x: 0, y: 0))),
+                        Feature(id: "l", geometry: .lineString([Point(x: 0, y: 0), Point(x: 1, y: 1)])),
+                    ]))
+        }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: false, readOnly: true)
+        let infos = try store.layers()
+        #expect(infos.map(\.name) == ["aa-polygons", "mixed", "zz-points"])
+        #expect(infos.map(\.geometryType) == ["MULTIPOLYGON", "GEOMETRY", "POINT"])
+        #expect(infos.map(\.featureCount) == [3, 2, 1])
+        #expect(infos[2].extent == BoundingBox(minX: 1, minY: 2, maxX: 1, maxY: 2))
+        #expect(try store.features(of: "zz-points") == [Feature(id: "a", geometry: .point(Point(x: 1, y: 2)))])
+        #expect(try store.features(of: "aa-polygons") == Self.expectedPamplonaLike)
+    }
+
+    @Test func replacingALayerLeavesNoTraceOfTheOldOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        try store.replaceLayer(Fixtures.input("barrios", Fixtures.pamplonaLike))
+        let replacement = Fixtures.randomPolygons(count: 5, vertices: 6, seed: 1)
+        try store.replaceLayer(Fixtures.input("barrios", replacement))
+        #expect(try store.features(of: "barrios") == replacement)
+        #expect(try store.layer(named: "barrios").featureCount == 5)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM gpkg_contents") == 1)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM gpkg_extensions") == 1)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM \"rtree_barrios_geom\"") == 5)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 6)
+    }
+
+    @Test func rtreeHoldsEachFeatureBoxRoundedOutward() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        let features = Fixtures.randomPolygons(count: 50, vertices: 8, seed: 7)
+        try store.replaceLayer(Fixtures.input("random", features))
+        let stmt = try store.connection.prepare(
+            "SELECT id, minx, maxx, miny, maxy FROM \"rtree_random_geom\" ORDER BY id")
+        var row = 0
+        while try stmt.step() {
+            let box = features[row].geometry.boundingBox
+            #expect(stmt.int64(at: 0) == Int64(row + 1))
+            #expect(stmt.double(at: 1) <= box.minX && stmt.double(at: 2) >= box.maxX)
+            #expect(stmt.double(at: 3) <= box.minY && stmt.double(at: 4) >= box.maxY)
+            #expect(abs(stmt.double(at: 1) - box.minX) < 1e-5)
+            row += 1
+        }
+        #expect(row == 50)
+    }
+
+    @Test func gpkgHeaderPragmasAndRequiredRows() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        #expect(try store.connection.scalarInt("PRAGMA application_id") == 1_196_444_487)
+        #expect(try store.connection.scalarInt("PRAGMA user_version") == 10300)
+        #expect(try store.connection.scalarText("SELECT group_concat(srs_id) FROM gpkg_spatial_ref_sys") == "-1,0,4326")
+        // The file header itself: bytes 68..<72 are "GPKG".
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("s.gpkg"))))
+        #expect(Array(bytes[68..<72]) == Array("GPKG".utf8))
+    }
+
+    @Test func unknownLayerListsTheKnownOnes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        try store.replaceLayer(Fixtures.input("one", Fixtures.pamplonaLike))
+        try store.replaceLayer(Fixtures.input("two", Fixtures.pamplonaLike, title: "Two"))
+        let error = #expect(throws: StoreError.self) { try store.features(of: "three") }
+        #expect(error?.code == .unknownLayer)
+        #expect(error?.message.contains("'three'") == true)
+        #expect(error?.message.contains("layers: one, two") == true)
+        #expect((#expect(throws: StoreError.self) { try store.layer(named: "three") })?.code == .unknownLayer)
+    }
+
+    @Test func badLayerNamesAndClashingColumnsAreRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        let point = Feature(id: "a", geometry: .point(Point(x: 1, y: 2)))
+        for name in ["", "Upper", "with space", "quote\"", "gpkg_contents", "rtree_x", "ñ"] {
+            let error = #expect(throws: StoreError.self) { try store.replaceLayer(Fixtures.input(name, [point])) }
+            #expect(error?.code == .badLayer, "\(name)")
+        }
+        for keys in [["FID"], ["Geom"], ["nombre", "NOMBRE"], ["geoq_id"]] {
+            var feature = point
+            for key in keys { feature.properties[key] = .string("x") }
+            let error = #expect(throws: StoreError.self) { try store.replaceLayer(Fixtures.input("ok", [feature])) }
+            #expect(error?.code == .badLayer, "\(keys)")
+        }
+        #expect(try store.layers().isEmpty)
+    }
+
+    @Test func openingSomethingElseFailsNamingThePath() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let missing = dir.path("missing.gpkg")
+        let e1 = #expect(throws: StoreError.self) { try GeoPackage.open(at: missing, create: false) }
+        #expect(e1?.code == .storeUnreadable)
+        #expect(e1?.message.contains(missing) == true)
+
+        let garbage = dir.path("garbage.gpkg")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: garbage))
+        let e2 = #expect(throws: StoreError.self) { try GeoPackage.open(at: garbage, create: true) }
+        #expect(e2?.code == .storeUnreadable)
+        #expect(e2?.message.contains(garbage) == true)
+
+        let plain = dir.path("plain.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: plain, mode: .readWriteCreate)
+            try connection.execute("CREATE TABLE t (x)")
+        }
+        for create in [false, true] {
+            let e3 = #expect(throws: StoreError.self) { try GeoPackage.open(at: plain, create: create) }
+            #expect(e3?.code == .notAGeoPackage)
+            #expect(e3?.message.contains(plain) == true)
+        }
+    }
+
+    @Test func sqliteErrorsCarryMessageAndSQL() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let connection = try SQLiteConnection(path: dir.path("c.sqlite"), mode: .readWriteCreate)
+        let error = #expect(throws: StoreError.self) { try connection.execute("SELECT nope FROM nowhere") }
+        #expect(error?.code == .sqlite)
+        #expect(error?.message.contains("no such table: nowhere") == true)
+        #expect(error?.message.contains("SELECT nope FROM nowhere") == true)
+        #expect(try connection.scalarInt("PRAGMA foreign_keys") == 1)
+    }
+
+    @Test func transactionRollsBackOnThrow() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let connection = try SQLiteConnection(path: dir.path("c.sqlite"), mode: .readWriteCreate)
+        try connection.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)")
+        #expect(throws: StoreError.self) {
+            try connection.transaction { () throws(StoreError) in
+                try connection.execute("INSERT INTO t VALUES (2)")
+                throw StoreError(.sqlite, "injected")
+            }
+        }
+        #expect(try connection.scalarInt("SELECT group_concat(x) FROM t") == 1)
+        try connection.transaction { () throws(StoreError) in try connection.execute("INSERT INTO t VALUES (3)") }
+        #expect(try connection.scalarText("SELECT group_concat(x) FROM t") == "1,3")
+    }
+
+    /// A replacement that fails after some rows leaves the old layer and the others exactly as
+    /// they were.
+    @Test func failedReplaceLeavesThePreviousStateIntact() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        let old = Fixtures.randomPolygons(count: 20, vertices: 5, seed: 3)
+        try store.replaceLayer(Fixtures.input("target", old))
+        try store.replaceLayer(Fixtures.input("other", Fixtures.pamplonaLike))
+        let infosBefore = try store.layers()
+
+        store.afterRowInserted = { rows throws(StoreError) in
+            if rows == 150 { throw StoreError(.sqlite, "injected failure after 150 rows") }
+        }
+        let error = #expect(throws: StoreError.self) {
+            try store.replaceLayer(Fixtures.input("target", Fixtures.randomPolygons(count: 400, vertices: 5, seed: 4)))
+        }
+        #expect(error?.message.contains("injected failure") == true)
+        #expect(error?.message.contains("writing layer 'target'") == true)
+        store.afterRowInserted = nil
+
+        // A constraint failure from SQLite itself: the title is gpkg_contents.identifier (UNIQUE).
+        let clash = #expect(throws: StoreError.self) {
+            try store.replaceLayer(Fixtures.input("target", Fixtures.pamplonaLike, title: "Title of other"))
+        }
+        #expect(clash?.code == .sqlite)
+        #expect(clash?.message.contains("UNIQUE") == true)
+
+        #expect(try store.features(of: "target") == old)
+        #expect(try store.features(of: "other") == Self.expectedPamplonaLike)
+        #expect(try store.layers() == infosBefore)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM \"rtree_target_geom\"") == 20)
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// ~1,000 polygons and ~30,000 vertices, the size of the Pamplona + Valencia layers.
+    @Test func readingThirtyThousandVerticesIsFast() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        let features = Fixtures.randomPolygons(count: 1_000, vertices: 30, seed: 11)
+        try store.replaceLayer(Fixtures.input("big", features))
+        var best = Duration.seconds(1_000)
+        var read: [Feature] = []
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            read = try store.features(of: "big")
+            best = min(best, ContinuousClock.now - start)
+        }
+        #expect(read == features)
+        print("GeoqStore: read 1,000 polygons / 31,000 vertices in \(best) (best of 5)")
+        // Generous bound for debug builds on a loaded machine; release is far below.
+        #expect(best < .seconds(2))
+    }
+}
