@@ -9,6 +9,8 @@ struct FormatDetectorTests {
         arguments: [
             ("a.geojson", FileFormat.geoJSON as FileFormat?), ("a.JSON", .geoJSON), ("a.kml", .kml),
             ("a.SHP", .shapefile), ("a.csv", .opendatasoftCSV), ("a.kmz", nil), ("a.dbf", nil), ("a", nil),
+            // .xml needs its content (FormatDetector.format(ofFileAt:)); .atom and .rss are feeds unless it says otherwise.
+            ("a.xml", nil), ("a.atom", .geoRSSFeed), ("a.RSS", .geoRSSFeed),
         ])
     func byExtension(_ name: String, _ expected: FileFormat?) {
         #expect(FormatDetector.format(of: URL(fileURLWithPath: "/tmp/" + name)) == expected)
