@@ -133,18 +133,25 @@ extension GeoPackage {
         }
     }
 
-    /// Removes table `name`, its R*Tree (the triggers go with the table) and its metadata rows.
+    /// Removes table `name`, its R*Tree (the triggers go with the table) and its metadata rows,
+    /// including those GDAL keeps (gpkg_ogr_contents caches a feature count that would go stale).
     private func dropLayer(_ table: String) throws(StoreError) {
         let q = Self.quoted
-        try connection.execute("DROP TABLE IF EXISTS \(q("rtree_\(table)_geom"))")
+        // A layer written by another tool may index a geometry column not called `geom`.
+        let geometryColumns = try connection.prepare(
+            "SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?")
+        try geometryColumns.bind(table, at: 1)
+        var indexes: Set<String> = ["rtree_\(table)_geom"]
+        while try geometryColumns.step() { indexes.insert("rtree_\(table)_\(geometryColumns.text(at: 0) ?? "geom")") }
+        for index in indexes.sorted() { try connection.execute("DROP TABLE IF EXISTS \(q(index))") }
         try connection.execute("DROP TABLE IF EXISTS \(q(table))")
-        for sql in [
-            "DELETE FROM gpkg_extensions WHERE table_name = ?",
-            "DELETE FROM gpkg_geometry_columns WHERE table_name = ?",
-            "DELETE FROM gpkg_contents WHERE table_name = ?",
-            "DELETE FROM geoq_layers WHERE table_name = ?",
-        ] {
-            let stmt = try connection.prepare(sql)
+
+        var metadataTables = ["gpkg_extensions", "gpkg_geometry_columns", "gpkg_contents", "geoq_layers"]
+        for optional in ["gpkg_ogr_contents", "gpkg_data_columns"] where try tableExists(optional) {
+            metadataTables.insert(optional, at: 0)
+        }
+        for metadata in metadataTables {
+            let stmt = try connection.prepare("DELETE FROM \(q(metadata)) WHERE table_name = ?")
             try stmt.bind(table, at: 1)
             try stmt.run()
         }

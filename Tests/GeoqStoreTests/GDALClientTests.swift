@@ -107,4 +107,48 @@ import Testing
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(output)")
         #expect(try GeoPackage.open(at: path, create: false).integrityCheck() == "ok")
     }
+
+    /// A GeoPackage written by GDAL (geometry column `geom`, INTEGER and REAL fields, a
+    /// gpkg_ogr_contents feature-count cache) reads back, and replacing its layer leaves GDAL
+    /// seeing only the new features.
+    @Test(.enabled(if: hasGDAL, "gdal-bin not installed"))
+    func readsAndReplacesALayerWrittenByGDAL() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let geojson = dir.path("in.geojson")
+        try Data(
+            """
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "properties": {"nombre": "Sur", "n": 3, "x": 1.5},
+               "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [2, 0], [2, 1], [0, 1], [0, 0]]]}},
+              {"type": "Feature", "properties": {"nombre": "Norte", "n": 4, "x": null},
+               "geometry": {"type": "Polygon", "coordinates": [[[0, 1], [2, 1], [2, 2], [0, 1]]]}}
+            ]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: geojson))
+        let path = dir.path("gdal.gpkg")
+        let (status, output) = try Self.run(
+            Self.executable("ogr2ogr")!, ["-f", "GPKG", "-nln", "zonas", path, geojson])
+        try #require(status == 0, "\(output)")
+
+        let store = try GeoPackage.open(at: path, create: false)
+        let info = try store.layer(named: "zonas")
+        #expect(info.geometryType == "POLYGON")
+        #expect(info.featureCount == 2)
+        #expect(info.extent == BoundingBox(minX: 0, minY: 0, maxX: 2, maxY: 2))
+        #expect(info.source == "")
+        let features = try store.features(of: "zonas")
+        #expect(features.map(\.id) == ["1", "2"])
+        #expect(features[0].properties == ["nombre": .string("Sur"), "n": .number(3), "x": .number(1.5)])
+        #expect(features[1].properties == ["nombre": .string("Norte"), "n": .number(4), "x": .null])
+        #expect(features[1].geometry == .polygon(Polygon(shell: Fixtures.ring([(0, 1), (2, 1), (2, 2), (0, 1)]))))
+
+        let replacement = Fixtures.randomPolygons(count: 7, vertices: 5, seed: 21)
+        try store.replaceLayer(Fixtures.input("zonas", replacement))
+        #expect(try store.features(of: "zonas") == replacement)
+        let (status2, output2) = try Self.run(Self.executable("ogrinfo")!, ["-ro", "-so", path, "zonas"])
+        #expect(status2 == 0, "\(output2)")
+        #expect(output2.contains("Feature Count: 7"), "\(output2)")
+        #expect(output2.contains("Geometry: Polygon"), "\(output2)")
+    }
 }
