@@ -45,13 +45,13 @@ let package = Package(
         // index) and the which-sector query shared by every face.
         .target(
             name: "GeoqLayers",
-            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ"]),
+            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore"]),
 
         // The `geoq` command line.
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqLayers",
+                "GeoqLayers", "GeoqStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

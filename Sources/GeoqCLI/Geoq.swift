@@ -16,7 +16,9 @@ struct Geoq: ParsableCommand {
               geoq which-sector 42.81 -1.64 --format json
               geoq which-sector 39.47 -0.376 --layer valencia-barrios
               printf '42.81,-1.64\\n42.818,-1.644\\n' | geoq which-sector --batch
+              geoq import --all
               geoq layers
+              geoq info valencia-census-sections
             """,
-        subcommands: [WhichSector.self, ListLayers.self])
+        subcommands: [WhichSector.self, Import.self, ListLayers.self, Info.self])
 }

@@ -1,48 +1,66 @@
 import ArgumentParser
 import Foundation
 import GeoqLayers
+import GeoqStore
 
-/// `geoq layers`: the layers the catalog names and where their data comes from.
+/// `geoq layers`: the layers in the store, and the catalog's layers not imported yet.
 struct ListLayers: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layers",
         abstract: "List the layers geoq can answer from.",
         discussion: """
-            Reads data/layers.json; does not open the data files. Approximate layers are marked.
+            Layers in the GeoPackage store (what `geoq import` wrote) with their geometry type,
+            feature count and source; then the catalog's (data/layers.json) layers not imported
+            yet, which queries read from their source files. Approximate layers are marked.
 
             Examples:
               geoq layers
               geoq layers --format json
+              geoq layers --store other.gpkg
             """)
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @Option(name: .long, help: "The GeoPackage store to list.")
+    var store: String?
+
     func run() throws {
-        let catalog: LayerCatalog
-        do { catalog = try DataLocations.resolve().loadCatalog() } catch {
+        let library: LayerLibrary
+        do {
+            library = try LayerLibrary(
+                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)))
+        } catch {
             var stderr = StandardError()
             stderr.write("geoq: error: \(error.description)\n")
             throw ExitCode(ExitStatus.of(error))
         }
+        let stored = library.storedLayers
+        let pending = library.catalog.layers.filter { spec in !stored.contains { $0.name == spec.name } }
         var out = StandardOutput()
         switch format {
         case .text:
-            for spec in catalog.layers {
-                let exists = FileManager.default.fileExists(atPath: catalog.sourceURL(of: spec).path)
+            for info in stored {
                 out.write(
-                    "\(spec.name)\t\(spec.title)\(spec.approximate != nil ? " [approximate]" : "")\(exists ? "" : " [data file missing]")\n"
-                )
+                    "\(info.name)\t\(info.geometryType)\t\(info.featureCount) features\t\(info.title)"
+                        + "\(info.approximate != nil ? " [approximate]" : "")\n")
+            }
+            for spec in pending {
+                let exists = FileManager.default.fileExists(atPath: library.catalog.sourceURL(of: spec).path)
+                out.write(
+                    "\(spec.name)\t(not imported)\t\t\(spec.title)\(spec.approximate != nil ? " [approximate]" : "")"
+                        + "\(exists ? "" : " [data file missing]")\n")
             }
         case .json, .geojson:
-            let items: [[String: Any]] = catalog.layers.map { spec in
+            var items: [[String: Any]] = stored.map { Info.jsonObject($0) }
+            items += pending.map { spec in
                 [
-                    "name": spec.name, "title": spec.title, "source": catalog.sourceURL(of: spec).path,
-                    "approximate": spec.approximate != nil,
-                    "available": FileManager.default.fileExists(atPath: catalog.sourceURL(of: spec).path),
+                    "name": spec.name, "title": spec.title, "imported": false,
+                    "source": library.catalog.sourceURL(of: spec).path, "approximate": spec.approximate != nil,
                 ]
             }
-            out.write(AnswerRenderer.serialise(["layers": items], pretty: true) + "\n")
+            out.write(
+                AnswerRenderer.serialise(["store": library.storeFile.path, "layers": items], pretty: true) + "\n")
         }
     }
 }

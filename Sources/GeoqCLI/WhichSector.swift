@@ -14,6 +14,9 @@ struct WhichSector: ParsableCommand {
             in metres to the feature's nearest edge (how safely inside). A point outside every
             feature is an ordinary answer (exit status 3) that names the nearest feature.
 
+            Layers come from the GeoPackage store (see `geoq import`); a catalog layer not
+            imported yet is read from its source file.
+
             The default layer, pamplona-sectors, approximates the resident parking sectors by
             the city's neighbourhood units until the official layer is loaded; every answer
             from it says so.
@@ -47,6 +50,9 @@ struct WhichSector: ParsableCommand {
     @Flag(name: .long, help: "Load a layer even if GEOS finds invalid polygons in it (answers use the even-odd rule).")
     var allowInvalid = false
 
+    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    var store: String?
+
     func validate() throws {
         if batch && !coordinates.isEmpty {
             throw ValidationError("--batch reads points from standard input; do not also give LAT LON")
@@ -71,7 +77,7 @@ struct WhichSector: ParsableCommand {
     func execute(input: () -> String?, output: inout some TextOutputStream) throws -> Int32 {
         let context: QueryContext
         do {
-            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid)
+            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid, store: store)
         } catch {
             reportError(error)
             return ExitStatus.of(error)
@@ -109,20 +115,18 @@ struct WhichSector: ParsableCommand {
     }
 }
 
-/// The loaded layer for one run, and the other catalog layers, loaded at most once and only
-/// when a point outside every feature might have its numbers swapped.
+/// The layer for one run, from the store or the catalog, and the other layers, loaded at most
+/// once and only when a point outside every feature might have its numbers swapped.
 final class QueryContext {
     let lookup: SectorLookup
-    private let catalog: LayerCatalog
-    private let loader: LayerLoader
-    private lazy var otherLayers: [Layer] = catalog.layers
-        .filter { $0.name != lookup.layer.name }
-        .compactMap { try? loader.load($0, from: catalog.sourceURL(of: $0)) }
+    private let library: LayerLibrary
+    private lazy var otherLayers: [Layer] = library.otherPolygonLayers(than: lookup.layer.name)
 
-    init(layerName: String, allowInvalid: Bool) throws(LayerError) {
-        catalog = try DataLocations.resolve().loadCatalog()
-        loader = LayerLoader(invalidPolygons: allowInvalid ? .keep : .fail)
-        lookup = SectorLookup(layer: try loader.load(layerName, from: catalog))
+    init(layerName: String, allowInvalid: Bool, store: String?) throws(LayerError) {
+        library = try LayerLibrary(
+            locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)),
+            invalidPolygons: allowInvalid ? .keep : .fail)
+        lookup = SectorLookup(layer: try library.layer(named: layerName))
     }
 
     func answer(for point: Point) -> SectorAnswer {

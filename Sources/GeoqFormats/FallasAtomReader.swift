@@ -265,7 +265,7 @@ final class GeoRSSParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .missingGeometry, file: source, line: e.line, featureNumber: e.number, featureID: id,
-                    message: "\(e.label) \(why); pass skipFeaturesWithoutGeometry to skip it"),
+                    message: "\(e.label) \(why)"),
                 parser)
             return
         }

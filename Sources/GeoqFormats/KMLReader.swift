@@ -405,7 +405,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate {
                 FormatError(
                     .missingGeometry, file: source, line: pm.line, featureNumber: pm.number, featureID: id,
                     message:
-                        "\(pm.label) has no Point, LineString, LinearRing or Polygon; pass skipFeaturesWithoutGeometry to skip it"
+                        "\(pm.label) has no Point, LineString, LinearRing or Polygon"
                 ),
                 parser)
             return

@@ -121,7 +121,7 @@ public struct OpendatasoftCSVReader: FeatureFileReader {
                     .missingGeometry, file: source, line: record.line, featureNumber: number, featureID: id,
                     column: [shapeColumn, pointColumn].compactMap { $0.map { header[$0] } }.joined(separator: "/"),
                     message:
-                        "row has no geometry (empty geometry columns); pass skipFeaturesWithoutGeometry to skip such rows"
+                        "row has no geometry (empty geometry columns)"
                 )
             }
             features.append(

@@ -164,7 +164,7 @@ final class ServicesParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .missingGeometry, file: source, line: s.line, featureNumber: s.number, featureID: id,
-                    message: "\(s.label) \(why); pass skipFeaturesWithoutGeometry to skip it"),
+                    message: "\(s.label) \(why)"),
                 parser)
             return
         }

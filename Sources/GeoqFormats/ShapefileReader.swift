@@ -138,7 +138,7 @@ public struct ShapefileReader: Sendable {
                 throw FormatError(
                     .missingGeometry, file: shpPath, byteOffset: record.offset, featureNumber: number, featureID: id,
                     message:
-                        "record has a null shape (no geometry); pass skipFeaturesWithoutGeometry to skip such records")
+                        "record has a null shape (no geometry)")
             }
             let geometry: Geometry
             switch shape {

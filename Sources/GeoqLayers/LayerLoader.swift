@@ -57,9 +57,12 @@ public struct LayerLoader: Sendable {
         do {
             // With a template the id column may have gaps, so the reader must not insist on it.
             let idField = spec.idTemplate == nil ? spec.idField : nil
-            collection = try readFeatures(at: url, options: ReadOptions(idField: idField, nameField: spec.nameField))
+            var options = ReadOptions(idField: idField, nameField: spec.nameField)
+            options.skipFeaturesWithoutGeometry = spec.skipEmptyGeometry ?? false
+            collection = try readFeatures(at: url, options: options)
         } catch {
-            throw .sourceMalformed(path: path, message: error.description)
+            let hint = error.code == .missingGeometry ? " (to leave such rows out: geoq import --skip-empty)" : ""
+            throw .sourceMalformed(path: path, message: error.description + hint)
         }
         var (features, sourceCRS) = try reprojected(collection, spec: spec, path: path)
         var notes = collection.warnings
@@ -69,7 +72,10 @@ public struct LayerLoader: Sendable {
             notes += templateNotes
         }
         let selected = try select(features, spec: spec, path: path)
-        var report = LoadReport(read: collection.features.count)
+        // Rows the reader skipped for having no geometry are counted as read and skipped.
+        let emptySkipped = collection.warnings.filter { $0.hasSuffix("; skipped") }.count
+        var report = LoadReport(read: collection.features.count + emptySkipped)
+        report.skipped = emptySkipped
         let valid = try validate(selected, path: path, report: &report)
         let (merged, mergeNotes) = Self.mergeRepeatedIDs(valid)
         notes += mergeNotes

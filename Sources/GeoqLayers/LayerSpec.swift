@@ -22,6 +22,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public var nameField: String?
     /// Keep only some features, renaming them (how approximate layers are derived).
     public var select: Selection?
+    /// Leave out rows or records that have no geometry (they are counted as skipped) instead
+    /// of refusing the file.
+    public var skipEmptyGeometry: Bool?
     /// Set when the layer only approximates what its name promises: the explanation that
     /// every answer from this layer carries.
     public var approximate: String?
@@ -41,7 +44,7 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public init(
         name: String, title: String, source: String, crs: String? = nil, forceCRS: Bool? = nil,
         idField: String? = nil, idTemplate: String? = nil, nameField: String? = nil, select: Selection? = nil,
-        approximate: String? = nil
+        approximate: String? = nil, skipEmptyGeometry: Bool? = nil
     ) {
         self.name = name
         self.title = title
@@ -53,5 +56,6 @@ public struct LayerSpec: Codable, Hashable, Sendable {
         self.nameField = nameField
         self.select = select
         self.approximate = approximate
+        self.skipEmptyGeometry = skipEmptyGeometry
     }
 }

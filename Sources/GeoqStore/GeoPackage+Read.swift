@@ -72,14 +72,7 @@ extension GeoPackage {
         let names = try layerNames()
         guard names.contains(name) else { throw unknownLayer(name, known: names) }
         do {
-            let geometryColumn =
-                try {
-                    () throws(StoreError) -> String in
-                    let stmt = try connection.prepare(
-                        "SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?")
-                    try stmt.bind(name, at: 1)
-                    return try stmt.step() ? (stmt.text(at: 0) ?? "geom") : "geom"
-                }()
+            let geometryColumn = try geometryColumnName(of: name)
 
             // The table's columns and declared types.
             let info = try connection.prepare("PRAGMA table_info(\(Self.quoted(name)))")
@@ -141,6 +134,13 @@ extension GeoPackage {
             }
             return features
         }
+    }
+
+    /// The layer's geometry column as registered in gpkg_geometry_columns (`geom` by default).
+    private func geometryColumnName(of table: String) throws(StoreError) -> String {
+        let stmt = try connection.prepare("SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?")
+        try stmt.bind(table, at: 1)
+        return try stmt.step() ? (stmt.text(at: 0) ?? "geom") : "geom"
     }
 
     private func unknownLayer(_ name: String, known: [String]) -> StoreError {

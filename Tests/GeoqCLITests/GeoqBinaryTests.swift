@@ -33,6 +33,9 @@ import Testing
         process.currentDirectoryURL = TestData.packageRoot
         var env = ProcessInfo.processInfo.environment
         env["GEOQ_DATA_DIR"] = TestData.directory.path
+        // Hermetic by default: no store, so layers come from the catalog's source files. Tests
+        // of the store pass their own GEOQ_STORE.
+        env["GEOQ_STORE"] = "/nonexistent/geoq-test-store.gpkg"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let (input, output, error) = (Pipe(), Pipe(), Pipe())

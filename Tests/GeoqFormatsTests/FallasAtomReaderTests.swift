@@ -146,7 +146,6 @@ struct FallasAtomReaderTests {
             error, code: .missingGeometry,
             mentions: [
                 "fallas.atom: line 13, feature 2 (id 34)", "entry 2 'Pilar, pl.' has no <georss:point>",
-                "skipFeaturesWithoutGeometry",
             ])
 
         let skipped = try read(text, options: ReadOptions(skipFeaturesWithoutGeometry: true))

@@ -37,6 +37,7 @@ struct WhichSectorBenchmark {
         }
 
         if let only = options.only { layers = layers.filter { $0.label.lowercased().contains(only.lowercased()) } }
+        // `--only store` runs just the store half.
         print(
             "| layer | features | vertices | load + index | geoq ns/lookup (min / mean) | GEOS ns/lookup (min / mean) | GEOS / geoq | geoq full which-sector ns | agree |"
         )
@@ -180,7 +181,7 @@ struct BenchmarkOptions {
     var points = 200_000
     var runs = 5
     var seed: UInt64 = 2026
-    /// Run only the layers whose label contains this text.
+    /// Run only the layers whose label contains this text ("store": only the store half).
     var only: String?
 
     init<S: Sequence<String>>(_ arguments: S) throws {

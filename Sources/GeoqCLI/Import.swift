@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import GeoqLayers
+
+extension LayerLoader.InvalidPolygonPolicy: ExpressibleByArgument {}
+
+/// `geoq import SOURCE --layer NAME`: write a data file into the GeoPackage store as a layer.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a data file into the GeoPackage store as a layer (replacing a layer of that name).",
+        discussion: """
+            Formats: GeoJSON (.json, .geojson), KML, ESRI Shapefile (.shp with .shx/.dbf/.prj),
+            opendatasoft CSV exports (.csv), Fallas Atom/GeoRSS feeds and services XML (.xml).
+            Coordinates are reprojected to WGS84 with PROJ from the CRS given by --crs (which
+            wins), a .prj file or a GeoJSON crs member. Every polygon is checked with GEOS;
+            --on-invalid says what to do with an invalid one. The import is one transaction:
+            if it fails, the store is left exactly as it was.
+
+            The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else
+            $GEOQ_STORE, else data/geoq.gpkg in the repository.
+
+            Examples:
+              geoq import ../shared/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json --layer barrios --name-field NOMBRE
+              geoq import ../shared/data/pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp --layer zac --id-field ID
+              geoq import pv.json --layer pv --crs EPSG:25830
+              geoq import --all                  # every layer of data/layers.json
+            """)
+
+    @Argument(help: "The file to import.")
+    var source: String?
+
+    @Option(name: .long, help: "The layer name to write (lower-case letters, digits, '-' and '_').")
+    var layer: String?
+
+    @Option(name: .long, help: "The source's CRS when the file does not say or says wrong, e.g. EPSG:25830.")
+    var crs: String?
+
+    @Option(name: .customLong("name-field"), help: "Attribute holding each feature's display name.")
+    var nameField: String?
+
+    @Option(
+        name: .customLong("id-field"),
+        help: "Attribute holding each feature's id (default: the format's id, or the row number).")
+    var idField: String?
+
+    @Option(
+        name: .customLong("on-invalid"),
+        help: "What to do with a polygon GEOS finds invalid: fail, repair, skip or keep.")
+    var onInvalid: LayerLoader.InvalidPolygonPolicy = .fail
+
+    @Flag(
+        name: .customLong("skip-empty"),
+        help: "Leave out rows or records without geometry (counted as skipped) instead of refusing the file.")
+    var skipEmpty = false
+
+    @Option(name: .long, help: "The layer's title (default: its name).")
+    var title: String?
+
+    @Option(name: .long, help: "The GeoPackage file to write.")
+    var store: String?
+
+    @Flag(name: .long, help: "Import every layer of the catalog (data/layers.json) instead of one file.")
+    var all = false
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+        if all {
+            guard source == nil, layer == nil, crs == nil, nameField == nil, idField == nil, title == nil else {
+                throw ValidationError(
+                    "--all imports the catalog's layers; give no SOURCE, --layer, --crs, --name-field, --id-field or --title with it"
+                )
+            }
+        } else {
+            guard source != nil else { throw ValidationError("missing SOURCE: the file to import (or --all)") }
+            guard let layer else { throw ValidationError("missing --layer NAME: the layer to write") }
+            guard !layer.isEmpty,
+                layer.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+            else {
+                throw ValidationError("layer name '\(layer)' may hold only lower-case letters a-z, digits, '-' and '_'")
+            }
+        }
+    }
+
+    func run() throws {
+        let locations: DataLocations
+        let jobs: [(spec: LayerSpec, url: URL)]
+        do {
+            locations = try DataLocations.resolve()
+            if all {
+                let catalog = try locations.loadCatalog()
+                jobs = catalog.layers.map { ($0, catalog.sourceURL(of: $0)) }
+            } else {
+                let url = URL(fileURLWithPath: source!)
+                let spec = LayerSpec(
+                    name: layer!, title: title ?? layer!, source: url.path, crs: crs, forceCRS: crs != nil ? true : nil,
+                    idField: idField, nameField: nameField, skipEmptyGeometry: skipEmpty ? true : nil)
+                jobs = [(spec, url)]
+            }
+        } catch {
+            throw fail(error)
+        }
+        let storeFile = store.map { URL(fileURLWithPath: $0) } ?? locations.storeFile
+        let progress = Progress()
+        var out = StandardOutput()
+        var reports: [[String: Any]] = []
+        for (i, job) in jobs.enumerated() {
+            progress.note("importing \(job.spec.name) (\(i + 1)/\(jobs.count)) from \(job.url.lastPathComponent)")
+            let report: LoadReport
+            do {
+                report = try LayerImporter(invalidPolygons: onInvalid).importLayer(
+                    job.spec, from: job.url, into: storeFile)
+            } catch {
+                throw fail(error)
+            }
+            switch format {
+            case .text:
+                out.write(
+                    "imported \(job.spec.name) into \(storeFile.path): read \(report.read), written \(report.written), "
+                        + "repaired \(report.repaired), skipped \(report.skipped)\n")
+                for problem in report.problems { out.write("  \(problem.description)\n") }
+            case .json, .geojson:
+                let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
+                var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+                object["layer"] = job.spec.name
+                object["store"] = storeFile.path
+                reports.append(object)
+            }
+        }
+        if format != .text { out.write(AnswerRenderer.serialise(["imports": reports], pretty: true) + "\n") }
+    }
+
+    private func fail(_ error: LayerError) -> ExitCode {
+        var stderr = StandardError()
+        stderr.write(
+            format == .text
+                ? "geoq: error: \(error.description)\n"
+                : AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
+        return ExitCode(ExitStatus.of(error))
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import GeoqLayers
+import GeoqStore
+
+/// `geoq info LAYER`: what the store knows about one layer.
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe a layer of the store: geometry type, features, extent, source, CRS, import time.",
+        discussion: """
+            Examples:
+              geoq info pamplona-sectors
+              geoq info valencia-census-sections --format json
+            """)
+
+    @Argument(help: "The layer to describe.")
+    var layer: String
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "The GeoPackage store to read.")
+    var store: String?
+
+    func run() throws {
+        let library: LayerLibrary
+        do {
+            library = try LayerLibrary(
+                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)))
+        } catch {
+            var stderr = StandardError()
+            stderr.write("geoq: error: \(error.description)\n")
+            throw ExitCode(ExitStatus.of(error))
+        }
+        guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
+            var stderr = StandardError()
+            let inCatalog = library.catalog.layers.contains { $0.name == layer }
+            stderr.write(
+                "geoq: error: layer '\(layer)' is not in the store \(library.storeFile.path)"
+                    + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
+                    + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        var out = StandardOutput()
+        switch format {
+        case .text:
+            let extent = info.extent.map { e in "lon \(e.minX) … \(e.maxX), lat \(e.minY) … \(e.maxY)" } ?? "(empty)"
+            out.write(
+                """
+                layer:          \(info.name)
+                title:          \(info.title)
+                geometry type:  \(info.geometryType)
+                features:       \(info.featureCount)
+                extent:         \(extent)
+                source:         \(info.source)
+                source CRS:     \(info.sourceCRS)
+                imported at:    \(info.importedAt)
+                approximate:    \(info.approximate ?? "no")
+
+                """)
+            for note in info.notes { out.write("note:           \(note)\n") }
+        case .json, .geojson:
+            out.write(AnswerRenderer.serialise(Self.jsonObject(info), pretty: true) + "\n")
+        }
+    }
+
+    static func jsonObject(_ info: LayerInfo) -> [String: Any] {
+        let data = (try? JSONEncoder().encode(info)) ?? Data("{}".utf8)
+        var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        object["imported"] = true
+        return object
+    }
+}

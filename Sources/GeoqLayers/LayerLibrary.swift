@@ -1,0 +1,81 @@
+import Foundation
+import GeoqCore
+import GeoqStore
+
+/// Where the query commands get their layers: the GeoPackage store first (what `geoq import`
+/// wrote), then, for a catalog layer not imported yet, its source file.
+///
+/// Owns the store's SQLite connection, so it is confined to one thread or task, like the
+/// connection itself.
+public final class LayerLibrary {
+    public let catalog: LayerCatalog
+    public let storeFile: URL
+    private let store: GeoPackage?
+    private let stored: [String: LayerInfo]
+    private let loader: LayerLoader
+    private var loaded: [String: Layer] = [:]
+
+    /// Opens the store read-only if it exists; a store that exists but cannot be read is an
+    /// error (it is never silently ignored).
+    public init(
+        locations: DataLocations, storeFile: URL? = nil, invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail
+    )
+        throws(LayerError)
+    {
+        catalog = try locations.loadCatalog()
+        self.storeFile = storeFile ?? locations.storeFile
+        loader = LayerLoader(invalidPolygons: invalidPolygons)
+        if FileManager.default.fileExists(atPath: self.storeFile.path) {
+            do {
+                let store = try GeoPackage.open(at: self.storeFile.path, create: false, readOnly: true)
+                self.store = store
+                stored = Dictionary(uniqueKeysWithValues: try store.layers().map { ($0.name, $0) })
+            } catch {
+                throw .storeUnreadable(path: self.storeFile.path, reason: error.description)
+            }
+        } else {
+            store = nil
+            stored = [:]
+        }
+    }
+
+    /// Every layer name: the store's, then catalog layers not imported yet.
+    public var names: [String] {
+        stored.keys.sorted() + catalog.layers.map(\.name).filter { stored[$0] == nil }
+    }
+
+    /// What the store says about its layers.
+    public var storedLayers: [LayerInfo] { stored.values.sorted { $0.name < $1.name } }
+
+    /// The polygon layer `name`, indexed, from the store if it is there, else from the catalog.
+    public func layer(named name: String) throws(LayerError) -> Layer {
+        if let layer = loaded[name] { return layer }
+        let layer: Layer
+        if let info = stored[name], let store {
+            let features: [Feature]
+            do { features = try store.features(of: name) } catch {
+                throw .storeUnreadable(path: storeFile.path, reason: error.description)
+            }
+            guard !features.isEmpty else { throw .emptyLayer(path: "\(storeFile.path) layer \(name)") }
+            for (i, f) in features.enumerated() where f.geometry.areal == nil {
+                throw .notAreal(
+                    path: "\(storeFile.path) layer \(name)", feature: LayerLoader.describe(f, at: i),
+                    geometryType: f.geometry.typeName)
+            }
+            layer = Layer(
+                name: name, title: info.title, features: features, approximation: info.approximate,
+                source: "\(storeFile.path) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes
+            )
+        } else {
+            layer = try loader.load(name, from: catalog)
+        }
+        loaded[name] = layer
+        return layer
+    }
+
+    /// Every other polygon layer that can be loaded (for swap hints); layers that fail to load
+    /// or are not polygons are left out.
+    public func otherPolygonLayers(than name: String) -> [Layer] {
+        names.filter { $0 != name }.compactMap { try? layer(named: $0) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GeoqCore
+import GeoqLayers
+
+/// The store half of the benchmark: import throughput for every catalog layer, and the time
+/// to open the store and build the in-memory indexes of all its layers (issue 3's target:
+/// under 100 ms for the Pamplona and Valencia layers).
+enum StoreBenchmark {
+    static func run(locations: DataLocations, runs: Int, progress: Progress) throws {
+        let catalog = try locations.loadCatalog()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("bench.gpkg")
+
+        print("")
+        print("| import (into a new GeoPackage) | features | vertices | time | features/s | vertices/s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        var totalFeatures = 0, totalVertices = 0
+        var totalTime = Duration.zero
+        for spec in catalog.layers {
+            progress.note("importing \(spec.name)")
+            let url = catalog.sourceURL(of: spec)
+            let start = ContinuousClock.now
+            let report = try LayerImporter().importLayer(spec, from: url, into: store)
+            let elapsed = ContinuousClock.now - start
+            let vertices = try LayerLoader().prepare(spec, from: url).features.reduce(0) {
+                $0 + vertexCount($1.geometry)
+            }
+            totalFeatures += report.written
+            totalVertices += vertices
+            totalTime += elapsed
+            print(row(spec.name, report.written, vertices, elapsed))
+        }
+        print(row("**all**", totalFeatures, totalVertices, totalTime))
+
+        var times: [Double] = []
+        var layerCount = 0
+        for run in 1...runs {
+            progress.note("open store and index every layer: run \(run)/\(runs)")
+            let start = ContinuousClock.now
+            let library = try LayerLibrary(locations: locations, storeFile: store)
+            let layers = try library.storedLayers.map { try library.layer(named: $0.name) }
+            times.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start) / 1e6)
+            layerCount = layers.count
+        }
+        print("")
+        print(
+            "Open the store and build the indexes of all \(layerCount) layers (\(totalFeatures) features): "
+                + String(
+                    format: "min %.1f ms, mean %.1f ms over %d runs (target: under 100 ms).", times.min()!,
+                    times.reduce(0, +) / Double(times.count), runs))
+    }
+
+    static func row(_ name: String, _ features: Int, _ vertices: Int, _ time: Duration) -> String {
+        let seconds = WhichSectorBenchmark.nanoseconds(time) / 1e9
+        return "| \(name) | \(features) | \(vertices) | \(String(format: "%.0f ms", seconds * 1000)) "
+            + "| \(String(format: "%.0f", Double(features) / seconds)) | \(String(format: "%.0f", Double(vertices) / seconds)) |"
+    }
+
+    static func vertexCount(_ g: Geometry) -> Int {
+        switch g {
+        case .point: 1
+        case .multiPoint(let ps), .lineString(let ps): ps.count
+        case .multiLineString(let ls): ls.reduce(0) { $0 + $1.count }
+        case .polygon(let p): p.vertexCount
+        case .multiPolygon(let mp): mp.vertexCount
+        }
+    }
+}
