@@ -70,7 +70,7 @@ let package = Package(
                 "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite",
             ]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqTestSupport"]),
     ]

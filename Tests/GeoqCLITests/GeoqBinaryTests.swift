@@ -161,4 +161,59 @@ import Testing
         #expect(r.stdout.contains("geoq which-sector 42.81 -1.64"))
         #expect(r.stdout.contains("Exit status: 0 inside a feature, 3 outside every feature"))
     }
+
+    // MARK: import, info, layers and the store
+
+    static func temporaryStore() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("store.gpkg").path
+    }
+
+    @Test func importThenInfoLayersAndQueryFromTheStore() throws {
+        let store = try Self.temporaryStore()
+        let barrios = TestData.url("pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json").path
+        let imported = try Self.run([
+            "import", barrios, "--layer", "barrios", "--name-field", "NOMBRE", "--store", store,
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("imported barrios into \(store): read 13, written 13, repaired 0, skipped 0"))
+
+        let info = try Self.run(["info", "barrios", "--store", store, "--format", "json"])
+        #expect(info.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
+        #expect(object["featureCount"] as? Int == 13)
+        #expect(object["geometryType"] as? String == "MULTIPOLYGON")
+        #expect(object["sourceCRS"] as? String == "EPSG:4326")
+        #expect((object["source"] as? String)?.hasSuffix("geopamplona_datos_BIEN_Pol_UnidBarrio.json") == true)
+
+        let layers = try Self.run(["layers", "--store", store])
+        #expect(layers.stdout.contains("barrios\tMULTIPOLYGON\t13 features"))
+        #expect(layers.stdout.contains("pamplona-sectors\t(not imported)"))
+
+        // which-sector answers from the store (the catalog has no layer named "barrios").
+        let answer = try Self.run(["which-sector", "42.818", "-1.644", "--layer", "barrios", "--store", store])
+        #expect(answer.status == 0)
+        #expect(answer.stdout.contains("is in Casco Viejo/Alde Zaharra (id BIEN_Pol_UnidBarrio.1) of barrios"))
+    }
+
+    @Test func failedImportExitsWithTheReasonAndKeepsTheStore() throws {
+        let store = try Self.temporaryStore()
+        let zac = TestData.url("pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp").path
+        #expect(try Self.run(["import", zac, "--layer", "zac", "--store", store]).status == 0)
+        let pv = TestData.url("pamplona/cesium_datos_AMBI_Pto_Inst_FV_Muni.json").path
+        let refused = try Self.run(["import", pv, "--layer", "zac", "--store", store])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("--crs EPSG:25830"))
+        let info = try Self.run(["info", "zac", "--store", store])
+        #expect(info.stdout.contains("features:       2"), "the earlier layer is intact: \(info.stdout)")
+        #expect(info.stdout.contains("ETRS89 / UTM zone 30N"))
+
+        let badName = try Self.run(["import", zac, "--layer", "ZAC", "--store", store])
+        #expect(badName.status == 64)
+        #expect(badName.stderr.contains("may hold only lower-case letters"))
+        let unknown = try Self.run(["info", "nope", "--store", store])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("layer 'nope' is not in the store"))
+    }
 }
