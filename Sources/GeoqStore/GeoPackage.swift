@@ -66,8 +66,11 @@ public final class GeoPackage {
     }
 
     /// Creates the tables every GeoPackage has (GeoPackage 1.3, Annex C) and geoq's own table.
+    /// Does nothing if another process created tables since `open` looked (checked under the
+    /// write lock that BEGIN IMMEDIATE takes).
     private func createSchema() throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
+            guard try connection.scalarInt("SELECT count(*) FROM sqlite_master") == 0 else { return }
             try connection.execute(
                 """
                 PRAGMA application_id = \(Self.applicationID);

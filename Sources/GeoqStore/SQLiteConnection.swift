@@ -88,7 +88,9 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         let code: StoreError.Code =
             (rc & 0xFF) == SQLITE_NOTADB || (rc & 0xFF) == SQLITE_CANTOPEN ? .storeUnreadable : .sqlite
-        return StoreError(code, "\(path): \(message) (SQLite code \(rc)) in: \(sql)")
+        // Long scripts (the schema) are cut: the start says which statement it was.
+        let shownSQL = sql.count > 300 ? sql.prefix(300) + "…" : sql
+        return StoreError(code, "\(path): \(message) (SQLite code \(rc)) in: \(shownSQL)")
     }
 }
 

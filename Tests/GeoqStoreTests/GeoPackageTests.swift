@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqTestSupport
+import Synchronization
 import Testing
 
 @testable import GeoqStore
@@ -223,6 +224,30 @@ import Testing
         #expect(try store.features(of: "other") == Self.expectedPamplonaLike)
         #expect(try store.layers() == infosBefore)
         #expect(try store.connection.scalarInt("SELECT count(*) FROM \"rtree_target_geom\"") == 20)
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// Four connections (one per thread) create the same new file and each write a layer: the
+    /// schema is created once and every write waits for the lock instead of failing.
+    @Test func concurrentCreatorsAndWritersShareOneStore() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let path = dir.path("shared.gpkg")
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            do {
+                let store = try GeoPackage.open(at: path, create: true)
+                let features = Fixtures.randomPolygons(count: 200, vertices: 10, seed: UInt64(i))
+                try store.replaceLayer(Fixtures.input("layer-\(i)", features))
+            } catch {
+                failures.withLock { $0.append("\(i): \(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let store = try GeoPackage.open(at: path, create: false)
+        #expect(try store.layers().map(\.name) == ["layer-0", "layer-1", "layer-2", "layer-3"])
+        #expect(try store.layers().map(\.featureCount) == [200, 200, 200, 200])
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM gpkg_spatial_ref_sys") == 3)
         #expect(try store.integrityCheck() == "ok")
     }
 
