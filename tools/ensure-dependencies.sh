@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite) when they
-# are missing; with --tests also GDAL's command-line tools, which the tests use as a real
-# GeoPackage client (ogrinfo, ogr2ogr). Idempotent: does nothing, and needs no network, when
+# are missing; with --tests also GDAL's command-line tools and Python bindings, which the tests
+# use as a real GeoPackage client (ogrinfo, ogr2ogr, GDAL's validate_gpkg). Idempotent: does nothing, and needs no network, when
 # everything is present.
 set -euo pipefail
 
 packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev pkg-config)
 with_tests=false
-[ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin)
+[ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 &&
         pkg-config --exists geos proj sqlite3 &&
         [ -f /usr/share/proj/proj.db ] &&
-        { ! $with_tests || command -v ogrinfo >/dev/null 2>&1; }
+        { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && python3 -c 'import osgeo' 2>/dev/null; }; }
 }
 
 if have_all; then

@@ -41,7 +41,9 @@ extension GeoPackage {
                     VALUES (?, 'features', ?, ?, ?, ?, ?, ?, ?, 4326)
                     """)
                 try contents.bind(table, at: 1)
-                try contents.bind(layer.title, at: 2)
+                // The identifier must be unique in a GeoPackage: the table name is (as GDAL
+                // writes it); the title goes to the description and to geoq_layers.
+                try contents.bind(table, at: 2)
                 try contents.bind(layer.title, at: 3)
                 try contents.bind(now, at: 4)
                 let hasExtent = !extent.isEmpty

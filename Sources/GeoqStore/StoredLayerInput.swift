@@ -4,7 +4,7 @@ import GeoqCore
 public struct StoredLayerInput: Sendable {
     /// The table name: lower-case ASCII letters, digits, `_` and `-` (e.g. `pamplona-sectors`).
     public var name: String
-    /// Human-readable title (written to gpkg_contents.identifier, so unique in a store).
+    /// Human-readable title (gpkg_contents.description and geoq_layers.title; titles may repeat).
     public var title: String
     /// The features, in the order they are stored and read back.
     public var features: [Feature]

@@ -213,12 +213,20 @@ import Testing
         #expect(error?.message.contains("writing layer 'target'") == true)
         store.afterRowInserted = nil
 
-        // A constraint failure from SQLite itself: the title is gpkg_contents.identifier (UNIQUE).
-        let clash = #expect(throws: StoreError.self) {
+        // A failure raised by SQLite itself, midway through the transaction (after the old
+        // table was dropped and the new one filled): a test-only trigger aborts the insert of
+        // the layer's gpkg_contents row.
+        try store.connection.execute(
+            """
+            CREATE TEMP TRIGGER refuse_target BEFORE INSERT ON gpkg_contents WHEN NEW.table_name = 'target'
+            BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END
+            """)
+        let refused = #expect(throws: StoreError.self) {
             try store.replaceLayer(Fixtures.input("target", Fixtures.pamplonaLike, title: "Title of other"))
         }
-        #expect(clash?.code == .sqlite)
-        #expect(clash?.message.contains("UNIQUE") == true)
+        #expect(refused?.code == .sqlite)
+        #expect(refused?.message.contains("refused by a test trigger") == true)
+        try store.connection.execute("DROP TRIGGER temp.refuse_target")
 
         #expect(try store.features(of: "target") == old)
         #expect(try store.features(of: "other") == Self.expectedPamplonaLike)
