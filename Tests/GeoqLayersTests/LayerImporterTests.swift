@@ -137,7 +137,8 @@ import Testing
             try LayerImporter(invalidPolygons: .fail).importLayer(spec, from: bowTie, into: store)
         }
         if FileManager.default.fileExists(atPath: store.path) {
-            #expect(try GeoPackage.open(at: store.path, create: false).layers().isEmpty, "a failed import writes no layer")
+            #expect(
+                try GeoPackage.open(at: store.path, create: false).layers().isEmpty, "a failed import writes no layer")
         }
         let skipped = try LayerImporter(invalidPolygons: .skip).importLayer(spec, from: bowTie, into: store)
         #expect((skipped.read, skipped.written, skipped.skipped) == (2, 1, 1))
@@ -147,5 +148,35 @@ import Testing
         let repaired = try LayerImporter(invalidPolygons: .repair).importLayer(spec, from: bowTie, into: store)
         #expect((repaired.read, repaired.written, repaired.repaired) == (2, 2, 1))
         #expect(try GeoPackage.open(at: store.path, create: false).layer(named: "t").geometryType == "MULTIPOLYGON")
+    }
+
+    /// The Fallas Atom feed of SPEC §2 (latitude first in georss:point), written for this test
+    /// with two real fallas: ids, names, sections and positions from falles-fallas.csv (rows
+    /// 286 and 126; geo_point_2d "39.4703536252716, -0.41352278127992215" and
+    /// "39.462404020462785, -0.3697881186556139").
+    @Test func fallasAtomFeedImportsLatitudeFirst() throws {
+        let feed = try writeTemporary(
+            "fallas.xml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- Written for geoq's tests, following SPEC §2's description of the original app's feed. -->
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:georss="http://www.georss.org/georss">
+              <title>Fallas 2024</title>
+              <entry><id>286</id><title>Pere María Orts i Bosch, pl.</title>
+                <georss:point>39.4703536252716 -0.41352278127992215</georss:point>
+                <falleraMayor>Ainara Rodríguez Sisternas</falleraMayor><cat2012>8C</cat2012></entry>
+              <entry><id>126</id><title>Pintor Salvador Abril-Pere III El Gran</title>
+                <georss:point>39.462404020462785 -0.3697881186556139</georss:point>
+                <falleraMayor>Roselvi Ibañez Blasco</falleraMayor><cat2012>5C</cat2012></entry>
+            </feed>
+            """)
+        let store = try Self.newStore()
+        let report = try LayerImporter().importLayer(
+            LayerSpec(name: "fallas", title: "Fallas", source: feed.path), from: feed, into: store)
+        #expect(report.written == 2)
+        let features = try GeoPackage.open(at: store.path, create: false, readOnly: true).features(of: "fallas")
+        #expect(features.map(\.id) == ["286", "126"])
+        #expect(features[0].geometry == .point(Point(latitude: 39.4703536252716, longitude: -0.41352278127992215)))
+        #expect(features[1].properties["falleraMayor"] == .string("Roselvi Ibañez Blasco"))
     }
 }

@@ -235,6 +235,28 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// A full disk in the middle of a replace (simulated exactly with SQLite's
+    /// `max_page_count`, which makes the file unable to grow): the error says so, and the store
+    /// is left as it was.
+    @Test func fullDiskLeavesThePreviousStateIntact() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        let old = Fixtures.randomPolygons(count: 20, vertices: 5, seed: 3)
+        try store.replaceLayer(Fixtures.input("target", old))
+        let infosBefore = try store.layers()
+        let pages = try #require(try store.connection.scalarInt("PRAGMA page_count"))
+        try store.connection.execute("PRAGMA max_page_count = \(pages + 2)")
+        let full = #expect(throws: StoreError.self) {
+            try store.replaceLayer(
+                Fixtures.input("target", Fixtures.randomPolygons(count: 2000, vertices: 40, seed: 9)))
+        }
+        #expect(full?.message.contains("full") == true, "\(full?.message ?? "")")
+        #expect(try store.features(of: "target") == old)
+        #expect(try store.layers() == infosBefore)
+        #expect(try store.integrityCheck() == "ok")
+    }
+
     /// Four connections (one per thread) create the same new file and each write a layer: the
     /// schema is created once and every write waits for the lock instead of failing.
     @Test func concurrentCreatorsAndWritersShareOneStore() throws {
