@@ -13,7 +13,16 @@ import GeoqTestSupport
 /// terminal.
 @main
 struct WhichSectorBenchmark {
-    static func main() throws {
+    static func main() {
+        do {
+            try run()
+        } catch {
+            FileHandle.standardError.write(Data("geoq-bench: error: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run() throws {
         let options = try BenchmarkOptions(CommandLine.arguments.dropFirst())
         let locations = try DataLocations.resolve()
         let catalog = try locations.loadCatalog()
@@ -65,6 +74,9 @@ struct WhichSectorBenchmark {
         print(
             "Full which-sector: covering features, nearest-edge search and geodesic edge distance (SectorLookup.answer)."
         )
+        if options.only == nil || options.only == "store" {
+            try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
+        }
     }
 
     struct Result {
