@@ -13,7 +13,7 @@ have_all() {
     command -v pkg-config >/dev/null 2>&1 &&
         pkg-config --exists geos proj sqlite3 &&
         [ -f /usr/share/proj/proj.db ] &&
-        { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && python3 -c 'import osgeo' 2>/dev/null; }; }
+        { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && /usr/bin/python3 -c 'import osgeo' 2>/dev/null; }; }
 }
 
 if have_all; then
@@ -30,4 +30,8 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 
-have_all || { echo "geoq: GEOS, PROJ or SQLite still not found through pkg-config after installing" >&2; exit 1; }
+have_all || {
+    echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3," \
+        "/usr/share/proj/proj.db$($with_tests && echo ", ogrinfo and Debian's python3 with osgeo")" >&2
+    exit 1
+}
