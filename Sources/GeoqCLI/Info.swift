@@ -24,15 +24,7 @@ struct Info: ParsableCommand {
     var store: String?
 
     func run() throws {
-        let library: LayerLibrary
-        do {
-            library = try LayerLibrary(
-                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)))
-        } catch {
-            var stderr = StandardError()
-            stderr.write("geoq: error: \(error.description)\n")
-            throw ExitCode(ExitStatus.of(error))
-        }
+        let library = try LayerLibrary.openForCommand(store: store)
         guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
             var stderr = StandardError()
             let inCatalog = library.catalog.layers.contains { $0.name == layer }

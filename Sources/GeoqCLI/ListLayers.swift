@@ -26,15 +26,7 @@ struct ListLayers: ParsableCommand {
     var store: String?
 
     func run() throws {
-        let library: LayerLibrary
-        do {
-            library = try LayerLibrary(
-                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)))
-        } catch {
-            var stderr = StandardError()
-            stderr.write("geoq: error: \(error.description)\n")
-            throw ExitCode(ExitStatus.of(error))
-        }
+        let library = try LayerLibrary.openForCommand(store: store)
         let stored = library.storedLayers
         let pending = library.catalog.layers.filter { spec in !stored.contains { $0.name == spec.name } }
         var out = StandardOutput()

@@ -34,33 +34,8 @@ public struct KMLReader: FeatureFileReader {
 
     /// Reads KML held in memory; `source` names it in errors.
     public func read(data: Data, source: String) throws(FormatError) -> FeatureCollection {
-        guard !data.isEmpty else {
-            throw FormatError(.invalidSyntax, file: source, line: 1, message: "file is empty (expected KML)")
-        }
         let handler = KMLParseHandler(source: source, options: options)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
-        // XMLParser holds its delegate weakly: `handler` stays alive because it is read below.
-        let finished = parser.parse()
-        if let failure = handler.failure { throw failure }
-        if let xml = handler.xmlError {
-            throw FormatError(
-                .invalidSyntax, file: source, line: xml.line,
-                message: "malformed XML at column \(xml.column): \(xml.message)")
-        }
-        if !finished || parser.parserError != nil {
-            let line = parser.lineNumber
-            throw FormatError(
-                .invalidSyntax, file: source, line: line > 0 ? line : nil,
-                message:
-                    "malformed XML: \(parser.parserError.map { KMLParseHandler.describeXMLError($0) } ?? "parsing stopped")"
-            )
-        }
-        guard handler.sawRoot else {
-            throw FormatError(.invalidSyntax, file: source, message: "no XML element found (expected a <kml> document)")
-        }
+        try XMLElementParsing.run(handler, data: data, expected: "KML")
         if let nameField = options.nameField, !handler.features.isEmpty,
             !handler.features.contains(where: { $0.properties[nameField] != nil })
         {
@@ -75,7 +50,7 @@ public struct KMLReader: FeatureFileReader {
 
 /// The SAX state machine behind ``KMLReader``. Not Sendable: one instance per parse, on the
 /// calling thread.
-final class KMLParseHandler: NSObject, XMLParserDelegate {
+final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
     let source: String
     let options: ReadOptions
     let naming: FeatureNaming

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Subclasses override ``didOpen(_:attributes:parser:)`` and ``didClose(_:parser:)``. Not
 /// Sendable: one instance per parse, on the calling thread.
-class XMLElementParsing: NSObject, XMLParserDelegate {
+class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
     /// An open element.
     struct Frame {
         /// The name as written, with its prefix (`georss:point`).
@@ -38,8 +38,11 @@ class XMLElementParsing: NSObject, XMLParserDelegate {
     }
 
     /// Parses `data` with `handler`; throws the handler's first error, or a syntax error naming
-    /// the line. `expected` names the document in messages ("an Atom or RSS feed").
-    static func run(_ handler: XMLElementParsing, data: Data, expected: String) throws(FormatError) {
+    /// the line. `expected` names the document in messages ("an Atom or RSS feed"). Shared by
+    /// every XML reader, KML's included.
+    static func run(_ handler: some XMLParserDelegate & XMLParseOutcome, data: Data, expected: String)
+        throws(FormatError)
+    {
         let source = handler.source
         guard !data.isEmpty else {
             throw FormatError(.invalidSyntax, file: source, line: 1, message: "file is empty (expected \(expected))")
@@ -137,4 +140,14 @@ class XMLElementParsing: NSObject, XMLParserDelegate {
         xmlError = (parser.lineNumber, parser.columnNumber, message)
         parser.abortParsing()
     }
+}
+
+/// What an XML reader's parser delegate reports once parsing stops: the first error it raised
+/// itself, the first error XMLParser reported (with line and column), and whether any element
+/// was seen.
+protocol XMLParseOutcome: AnyObject {
+    var source: String { get }
+    var failure: FormatError? { get }
+    var xmlError: (line: Int, column: Int, message: String)? { get }
+    var sawRoot: Bool { get }
 }
