@@ -37,6 +37,12 @@ let package = Package(
         .target(name: "GeoqGEOS", dependencies: ["CGEOS", "GeoqCore"]),
         .target(name: "GeoqPROJ", dependencies: ["CPROJ", "GeoqCore"]),
 
+        // Domain modules on the core (no files, no C): nearest-N ranking over point layers, the
+        // augmented-reality overlay, trips from GPS traces.
+        .target(name: "GeoqNearby", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqAR", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
+
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
@@ -51,14 +57,14 @@ let package = Package(
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqLayers", "GeoqStore",
+                "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // On-demand benchmark (not run by the tests): `swift run -c release geoq-bench`.
         .executableTarget(
             name: "geoq-bench",
-            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport"],
+            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ"],
             path: "benchmarks/WhichSectorBenchmark"),
 
         // Tests.
@@ -73,5 +79,8 @@ let package = Package(
         .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
     ]
 )

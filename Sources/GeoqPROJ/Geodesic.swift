@@ -67,3 +67,11 @@ public struct GeodesicInverse: Hashable, Sendable {
         self.finalAzimuth = finalAzimuth
     }
 }
+
+extension Geodesic: GeodesicSolving {
+    public func distanceAndBearing(from a: Point, to b: Point) -> (distance: Double, bearing: Double) {
+        let r = inverse(from: a, to: b)
+        let bearing = r.initialAzimuth < 0 ? r.initialAzimuth + 360 : r.initialAzimuth
+        return (r.distance, bearing >= 360 ? bearing - 360 : bearing)
+    }
+}

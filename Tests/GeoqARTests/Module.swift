@@ -1,0 +1,1 @@
+// Replaced as the tests are written (issue 4).
