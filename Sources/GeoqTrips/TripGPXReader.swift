@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Reads a GPX 1.1 (or 1.0) trace with a SAX parser.
+///
+/// - Each `<trkseg>` of each `<trk>` is one segment of `<trkpt lat=".." lon="..">`; each
+///   `<rte>` is one segment of `<rtept>`. Waypoints (`<wpt>`) are places, not a path: ignored.
+/// - A point's `<time>` (ISO 8601) and `<ele>` are read; an `<accuracy>` element inside the
+///   point (some apps write one in `<extensions>`) is read as the accuracy in metres. GPX's own
+///   `<hdop>` is dimensionless and not used.
+/// - Element prefixes are ignored (`gpx:trkpt` is `trkpt`); the root must be `gpx`.
+/// - Errors name the line of the point; times going backwards are an error.
+public struct TripGPXReader: Sendable {
+    public init() {}
+
+    public func read(_ data: Data, source: String) throws(TripReadError) -> TripTrace {
+        guard !data.isEmpty else {
+            throw TripReadError(
+                .invalidSyntax, file: source, line: 1, message: "file is empty (expected a GPX document)")
+        }
+        let handler = GPXHandler(source: source)
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = handler
+        let finished = parser.parse()
+        if let failure = handler.failure { throw failure }
+        if let xml = handler.xmlError {
+            throw TripReadError(
+                .invalidSyntax, file: source, line: max(xml.line, 1),
+                message: "malformed XML at column \(xml.column): \(xml.message)")
+        }
+        if !finished {
+            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw TripReadError(
+                .invalidSyntax, file: source, line: max(parser.lineNumber, 1),
+                message: "malformed XML at column \(parser.columnNumber): \(message)")
+        }
+        guard handler.sawRoot else {
+            throw TripReadError(
+                .invalidSyntax, file: source, line: 1, message: "no XML element (expected a GPX document)")
+        }
+        let trace = TripTrace(segments: handler.segments)
+        guard trace.fixCount > 0 else {
+            throw TripReadError(
+                .noFixes, file: source,
+                message: "no track points (<trkpt>) or route points (<rtept>); waypoints alone are not a path")
+        }
+        return trace
+    }
+}
+
+/// The SAX delegate: one per parse, on the calling thread.
+private final class GPXHandler: NSObject, XMLParserDelegate {
+    struct OpenPoint {
+        var line: Int
+        var latitude: String
+        var longitude: String
+        var time: String?
+        var elevation: String?
+        var accuracy: String?
+    }
+
+    let source: String
+    var values: TraceValues
+    var segments: [[TripFix]] = []
+    var failure: TripReadError?
+    var sawRoot = false
+    /// The first syntax error libxml2 reported (it may recover and let `parse()` succeed).
+    var xmlError: (line: Int, column: Int, message: String)?
+    private var current: OpenPoint?
+    private var text = ""
+    private var depth = 0
+
+    init(source: String) {
+        self.source = source
+        values = TraceValues(file: source)
+    }
+
+    private static func local(_ name: String) -> String {
+        name.split(separator: ":").last.map(String.init) ?? name
+    }
+
+    private func fail(_ error: TripReadError, _ parser: XMLParser) {
+        if failure == nil { failure = error }
+        parser.abortParsing()
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes: [String: String] = [:]
+    ) {
+        guard failure == nil else { return }
+        let name = Self.local(elementName)
+        depth += 1
+        if !sawRoot {
+            sawRoot = true
+            guard name == "gpx" else {
+                fail(
+                    TripReadError(
+                        .invalidSyntax, file: source, line: parser.lineNumber,
+                        message: "root element is <\(elementName)>, expected <gpx>"), parser)
+                return
+            }
+        }
+        text = ""
+        switch name {
+        case "trkseg", "rte": segments.append([])
+        case "trkpt", "rtept":
+            if segments.isEmpty { segments.append([]) }
+            current = OpenPoint(
+                line: parser.lineNumber, latitude: attributes["lat"] ?? "", longitude: attributes["lon"] ?? "")
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if xmlError == nil {
+            let message = (parseError as NSError).localizedDescription
+            xmlError = (parser.lineNumber, parser.columnNumber, message)
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        text += string
+    }
+
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
+        guard failure == nil else { return }
+        depth -= 1
+        let name = Self.local(elementName)
+        if current != nil {
+            switch name {
+            case "time": current?.time = text
+            case "ele": current?.elevation = text
+            case "accuracy": current?.accuracy = text
+            case "trkpt", "rtept": finishPoint(parser)
+            default: break
+            }
+        }
+        text = ""
+    }
+
+    private func finishPoint(_ parser: XMLParser) {
+        guard let p = current else { return }
+        current = nil
+        do {
+            let point = try values.point(latitude: p.latitude, longitude: p.longitude, line: p.line)
+            let time = try p.time.flatMap { t throws(TripReadError) in try values.time(t, line: p.line) }
+            let elevation = try values.number(p.elevation ?? "", line: p.line, field: "ele", required: false)
+            let accuracy = try values.number(p.accuracy ?? "", line: p.line, field: "accuracy", required: false)
+            try values.checkOrder(time, line: p.line)
+            segments[segments.count - 1].append(
+                TripFix(time: time, point: point, accuracy: accuracy, elevation: elevation))
+        } catch {
+            fail(error, parser)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GeoqCore
+import GeoqPROJ
+import GeoqTrips
+import Testing
+
+/// CSV and GPX traces. Every fixture here was written for these tests (none comes from a device).
+@Suite struct TripCSVReaderTests {
+    func read(_ text: String) throws(TripReadError) -> TripTrace {
+        try TripCSVReader().read(text, source: "drive.csv")
+    }
+
+    func error(_ text: String) -> TripReadError? {
+        do {
+            _ = try read(text)
+            return nil
+        } catch { return error }
+    }
+
+    @Test func withHeaderAndISOTimes() throws {
+        let trace = try read(
+            """
+            time,lat,lon,accuracy
+            2026-03-01T08:00:00Z,42.81,-1.64,5
+            2026-03-01T08:00:10.5Z,42.811,-1.64,
+            2026-03-01T09:00:20+01:00,42.812,-1.64,12.5
+            """)
+        let fixes = trace.fixes
+        #expect(fixes.count == 3)
+        #expect(fixes[0].point == Point(latitude: 42.81, longitude: -1.64))
+        #expect(fixes[0].time == Date(timeIntervalSince1970: 1_772_352_000))
+        #expect(fixes[1].time == Date(timeIntervalSince1970: 1_772_352_010.5))
+        #expect(fixes[2].time == Date(timeIntervalSince1970: 1_772_352_020))
+        #expect(fixes.map(\.accuracy) == [5, nil, 12.5])
+    }
+
+    @Test func withoutHeaderUnixTimesAndCRLF() throws {
+        let trace = try read("1772352000,42.81,-1.64\r\n\r\n1772352060.5,42.82,-1.65\r\n")
+        #expect(trace.fixCount == 2)
+        #expect(trace.fixes[1].time == Date(timeIntervalSince1970: 1_772_352_060.5))
+        #expect(trace.fixes[1].point.latitude == 42.82 && trace.fixes[1].point.longitude == -1.65)
+        #expect(trace.fixes[1].accuracy == nil)
+    }
+
+    @Test func headerNamesTheColumnOrder() throws {
+        let trace = try read("latitude,longitude,accuracy,timestamp\n42.81,-1.64,7,1772352000\n")
+        #expect(trace.fixes[0].point == Point(latitude: 42.81, longitude: -1.64))
+        #expect(trace.fixes[0].accuracy == 7)
+    }
+
+    @Test func emptyTimeIsUnknown() throws {
+        #expect(try read(",42.81,-1.64\n").fixes[0].time == nil)
+    }
+
+    /// Bad input: each error names the line and the field (table: text, code, line, field).
+    @Test(
+        arguments: [
+            ("time,lat,lon\n1772352000,42.81,-1.64\n1772352001,x,-1.64\n", TripReadError.Code.badValue, 3, "lat"),
+            ("1772352000,91,-1.64\n", .outOfRange, 1, "lat"),
+            ("1772352000,42.81,-181\n", .outOfRange, 1, "lon"),
+            ("1772352000,42.81,-1.64\nyesterday,42.81,-1.64\n", .badValue, 2, "time"),
+            ("1772352000,42.81,-1.64,x\n", .badValue, 1, "accuracy"),
+            ("1772352000,42.81\n", .badValue, 1, nil),
+            ("1772352000,42.81,nan\n", .badValue, 1, "lon"),
+            ("1772352060,42.81,-1.64\n1772352000,42.82,-1.64\n", .timeOrder, 2, "time"),
+        ] as [(String, TripReadError.Code, Int, String?)])
+    func badLines(text: String, code: TripReadError.Code, line: Int, field: String?) {
+        let e = error(text)
+        #expect(e?.code == code)
+        #expect(e?.line == line)
+        #expect(e?.field == field)
+        #expect(e?.description.hasPrefix("drive.csv:\(line): ") == true, "\(String(describing: e))")
+    }
+
+    @Test func messagesSayWhatIsWrong() {
+        #expect(error("1772352000,91,-1.64\n")?.description == "drive.csv:1: lat 91.0 is outside [-90, 90]")
+        #expect(error("time,lat,lon\n1,x,2\n")?.description == "drive.csv:2: lat 'x' is not a number")
+    }
+
+    @Test func headerWithoutCoordinatesOrNoFixes() {
+        #expect(error("when,where\n")?.code == .invalidSyntax)
+        #expect(error("time,lat,lon\n")?.code == .noFixes)
+        #expect(error("")?.code == .noFixes)
+    }
+}
+
+@Suite struct TripGPXReaderTests {
+    func read(_ text: String) throws(TripReadError) -> TripTrace {
+        try TripGPXReader().read(Data(text.utf8), source: "drive.gpx")
+    }
+
+    func error(_ text: String) -> TripReadError? {
+        do {
+            _ = try read(text)
+            return nil
+        } catch { return error }
+    }
+
+    /// Two segments of points 100 m and 250 m apart (built with Karney's direct problem and
+    /// printed at full precision), with a waypoint that is not part of the path.
+    static func twoSegments() -> String {
+        let a = [0.0, 100, 200].map { Geodesic.wgs84.direct(from: Traces.pamplona, azimuth: 0, distance: $0) }
+        let start = Point(latitude: 42.9, longitude: -1.5)
+        let b = [start, Geodesic.wgs84.direct(from: start, azimuth: 90, distance: 250)]
+        func pt(_ p: Point, _ seconds: Int, ele: Bool) -> String {
+            let time = Date(timeIntervalSince1970: 1_772_352_000 + Double(seconds))
+                .formatted(Date.ISO8601FormatStyle())
+            return """
+                <trkpt lat="\(p.latitude)" lon="\(p.longitude)">\(ele ? "<ele>450.5</ele>" : "")<time>\(time)</time></trkpt>
+                """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="geoq tests" xmlns="http://www.topografix.com/GPX/1/1">
+              <wpt lat="0" lon="0"><name>home</name></wpt>
+              <trk><name>to work</name>
+                <trkseg>
+                  \(pt(a[0], 0, ele: true))
+                  \(pt(a[1], 10, ele: false))
+                  \(pt(a[2], 20, ele: false))
+                </trkseg>
+                <trkseg>
+                  \(pt(b[0], 600, ele: false))
+                  \(pt(b[1], 630, ele: false))
+                </trkseg>
+              </trk>
+            </gpx>
+            """
+    }
+
+    @Test func twoSegmentsAreSummedSeparately() throws {
+        let trace = try read(Self.twoSegments())
+        #expect(trace.segments.map(\.count) == [3, 2])
+        #expect(trace.fixes[0].elevation == 450.5)
+        #expect(trace.fixes[0].time == Date(timeIntervalSince1970: 1_772_352_000))
+        let r = Trip(trace: trace).report(geodesic: Geodesic.wgs84)
+        #expect(abs(r.lengthMetres - 450) < 0.001)  // 200 + 250; the 11 km gap is not counted
+        #expect(r.segments == 2 && r.fixesRead == 5)
+        #expect(r.duration == 630)  // elapsed, the gap included
+    }
+
+    @Test func routesAndPrefixesAndAccuracy() throws {
+        let trace = try read(
+            """
+            <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1">
+              <g:rte><g:rtept lat="42.81" lon="-1.64"/><g:rtept lat="42.82" lon="-1.64"/></g:rte>
+              <g:trk><g:trkseg><g:trkpt lat="42.83" lon="-1.64"><g:extensions><accuracy>8</accuracy></g:extensions></g:trkpt></g:trkseg></g:trk>
+            </g:gpx>
+            """)
+        #expect(trace.segments.map(\.count) == [2, 1])
+        #expect(trace.fixes[2].accuracy == 8)
+        #expect(trace.fixes.allSatisfy { $0.time == nil })
+    }
+
+    @Test(
+        arguments: [
+            ("<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>", TripReadError.Code.noFixes, nil, nil),
+            ("<kml></kml>", .invalidSyntax, 1, nil),
+            ("", .invalidSyntax, 1, nil),
+            ("<gpx>\n<trk><trkseg>\n<trkpt lat=\"42\" lon=\"-1\"></trkseg></gpx>", .invalidSyntax, 3, nil),
+            ("<gpx>\n<trk><trkseg>\n<trkpt lat=\"95\" lon=\"-1\"/></trkseg></trk></gpx>", .outOfRange, 3, "lat"),
+            ("<gpx>\n<trk><trkseg>\n<trkpt lon=\"-1\"/></trkseg></trk></gpx>", .badValue, 3, "lat"),
+            (
+                "<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"1\"><time>2026-03-01T08:00:10Z</time></trkpt>\n"
+                    + "<trkpt lat=\"1\" lon=\"1\"><time>2026-03-01T08:00:00Z</time></trkpt></trkseg></trk></gpx>",
+                .timeOrder, 3, "time"
+            ),
+            (
+                "<gpx><trk><trkseg>\n<trkpt lat=\"1\" lon=\"1\"><ele>high</ele></trkpt></trkseg></trk></gpx>",
+                .badValue, 2, "ele"
+            ),
+        ] as [(String, TripReadError.Code, Int?, String?)])
+    func badDocuments(text: String, code: TripReadError.Code, line: Int?, field: String?) {
+        let e = error(text)
+        #expect(e?.code == code, "\(String(describing: e))")
+        #expect(e?.line == line, "\(String(describing: e))")
+        #expect(e?.field == field)
+    }
+}
+
+@Suite struct TripTraceReaderTests {
+    @Test func missingFile() {
+        let url = URL(fileURLWithPath: "/nonexistent/geoq-trips/drive.gpx")
+        #expect(throws: TripReadError(.fileMissing, file: "drive.gpx", message: "no such file")) {
+            try TripTraceReader.read(contentsOf: url, source: "drive.gpx")
+        }
+    }
+
+    @Test func formatIsSniffedOrTakenFromTheName() throws {
+        let gpx = Data("\n <gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>".utf8)
+        #expect(try TripTraceReader.read(gpx, source: "x").fixCount == 1)
+        #expect(try TripTraceReader.read(Data(TripGPXReaderTests.twoSegments().utf8), source: "x").fixCount == 5)
+        #expect(try TripTraceReader.read(Data("1,42.81,-1.64\n".utf8), source: "x").fixCount == 1)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-trips-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("drive.gpx")
+        try Data(TripGPXReaderTests.twoSegments().utf8).write(to: file)
+        #expect(try TripTraceReader.read(contentsOf: file).segments.count == 2)
+        #expect(throws: TripReadError.self) { try TripTraceReader.read(contentsOf: dir) }
+    }
+}
+
+/// Services every 10,000 km, bigger ones at 20,000 and 40,000 (SPEC §4).
+@Suite struct MaintenanceForecastTests {
+    @Test(
+        arguments: [
+            (0.0, 1_000.0, 10_000.0, [10_000.0], 10.0, 10),
+            (12_500, 1_500, 20_000, [10_000, 20_000], 5, 5),
+            (35_000, 2_000, 40_000, [10_000, 20_000, 40_000], 2.5, 3),
+            (40_000, 2_500, 50_000, [10_000], 4, 4),
+            (79_999, 1_000, 80_000, [10_000, 20_000, 40_000], 0.001, 1),
+        ] as [(Double, Double, Double, [Double], Double, Int)])
+    func nextMilestone(odometer: Double, monthly: Double, milestone: Double, due: [Double], months: Double, whole: Int)
+        throws
+    {
+        let f = try #require(MaintenanceForecast(odometerKilometres: odometer, monthlyKilometres: monthly))
+        #expect(f.milestoneKilometres == milestone)
+        #expect(f.servicesDue == due)
+        #expect(abs(f.months! - months) < 1e-9)
+        #expect(f.wholeMonths == whole)
+    }
+
+    @Test func noForecastWithoutMovement() {
+        #expect(MaintenanceForecast(odometerKilometres: 5_000, monthlyKilometres: 0)?.months == nil)
+        #expect(MaintenanceForecast(odometerKilometres: -1, monthlyKilometres: 100) == nil)
+        #expect(MaintenanceForecast(odometerKilometres: .nan, monthlyKilometres: 100) == nil)
+    }
+}
