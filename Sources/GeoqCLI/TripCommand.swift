@@ -9,25 +9,26 @@ struct TripCommand: ParsableCommand {
         commandName: "trip",
         abstract: "Measure a vehicle trip from its GPS trace (GPX or CSV).",
         discussion: """
-            The length is the sum of geodesic distances (Karney, WGS84) between successive kept
-            fixes. A GPX file is read track segment by track segment (<trkseg>, or <rte>); the
-            gap between two segments is not counted. A CSV file has lines time,lat,lon[,accuracy]
-            (latitude first; the header is optional; time in ISO 8601 with a zone or Unix
-            seconds; accuracy in metres). Fixes whose times go backwards are an error.
+            The length is the sum of geodesic distances (Karney, WGS84) between successive kept \
+            fixes. A GPX file is read track segment by track segment (<trkseg>, or <rte>); the \
+            gap between two segments is not counted. A CSV file has lines time,lat,lon[,accuracy] \
+            (latitude first; the header is optional and may name the columns in another order; \
+            time in ISO 8601 with a zone, or Unix seconds; accuracy in metres). Fixes whose \
+            times go backwards are an error.
 
-            --max-accuracy drops fixes whose accuracy is worse than the limit (fixes with no
-            accuracy are kept). --min-step keeps a fix only when it is at least that far from
-            the last kept fix, as the vehicle app's distance filter did (500 m); the last fix of
-            each segment is always kept. A distance filter can only shorten a trip (chords cut
-            curves); the report gives a proven bound on how much.
+            --max-accuracy drops fixes whose accuracy is worse than the limit (fixes with no \
+            accuracy are kept). --min-step then keeps a fix only when it is at least that far \
+            from the last kept fix, as the vehicle app's distance filter did (500 m); the last \
+            fix of each segment is always kept. A distance filter can only shorten a trip \
+            (chords cut curves); the JSON report gives a proven upper bound on by how much.
 
             Examples:
               geoq trip drive.gpx
               geoq trip drive.csv --min-step 500
               geoq trip drive.csv --max-accuracy 50 --format json
 
-            Exit status: 0 measured, 64 bad arguments, 65 malformed trace (the message names the
-            file and line), 66 missing or unreadable file.
+            Exit status: 0 measured, 64 bad arguments, 65 malformed trace (the message names \
+            the file and line), 66 missing or unreadable file.
             """)
 
     @Argument(help: ArgumentHelp("The trace: a .gpx file, or CSV time,lat,lon[,accuracy].", valueName: "file"))
@@ -83,7 +84,9 @@ struct TripCommand: ParsableCommand {
     static func text(_ r: TripReport, file: String) -> String {
         var lines: [String] = []
         let km = (r.lengthMetres / 1000).formatted(.number.precision(.fractionLength(3)))
-        lines.append("\(file): \(km) km (\(Int(r.lengthMetres.rounded())) m) in \(r.segments) segment(s)")
+        lines.append(
+            "\(file): \(km) km (\(Int(r.lengthMetres.rounded())) m) in \(r.segments) segment\(r.segments == 1 ? "" : "s")"
+        )
         lines.append(
             "fixes: \(r.fixesRead) read, \(r.fixesKept) kept, \(r.droppedForAccuracy) dropped for accuracy, "
                 + "\(r.droppedForStep) dropped by the distance filter")
@@ -95,11 +98,6 @@ struct TripCommand: ParsableCommand {
             lines.append(line)
         } else {
             lines.append("duration: unknown (fewer than two fixes have times)")
-        }
-        if r.droppedForStep > 0 {
-            lines.append(
-                "the distance filter shortened the length by less than \(Int(r.stepFilterBound.rounded())) m "
-                    + "(a proven bound; usually far less)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
