@@ -73,7 +73,8 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     var xmlError: (line: Int, column: Int, message: String)?
     private var current: OpenPoint?
     private var text = ""
-    private var depth = 0
+    /// Names of the open elements, the root first (for messages).
+    private var open: [String] = []
 
     init(source: String) {
         self.source = source
@@ -95,7 +96,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     ) {
         guard failure == nil else { return }
         let name = Self.local(elementName)
-        depth += 1
+        open.append(elementName)
         if !sawRoot {
             sawRoot = true
             guard name == "gpx" else {
@@ -118,9 +119,26 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        if xmlError == nil {
-            let message = (parseError as NSError).localizedDescription
-            xmlError = (parser.lineNumber, parser.columnNumber, message)
+        guard xmlError == nil, failure == nil else { return }
+        var message = Self.describe(parseError)
+        if !open.isEmpty { message += " (open elements: " + open.map { "<\($0)>" }.joined(separator: " ") + ")" }
+        xmlError = (parser.lineNumber, parser.columnNumber, message)
+        parser.abortParsing()
+    }
+
+    /// libxml2's error codes, as GeoqFormats' XML readers word them.
+    static func describe(_ error: any Error) -> String {
+        switch (error as NSError).code {
+        case 4: "the document is empty"
+        case 5: "the document ends before all elements are closed (truncated file?)"
+        case 9: "invalid character"
+        case 23, 26, 27: "undefined or malformed entity (write a literal & as &amp;)"
+        case 38, 39, 40, 41: "malformed attribute (attribute values must be quoted)"
+        case 64, 65: "whitespace required (or text before the <?xml ...?> declaration)"
+        case 68: "malformed name"
+        case 73: "'>' expected"
+        case 76: "closing tag does not match the open element"
+        case let code: "XML parser error \(code)"
         }
     }
 
@@ -132,7 +150,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
     ) {
         guard failure == nil else { return }
-        depth -= 1
+        if !open.isEmpty { open.removeLast() }
         let name = Self.local(elementName)
         if current != nil {
             switch name {

@@ -178,6 +178,16 @@ import Testing
     }
 }
 
+extension TripGPXReaderTests {
+    @Test func malformedXMLSaysWhereAndWhat() {
+        let e = error("<gpx>\n<trk><trkseg>\n<trkpt lat=\"42\" lon=\"-1\"></trkseg></gpx>")
+        #expect(
+            e?.description
+                == "drive.gpx:3: malformed XML at column 35: closing tag does not match the open element "
+                + "(open elements: <gpx> <trk> <trkseg> <trkpt>)")
+    }
+}
+
 @Suite struct TripTraceReaderTests {
     @Test func missingFile() {
         let url = URL(fileURLWithPath: "/nonexistent/geoq-trips/drive.gpx")
