@@ -12,40 +12,50 @@ struct ARCommand: ParsableCommand {
         commandName: "ar",
         abstract: "Place labels of points (fallas, services) on a phone's camera view.",
         discussion: """
-            For a device at LAT LON held with a compass heading, pitch and roll, computes for each
-            target its geodesic distance and bearing (WGS84, Karney), the bearing relative to the
-            heading, the elevation angle, the screen position through a pinhole camera of the given
-            field of view and screen size, whether it is visible, a label scale that shrinks with
-            distance (1 at 50 m or nearer, 0.4 at 2 km or farther), and overlapping labels stacked
-            upwards, nearest in front. Labels are listed nearest first.
+            For a device at LAT LON held with a compass heading, pitch and roll,
+            computes for each target: its geodesic distance and bearing (WGS84,
+            Karney), the bearing relative to the heading, the elevation angle, the
+            screen position through a pinhole camera of the given field of view
+            and screen size, whether it is visible, a label scale that shrinks
+            with distance (1 at 50 m or nearer, 0.4 at 2 km or farther), and
+            overlapping labels stacked upwards, nearest in front. Labels are
+            listed nearest first.
 
-            Angles are degrees. The heading is where the camera looks, clockwise from north; with
-            --heading-ref magnetic it is corrected by --declination (east positive):
-            true = magnetic + declination. Pitch is positive with the camera tilted up, roll
-            positive with the phone turned clockwise. Screen pixels count from the top-left corner.
-            Without --vfov the vertical field of view follows from --hfov and the screen's aspect
-            (square pixels).
+            Angles are degrees. The heading is where the camera looks, clockwise
+            from north; with --heading-ref magnetic it is corrected by
+            --declination (east positive): true = magnetic + declination. Pitch
+            is positive with the camera tilted up, roll positive with the phone
+            turned clockwise. Screen pixels count from the top-left corner.
+            Without --vfov the vertical field of view follows from --hfov and
+            the screen's aspect (square pixels). Give negative values as
+            --pitch=-5 or --pitch -5.
 
-            Targets are the point features of a GeoJSON, KML, Shapefile or CSV file (--targets),
-            in any CRS geoq can reproject. A numeric property altitude, alt, elevation, ele or z gives
-            a target's altitude in metres; otherwise it is taken to be at the device's altitude.
+            Targets are the point features of a GeoJSON, KML, Shapefile or CSV
+            file (--targets), in any CRS geoq can reproject; --name-field and
+            --id-field pick the attributes to show. A numeric attribute
+            altitude, alt, elevation, ele or z gives a target's altitude in
+            metres; without one it is at the device's altitude.
 
-            --stream reads compass readings from standard input, one JSON object per line, e.g.
-            {"heading": 12.5, "pitch": 3, "roll": 0} (pitch and roll default to the options), smooths
-            the heading on the unit circle (so 359° and 1° give 0°) and writes one overlay per
-            reading. A bad line gets an error line with its number and the stream goes on.
+            --stream reads compass readings from standard input, one JSON object
+            per line, e.g. {"heading": 12.5, "pitch": 3, "roll": 0} (pitch and
+            roll default to the options), smooths the heading on the unit circle
+            (so 359° and 1° give 0°, not 180°) and writes one overlay per
+            reading. A bad line gets an error line with its number and the
+            stream goes on.
 
             Examples:
               geoq ar 39.4699 -0.3763 --heading 15 --targets fallas.geojson
-              geoq ar 39.4699, -0.3763 --heading 350 --heading-ref magnetic --declination 1.2 \\
-                  --pitch=-5 --targets fallas.csv --max-distance 1500 --format json
-              geoq ar 39.4699 -0.3763 --heading 0 --hfov 66 --width 1080 --height 1920 \\
-                  --altitude 15 --curvature --targets fallas.geojson
+              geoq ar 39.4699 -0.3763 --heading 15 --max-distance 800 \\
+                --targets falles-fallas.csv --name-field "Nom / Nombre"
+              geoq ar 39.4699, -0.3763 --heading 350 --heading-ref magnetic \\
+                --declination 1.2 --pitch=-5 --targets fallas.csv --format json
+              geoq ar 39.4699 -0.3763 --heading 0 --hfov 66 --altitude 15 \\
+                --width 1080 --height 1920 --curvature --targets fallas.geojson
               printf '{"heading": 359}\\n{"heading": 1, "pitch": 4}\\n' | \\
-                  geoq ar 39.4699 -0.3763 --stream --targets fallas.geojson --visible-only
+                geoq ar 39.4699 -0.3763 --stream --targets fallas.geojson
 
-            Exit status: 0 done, 4 a stream had bad lines, 64 bad arguments, 65 malformed
-            targets file, 66 missing targets file.
+            Exit status: 0 done, 4 a stream had bad lines, 64 bad arguments,
+            65 malformed targets file, 66 missing targets file.
             """)
 
     /// Which north `--heading` (and streamed headings) are measured from.
@@ -95,6 +105,18 @@ struct ARCommand: ParsableCommand {
 
     @Option(name: .long, help: "File of target points (GeoJSON, KML, Shapefile, CSV).")
     var targets: String?
+
+    @Option(
+        name: .customLong("name-field"),
+        help:
+            "Attribute holding each target's name (default: the format's name, else a column such as name or Nom / Nombre)."
+    )
+    var nameField: String?
+
+    @Option(
+        name: .customLong("id-field"), help: "Attribute holding each target's id (default: the format's id or the row)."
+    )
+    var idField: String?
 
     @Option(name: .customLong("max-distance"), help: "Targets farther than this many metres are not visible.")
     var maxDistance: Double?
@@ -190,11 +212,10 @@ struct ARCommand: ParsableCommand {
         while let line = input() {
             number += 1
             if line.allSatisfy(\.isWhitespace) { continue }
-            guard let reading = try? JSONDecoder().decode(Reading.self, from: Data(line.utf8)) else {
+            let reading: Reading
+            do { reading = try JSONDecoder().decode(Reading.self, from: Data(line.utf8)) } catch {
                 badLines += 1
-                let message =
-                    "line \(number): not a compass reading; expected a JSON object such as {\"heading\": 12.5, \"pitch\": 3, \"roll\": 0}"
-                output.write(streamError(message, line: number))
+                output.write(streamError("line \(number): \(Self.readingProblem(error))", line: number))
                 continue
             }
             let raw = trueHeading(reading.heading)
@@ -207,7 +228,7 @@ struct ARCommand: ParsableCommand {
             switch format {
             case .text:
                 let shown = labels.filter(\.visible).map { l in
-                    "\(l.name) (\(Self.round(l.x ?? 0, 0)), \(Self.round(l.y ?? 0, 0)))"
+                    "\(l.name) (\(Int((l.x ?? 0).rounded())), \(Int((l.y ?? 0).rounded())))"
                 }
                 output.write(
                     "line \(number): heading \(Self.round(smoothed, 1))° (read \(Self.round(raw, 1))°), "
@@ -232,6 +253,18 @@ struct ARCommand: ParsableCommand {
         var roll: Double?
     }
 
+    /// What is wrong with a line that is not a ``Reading``.
+    static func readingProblem(_ error: any Error) -> String {
+        let expected = "expected a JSON object such as {\"heading\": 12.5, \"pitch\": 3, \"roll\": 0}"
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return "missing \"\(key.stringValue)\"; \(expected)"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            guard let key = context.codingPath.last?.stringValue else { return "not a compass reading; \(expected)" }
+            return "\"\(key)\" is not a number (degrees); \(expected)"
+        default: return "not a compass reading; \(expected)"
+        }
+    }
+
     private func streamError(_ message: String, line: Int) -> String {
         switch format {
         case .text: return "\(message)\n"
@@ -248,7 +281,8 @@ struct ARCommand: ParsableCommand {
     func loadTargets() throws(LayerError) -> [ARTarget] {
         let path = targets ?? ""
         let url = URL(fileURLWithPath: path)
-        let spec = LayerSpec(name: "targets", title: "AR targets", source: path)
+        let spec = LayerSpec(
+            name: "targets", title: "AR targets", source: path, idField: idField, nameField: nameField)
         let prepared = try LayerLoader().prepare(spec, from: url)
         var result: [ARTarget] = []
         var skipped = 0
@@ -262,13 +296,29 @@ struct ARCommand: ParsableCommand {
                 continue
             }
             result.append(
-                ARTarget(id: f.id, name: f.name ?? f.id, position: position, altitude: Self.altitude(of: f)))
+                ARTarget(
+                    id: f.id, name: f.name ?? Self.guessedName(of: f) ?? f.id, position: position,
+                    altitude: Self.altitude(of: f)))
         }
         if skipped > 0 {
             var stderr = StandardError()
             stderr.write("geoq: note: \(path): \(skipped) feature(s) are not points and were left out\n")
         }
         return result
+    }
+
+    /// The text of the first attribute (in name order) whose name has a word meaning "name":
+    /// name, nom, nombre, title, titulo, título (Valencia's fallas: "Nom / Nombre").
+    static func guessedName(of feature: Feature) -> String? {
+        let words: Set<String> = ["name", "nom", "nombre", "title", "titulo", "título"]
+        for key in feature.properties.keys.sorted() {
+            let parts = key.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+            guard parts.contains(where: words.contains),
+                let text = feature.properties[key]?.text?.trimmingCharacters(in: .whitespaces), !text.isEmpty
+            else { continue }
+            return text
+        }
+        return nil
     }
 
     /// A numeric altitude attribute, if the feature has one.
