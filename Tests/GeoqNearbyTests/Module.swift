@@ -1,1 +1,0 @@
-// Replaced as the tests are written (issue 4).
