@@ -20,7 +20,7 @@ struct TraceValues {
     /// A time: ISO 8601 with a zone (`2026-03-01T08:00:00Z`, `…08:00:00.5+01:00`) or Unix
     /// seconds (`1772352000`, `1772352000.5`). Empty means unknown.
     func time(_ text: String, line: Int, field: String = "time") throws(TripReadError) -> Date? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if t.isEmpty { return nil }
         if let seconds = Double(t) {
             guard seconds.isFinite else {
@@ -37,7 +37,7 @@ struct TraceValues {
 
     /// A finite number, or nil when `text` is empty and `required` is false.
     func number(_ text: String, line: Int, field: String, required: Bool) throws(TripReadError) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if t.isEmpty {
             if required {
                 throw TripReadError(.badValue, file: file, line: line, field: field, message: "\(field) is missing")

@@ -6,8 +6,10 @@ import Foundation
 
 /// Reads a GPX 1.1 (or 1.0) trace with a SAX parser.
 ///
-/// - Each `<trkseg>` of each `<trk>` is one segment of `<trkpt lat=".." lon="..">`; each
-///   `<rte>` is one segment of `<rtept>`. Waypoints (`<wpt>`) are places, not a path: ignored.
+/// - Each `<trkseg>` of each `<trk>` is one segment of `<trkpt lat=".." lon="..">`. A file
+///   with no track points is read from its routes instead, each `<rte>` one segment of
+///   `<rtept>`; when a file has both, its routes are plans and are ignored. Waypoints (`<wpt>`)
+///   are places, not a path: ignored.
 /// - A point's `<time>` (ISO 8601) and `<ele>` are read; an `<accuracy>` element inside the
 ///   point (some apps write one in `<extensions>`) is read as the accuracy in metres. GPX's own
 ///   `<hdop>` is dimensionless and not used.
@@ -43,7 +45,9 @@ public struct TripGPXReader: Sendable {
             throw TripReadError(
                 .invalidSyntax, file: source, line: 1, message: "no XML element (expected a GPX document)")
         }
-        let trace = TripTrace(segments: handler.segments)
+        // A file with a track is measured by its track: its routes are plans, not the drive.
+        let tracks = TripTrace(segments: handler.trackSegments)
+        let trace = tracks.fixCount > 0 ? tracks : TripTrace(segments: handler.routeSegments)
         guard trace.fixCount > 0 else {
             throw TripReadError(
                 .noFixes, file: source,
@@ -62,11 +66,15 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
         var time: String?
         var elevation: String?
         var accuracy: String?
+        var isRoute: Bool
     }
 
     let source: String
     var values: TraceValues
-    var segments: [[TripFix]] = []
+    var trackSegments: [[TripFix]] = []
+    var routeSegments: [[TripFix]] = []
+    /// Route points are checked for time order among themselves, apart from track points.
+    var routeValues: TraceValues
     var failure: TripReadError?
     var sawRoot = false
     /// The first syntax error libxml2 reported (it may recover and let `parse()` succeed).
@@ -79,6 +87,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     init(source: String) {
         self.source = source
         values = TraceValues(file: source)
+        routeValues = TraceValues(file: source)
     }
 
     private static func local(_ name: String) -> String {
@@ -109,11 +118,16 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
         }
         text = ""
         switch name {
-        case "trkseg", "rte": segments.append([])
+        case "trkseg": trackSegments.append([])
+        case "rte": routeSegments.append([])
         case "trkpt", "rtept":
-            if segments.isEmpty { segments.append([]) }
+            let isRoute = name == "rtept"
+            if isRoute ? routeSegments.isEmpty : trackSegments.isEmpty {
+                if isRoute { routeSegments.append([]) } else { trackSegments.append([]) }
+            }
             current = OpenPoint(
-                line: parser.lineNumber, latitude: attributes["lat"] ?? "", longitude: attributes["lon"] ?? "")
+                line: parser.lineNumber, latitude: attributes["lat"] ?? "", longitude: attributes["lon"] ?? "",
+                isRoute: isRoute)
         default: break
         }
     }
@@ -172,9 +186,14 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
             let time = try p.time.flatMap { t throws(TripReadError) in try values.time(t, line: p.line) }
             let elevation = try values.number(p.elevation ?? "", line: p.line, field: "ele", required: false)
             let accuracy = try values.number(p.accuracy ?? "", line: p.line, field: "accuracy", required: false)
-            try values.checkOrder(time, line: p.line)
-            segments[segments.count - 1].append(
-                TripFix(time: time, point: point, accuracy: accuracy, elevation: elevation))
+            let fix = TripFix(time: time, point: point, accuracy: accuracy, elevation: elevation)
+            if p.isRoute {
+                try routeValues.checkOrder(time, line: p.line)
+                routeSegments[routeSegments.count - 1].append(fix)
+            } else {
+                try values.checkOrder(time, line: p.line)
+                trackSegments[trackSegments.count - 1].append(fix)
+            }
         } catch {
             fail(error, parser)
         }

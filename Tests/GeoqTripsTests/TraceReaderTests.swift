@@ -139,7 +139,8 @@ import Testing
         #expect(r.duration == 630)  // elapsed, the gap included
     }
 
-    @Test func routesAndPrefixesAndAccuracy() throws {
+    /// With a track, the routes (plans) are ignored; prefixes are ignored; `<accuracy>` is read.
+    @Test func trackWinsOverRoutesAndPrefixesAndAccuracy() throws {
         let trace = try read(
             """
             <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1">
@@ -147,9 +148,25 @@ import Testing
               <g:trk><g:trkseg><g:trkpt lat="42.83" lon="-1.64"><g:extensions><accuracy>8</accuracy></g:extensions></g:trkpt></g:trkseg></g:trk>
             </g:gpx>
             """)
+        #expect(trace.segments.map(\.count) == [1])
+        #expect(trace.fixes[0].accuracy == 8)
+        #expect(trace.fixes[0].point == Point(latitude: 42.83, longitude: -1.64))
+    }
+
+    /// Without a track, each route is a segment; whitespace around values is accepted.
+    @Test func routesWithoutATrack() throws {
+        let trace = try read(
+            """
+            <gpx>
+              <rte><rtept lat=" 42.81 " lon="-1.64"><time>
+                2026-03-01T08:00:00Z
+              </time></rtept><rtept lat="42.82" lon="-1.64"/></rte>
+              <rte><rtept lat="42.83" lon="-1.64"/></rte>
+            </gpx>
+            """)
         #expect(trace.segments.map(\.count) == [2, 1])
-        #expect(trace.fixes[2].accuracy == 8)
-        #expect(trace.fixes.allSatisfy { $0.time == nil })
+        #expect(trace.fixes[0].time == Date(timeIntervalSince1970: 1_772_352_000))
+        #expect(trace.fixes[1].time == nil)
     }
 
     @Test(
