@@ -41,6 +41,22 @@ public struct TripReport: Hashable, Sendable {
     /// against the same fixes without it: `2 · minStep · droppedForStep` (see ``Trip``).
     public var stepFilterBound: Double
 
+    public init(
+        fixesRead: Int, fixesKept: Int, droppedForAccuracy: Int, droppedForStep: Int, lengthMetres: Double,
+        duration: TimeInterval?, start: Date?, end: Date?, segments: Int, stepFilterBound: Double
+    ) {
+        self.fixesRead = fixesRead
+        self.fixesKept = fixesKept
+        self.droppedForAccuracy = droppedForAccuracy
+        self.droppedForStep = droppedForStep
+        self.lengthMetres = lengthMetres
+        self.duration = duration
+        self.start = start
+        self.end = end
+        self.segments = segments
+        self.stepFilterBound = stepFilterBound
+    }
+
     /// Average speed in metres per second over ``duration``; nil without a positive duration.
     public var averageSpeed: Double? {
         guard let duration, duration > 0 else { return nil }

@@ -254,3 +254,30 @@ extension TripGPXReaderTests {
         #expect(MaintenanceForecast(odometerKilometres: .nan, monthlyKilometres: 100) == nil)
     }
 }
+
+@Suite struct MonthlyDistanceTests {
+    static func report(_ metres: Double, _ start: String?) -> TripReport {
+        let date = start.map { try! Date($0, strategy: Date.ISO8601FormatStyle()) }
+        return TripReport(
+            fixesRead: 2, fixesKept: 2, droppedForAccuracy: 0, droppedForStep: 0, lengthMetres: metres, duration: nil,
+            start: date, end: date, segments: 1, stepFilterBound: 0)
+    }
+
+    @Test func tripsCountInTheMonthTheyStartInTheTimeZone() throws {
+        let reports = [
+            Self.report(12_000, "2026-01-10T08:00:00Z"),
+            Self.report(3_000, "2026-01-31T23:30:00Z"),  // 00:30 on 1 February in Madrid
+            Self.report(500, nil),
+            Self.report(45_000, "2026-03-02T08:00:00Z"),
+        ]
+        let madrid = MonthlyDistance(reports, timeZone: try #require(TimeZone(identifier: "Europe/Madrid")))
+        #expect(madrid.metres[.init(year: 2026, month: 1)] == 12_000)
+        #expect(madrid.metres[.init(year: 2026, month: 2)] == 3_000)
+        #expect(madrid.undatedMetres == 500)
+        #expect(madrid.meanMonthlyKilometres == 20)  // 60 km over January–March
+        let utc = MonthlyDistance(reports, timeZone: try #require(TimeZone(identifier: "UTC")))
+        #expect(utc.metres[.init(year: 2026, month: 1)] == 15_000)
+        #expect(utc.metres.keys.sorted().map(\.description) == ["2026-01", "2026-03"])
+        #expect(MonthlyDistance([], timeZone: .gmt).meanMonthlyKilometres == nil)
+    }
+}
