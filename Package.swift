@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "GeoqNearby", dependencies: ["GeoqCore"]),
         .target(name: "GeoqAR", dependencies: ["GeoqCore"]),
         .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
@@ -51,7 +52,7 @@ let package = Package(
         // index) and the which-sector query shared by every face.
         .target(
             name: "GeoqLayers",
-            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore"]),
+            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas"]),
 
         // The `geoq` command line.
         .executableTarget(
@@ -82,5 +83,6 @@ let package = Package(
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
         .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
     ]
 )

@@ -106,6 +106,12 @@ struct ARCommand: ParsableCommand {
     @Option(name: .long, help: "File of target points (GeoJSON, KML, Shapefile, CSV).")
     var targets: String?
 
+    @Option(name: .long, help: "A point layer of the store or catalog to label (default: fallas, when no --targets).")
+    var layer: String?
+
+    @Option(name: .long, help: "The GeoPackage store to read --layer from.")
+    var store: String?
+
     @Option(
         name: .customLong("name-field"),
         help:
@@ -141,7 +147,9 @@ struct ARCommand: ParsableCommand {
         if !stream && heading == nil {
             throw ValidationError("missing --heading DEG (or use --stream to read headings from standard input)")
         }
-        if targets == nil { throw ValidationError("missing --targets FILE: the points to label (GeoJSON, KML, CSV)") }
+        if targets != nil && layer != nil {
+            throw ValidationError("give either --targets FILE or --layer NAME, not both")
+        }
         if !(smoothing > 0 && smoothing <= 1) { throw ValidationError("--smoothing \(smoothing) is outside (0, 1]") }
         let camera = try camera(heading: heading ?? 0, pitch: pitch, roll: roll)
         do throws(ARError) {
@@ -279,7 +287,17 @@ struct ARCommand: ParsableCommand {
     /// The point features of the --targets file as AR targets; other geometries are skipped
     /// with a note on standard error.
     func loadTargets() throws(LayerError) -> [ARTarget] {
-        let path = targets ?? ""
+        guard let path = targets else {
+            // A layer of the store or catalog: the fallas by default, as the festival guide shows.
+            let layer = try LayerLibrary(
+                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:))
+            ).pointLayer(named: self.layer ?? "fallas")
+            return zip(layer.features, layer.positions).map { f, p in
+                ARTarget(
+                    id: f.id, name: f.name ?? Self.guessedName(of: f) ?? f.id, position: p,
+                    altitude: Self.altitude(of: f))
+            }
+        }
         let url = URL(fileURLWithPath: path)
         let spec = LayerSpec(
             name: "targets", title: "AR targets", source: path, idField: idField, nameField: nameField)

@@ -11,7 +11,8 @@ enum ExitStatus {
     static let outside: Int32 = 3
     /// A batch finished, but some lines were not points (each got an error line).
     static let batchHadBadLines: Int32 = 4
-    /// Bad arguments: not numbers, out of range, unknown layer or option.
+    /// Bad arguments: not numbers, out of range, unknown layer or option, a layer of the wrong
+    /// kind for the command (points for which-sector, polygons for nearest).
     static let usage: Int32 = 64
     /// A data file or the catalog is malformed, or holds an invalid polygon.
     static let dataError: Int32 = 65
@@ -25,9 +26,10 @@ enum ExitStatus {
     /// The one mapping from layer errors to exit statuses.
     static func of(_ error: LayerError) -> Int32 {
         switch error {
-        case .unknownLayer: usage
+        // The layer exists but is of the wrong kind for the question: the request is wrong.
+        case .unknownLayer, .notAreal, .notPoints: usage
         case .sourceMissing, .catalogUnreadable: noInput
-        case .catalogMalformed, .sourceMalformed, .crsMissing, .reprojectionFailed, .notAreal,
+        case .catalogMalformed, .sourceMalformed, .crsMissing, .reprojectionFailed,
             .invalidPolygon, .emptyLayer, .storeUnreadable:
             dataError
         case .storeWriteFailed: ioError

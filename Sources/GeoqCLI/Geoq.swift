@@ -16,9 +16,16 @@ struct Geoq: ParsableCommand {
               geoq which-sector 42.81 -1.64 --format json
               geoq which-sector 39.47 -0.376 --layer valencia-barrios
               printf '42.81,-1.64\\n42.818,-1.644\\n' | geoq which-sector --batch
+              geoq nearest 39.4699 -0.3763 --layer fallas --category Especial -n 5
+              geoq services 39.4699 -0.3763 -n 2
+              geoq ar 39.4699 -0.3763 --heading 20 --max-distance 1500
+              geoq trip drive.gpx --min-step 500
               geoq import --all
               geoq layers
               geoq info valencia-census-sections
             """,
-        subcommands: [WhichSector.self, Import.self, ListLayers.self, Info.self])
+        subcommands: [
+            WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self, Import.self,
+            ListLayers.self, Info.self,
+        ])
 }

@@ -91,4 +91,32 @@ struct IDTemplate {
             ]
         return (result, notes)
     }
+
+    /// Ids from `idField`; where it is empty, from this template, each such row noted
+    /// (Valencia's falla OBJECTID 5061 has no 'Id. Falla').
+    func fillGaps(in features: [Feature], idField: String, path: String) throws(LayerError) -> ([Feature], [String]) {
+        var result = features
+        var filled: [String] = []
+        for i in result.indices {
+            if let value = result[i].properties[idField]?.text, !value.isEmpty {
+                result[i].id = value
+                continue
+            }
+            let id: String
+            do { id = try self.id(of: result[i]) } catch {
+                throw .sourceMalformed(
+                    path: path,
+                    message:
+                        "\(path): feature #\(i + 1): '\(idField)' is empty and '\(text)' cannot replace it: \(error.why)"
+                )
+            }
+            result[i].id = id
+            filled.append("feature #\(i + 1)\(result[i].name.map { " (\($0))" } ?? "") → \(id)")
+        }
+        let notes =
+            filled.isEmpty
+            ? []
+            : ["'\(idField)' is empty in \(filled.count) row(s); id from '\(text)': \(filled.joined(separator: ", "))"]
+        return (result, notes)
+    }
 }

@@ -14,6 +14,7 @@ public enum LayerError: Error, Equatable, Sendable {
     case crsMissing(path: String, sample: String)
     case reprojectionFailed(path: String, crs: String, reason: String)
     case notAreal(path: String, feature: String, geometryType: String)
+    case notPoints(path: String, feature: String, geometryType: String)
     case invalidPolygon(path: String, feature: String, reason: String, location: String?)
     case emptyLayer(path: String)
     /// The GeoPackage store exists but cannot be opened or read.
@@ -32,6 +33,7 @@ public enum LayerError: Error, Equatable, Sendable {
         case .crsMissing: "crs-missing"
         case .reprojectionFailed: "reprojection-failed"
         case .notAreal: "not-polygons"
+        case .notPoints: "not-points"
         case .invalidPolygon: "invalid-polygon"
         case .emptyLayer: "empty-layer"
         case .storeUnreadable: "store-unreadable"
@@ -59,6 +61,8 @@ extension LayerError: CustomStringConvertible {
             "\(path): cannot reproject from \(crs) to WGS84: \(reason)"
         case .notAreal(let path, let feature, let type):
             "\(path): \(feature) is a \(type); a sector layer needs Polygon or MultiPolygon features"
+        case .notPoints(let path, let feature, let type):
+            "\(path): \(feature) is a \(type); nearest-N answers need a layer of Point or MultiPoint features"
         case .invalidPolygon(let path, let feature, let reason, let location):
             "\(path): \(feature) is not a valid polygon: \(reason)\(location.map { " at \($0)" } ?? "") (GEOS)"
         case .emptyLayer(let path):

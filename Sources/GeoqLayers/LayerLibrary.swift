@@ -74,8 +74,62 @@ public final class LayerLibrary {
     }
 
     /// Every other polygon layer that can be loaded (for swap hints); layers that fail to load
-    /// or are not polygons are left out.
+    /// or are not polygons are left out (point layers are known by their catalog entry or their
+    /// stored geometry type, and not even read).
     public func otherPolygonLayers(than name: String) -> [Layer] {
-        names.filter { $0 != name }.compactMap { try? layer(named: $0) }
+        names.filter { candidate in
+            guard candidate != name else { return false }
+            if let info = stored[candidate] { return !info.geometryType.uppercased().contains("POINT") }
+            let spec = catalog.layers.first { $0.name == candidate }
+            return spec?.serviceType == nil && spec?.categoryField == nil
+        }.compactMap { try? layer(named: $0) }
+    }
+
+    private var loadedPoints: [String: PointLayer] = [:]
+
+    /// The point layer `name`, indexed for nearest-N, from the store if it is there, else from
+    /// the catalog. Its catalog entry (if any) gives its categories, service type and links.
+    public func pointLayer(named name: String) throws(LayerError) -> PointLayer {
+        if let layer = loadedPoints[name] { return layer }
+        let spec = catalog.layers.first { $0.name == name }
+        let layer: PointLayer
+        if let info = stored[name], let store {
+            let features: [Feature]
+            do { features = try store.features(of: name) } catch {
+                throw .storeUnreadable(path: storeFile.path, reason: error.description)
+            }
+            layer = try PointLayer(
+                name: name, title: info.title, features: features, spec: spec, approximation: info.approximate,
+                source: "\(storeFile.path) layer \(name)")
+        } else {
+            let spec = try catalog.spec(named: name)
+            let url = catalog.sourceURL(of: spec)
+            let prepared = try loader.prepare(spec, from: url)
+            layer = try PointLayer(
+                name: name, title: spec.title, features: prepared.features, spec: spec,
+                approximation: spec.approximate, source: url.path)
+        }
+        loadedPoints[name] = layer
+        return layer
+    }
+
+    /// The features of layer `name` by id, of any geometry type (for links such as a falla's
+    /// marquee polygon).
+    public func featuresByID(of name: String) throws(LayerError) -> [String: Feature] {
+        let features: [Feature]
+        if stored[name] != nil, let store {
+            do { features = try store.features(of: name) } catch {
+                throw .storeUnreadable(path: storeFile.path, reason: error.description)
+            }
+        } else {
+            let spec = try catalog.spec(named: name)
+            features = try loader.prepare(spec, from: catalog.sourceURL(of: spec)).features
+        }
+        return Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The catalog's service layers (those with a service type), by type.
+    public var serviceLayers: [(type: String, layer: String)] {
+        catalog.layers.compactMap { spec in spec.serviceType.map { ($0, spec.name) } }
     }
 }

@@ -56,7 +56,7 @@ public struct LayerLoader: Sendable {
         let collection: FeatureCollection
         do {
             // With a template the id column may have gaps, so the reader must not insist on it.
-            let idField = spec.idTemplate == nil ? spec.idField : nil
+            let idField = spec.idTemplate == nil && spec.idFallback == nil ? spec.idField : nil
             var options = ReadOptions(idField: idField, nameField: spec.nameField)
             options.skipFeaturesWithoutGeometry = spec.skipEmptyGeometry ?? false
             collection = try readFeatures(at: url, options: options)
@@ -70,6 +70,10 @@ public struct LayerLoader: Sendable {
             var templateNotes: [String]
             (features, templateNotes) = try IDTemplate(template).apply(to: features, checking: spec.idField, path: path)
             notes += templateNotes
+        } else if let fallback = spec.idFallback, let idField = spec.idField {
+            var fallbackNotes: [String]
+            (features, fallbackNotes) = try IDTemplate(fallback).fillGaps(in: features, idField: idField, path: path)
+            notes += fallbackNotes
         }
         let selected = try select(features, spec: spec, path: path)
         // Rows the reader skipped for having no geometry are counted as read and skipped.

@@ -18,8 +18,22 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// When both are set, `idField` is checked against the template: a row where it is empty
     /// is reported in the layer's notes, a row where it differs is an error.
     public var idTemplate: String?
+    /// Used for the rows where `idField` is empty (a template as in `idTemplate`); each such
+    /// row is reported in the layer's notes. Without it an empty id is an error.
+    public var idFallback: String?
     /// Attribute holding the display name.
     public var nameField: String?
+    /// Attribute holding each feature's category (e.g. a falla's competition section).
+    public var categoryField: String?
+    /// How category codes become words and are ordered: "falla-sections" (E, 1A … 8C, FC) or
+    /// "falla-sections-infantil" (IE, 1 … 22, FC). Without it categories are shown as written.
+    public var categoryScheme: String?
+    /// For point layers that are services (car parks, hospitals, …): the type they are grouped
+    /// under by `geoq services`.
+    public var serviceType: String?
+    /// Other layers whose features share this layer's ids (a falla's children's falla and
+    /// marquee): answers name the linked feature under `as`.
+    public var links: [Link]?
     /// Keep only some features, renaming them (how approximate layers are derived).
     public var select: Selection?
     /// Leave out rows or records that have no geometry (they are counted as skipped) instead
@@ -28,6 +42,12 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// Set when the layer only approximates what its name promises: the explanation that
     /// every answer from this layer carries.
     public var approximate: String?
+
+    public struct Link: Codable, Hashable, Sendable {
+        public var layer: String
+        /// The name the linked feature goes by in answers (`childrensFalla`, `marquee`).
+        public var `as`: String
+    }
 
     public struct Selection: Codable, Hashable, Sendable {
         /// The attribute compared with each entry's `value`.

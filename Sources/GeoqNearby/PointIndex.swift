@@ -65,7 +65,9 @@ public struct PointIndex: Sendable {
         let maxMetres = maxMetres ?? .infinity
         var hits: [NearestHit] = []
         hits.reserveCapacity(Swift.min(limit, points.count))
-        var bearings: [Int: Double] = [:]
+        // Bearings of the items solved so far (a few more than `limit`): a short linear list.
+        var bearings: [(item: Int, bearing: Double)] = []
+        bearings.reserveCapacity(limit + 8)
         points.withUnsafeBufferPointer { points in
             tree.nearest(
                 boxDistance: { box in
@@ -76,14 +78,14 @@ public struct PointIndex: Sendable {
                 itemDistance: { item in
                     guard include(item) else { return .infinity }
                     let solved = geodesic.distanceAndBearing(from: q, to: points[item])
-                    bearings[item] = solved.bearing
+                    bearings.append((item, solved.bearing))
                     return solved.distance
                 }
             ) { item, distance in
                 // Excluded items come last at infinity, and infinity <= an unset radius (also
                 // infinity): only finite distances are hits.
                 guard distance.isFinite, distance <= maxMetres else { return false }
-                let bearing = bearings[item] ?? 0
+                let bearing = bearings.last { $0.item == item }?.bearing ?? 0
                 // -0 and 360 both mean north.
                 hits.append(NearestHit(item: item, distance: distance, bearing: bearing >= 360 ? 0 : bearing + 0))
                 return hits.count < limit

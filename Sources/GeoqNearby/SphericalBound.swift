@@ -32,9 +32,10 @@ import GeoqCore
 ///   always, and the box holds the meridian of q);
 /// - otherwise a point of one of the two meridian edges (moving a point's longitude towards
 ///   q's, the shorter way round, shortens its distance): the foot of the perpendicular from q
-///   on the edge's meridian when it falls inside [φ₁, φ₂], else one of the edge's ends.
-/// Longitude differences go through `sin²(Δλ / 2)` (haversine), which has period 360°, so a
-/// box at longitude 179.9 and a query at -179.9 are 0.2° apart, not 359.8°. Boxes around a
+///   on the edge's meridian when it falls inside [φ₁, φ₂], else one of the edge's ends
+///   (computed through cos σ, with a cushion for rounding, see ``cosineCushion``).
+/// Longitude differences go through `cos Δλ` and `sin²(Δλ / 2)` (haversine), which have period
+/// 360°, so a box at longitude 179.9 and a query at -179.9 are 0.2° apart, not 359.8°. Boxes around a
 /// pole need nothing special: every meridian edge reaches the pole's neighbourhood, and a
 /// query at a pole is at the same distance from all of a parallel's points.
 ///
@@ -45,6 +46,9 @@ struct SphericalBound {
     static let radius = 6_335_000.0
     /// Metres taken off every bound so that it stays strictly below the exact distance.
     static let slack = 1e-6
+
+    /// Added to a box's largest cos σ before acos, so that rounding cannot raise the bound.
+    static let cosineCushion = 2e-15
 
     static let radiansPerDegree = Double.pi / 180
 
@@ -101,28 +105,22 @@ struct SphericalBound {
             let dLat = Swift.max(phi1 - latitude, 0, latitude - phi2)
             return Self.radius * dLat - Self.slack
         }
-        let cos1 = cos(phi1), cos2 = cos(phi2)
-        var best = Swift.min(
-            edgeHaversine(lambda1, phi1, cos1, phi2, cos2), edgeHaversine(lambda2, phi1, cos1, phi2, cos2))
-        if !(best > 0) { best = 0 }
-        return Self.metres(haversine: best)
-    }
-
-    /// The smallest haversine from the query to the meridian arc at longitude `lambda` between
-    /// latitudes `phi1` ≤ `phi2`.
-    @inline(__always)
-    private func edgeHaversine(_ lambda: Double, _ phi1: Double, _ cos1: Double, _ phi2: Double, _ cos2: Double)
-        -> Double
-    {
-        var h = Swift.min(
-            haversine(latitude: phi1, cosLatitude: cos1, longitude: lambda),
-            haversine(latitude: phi2, cosLatitude: cos2, longitude: lambda))
-        // On the meridian, cos σ(φ) = sin φq sin φ + cos φq cos φ cos Δλ is largest at
-        // φ* = atan2(sin φq, cos φq cos Δλ); it is the nearest point when inside the arc.
-        let foot = atan2(sinLatitude, cosLatitude * cos(lambda - longitude))
-        if foot > phi1 && foot < phi2 {
-            h = Swift.min(h, haversine(latitude: foot, cosLatitude: cos(foot), longitude: lambda))
+        // On the meridian of an edge, cos σ(φ) = sin φq sin φ + cos φq cos Δλ cos φ =: f(φ) is
+        // largest at the foot of the perpendicular from q, where it equals
+        // √(sin² φq + cos² φq cos² Δλ); the foot lies inside the edge exactly when f rises at
+        // φ₁ and falls at φ₂. Otherwise the nearer end of the edge is the nearest point.
+        let sin1 = sin(phi1), cos1 = cos(phi1), sin2 = sin(phi2), cos2 = cos(phi2)
+        var largestCos = -1.0
+        for lambda in [lambda1, lambda2] {
+            let k = cosLatitude * cos(lambda - longitude)
+            var f = Swift.max(sinLatitude * sin1 + k * cos1, sinLatitude * sin2 + k * cos2)
+            if sinLatitude * cos1 - k * sin1 > 0 && sinLatitude * cos2 - k * sin2 < 0 {
+                f = (sinLatitude * sinLatitude + k * k).squareRoot()
+            }
+            largestCos = Swift.max(largestCos, f)
         }
-        return h
+        // acos is ill-conditioned near 0: the cushion covers f's rounding (a few units of
+        // 10⁻¹⁶), at the price of up to about 0.4 m of looseness for boxes right next to q.
+        return Self.radius * acos(Swift.min(1, largestCos + Self.cosineCushion)) - Self.slack
     }
 }

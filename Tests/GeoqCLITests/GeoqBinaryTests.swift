@@ -216,4 +216,99 @@ import Testing
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("layer 'nope' is not in the store"))
     }
+
+    // MARK: nearest and services
+
+    @Test func nearestEspecialFallasAsJSON() throws {
+        let r = try Self.run([
+            "nearest", "39.4699", "-0.3763", "--layer", "fallas", "--category", "Especial", "-n", "5",
+            "--format", "json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let answer = try JSONDecoder().decode(NearestAnswer.self, from: Data(r.stdout.utf8))
+        #expect(answer.hits.count == 5)
+        #expect(answer.hits.allSatisfy { $0.category == "Especial" && $0.geoURI.hasPrefix("geo:39.") })
+        #expect(answer.hits.map(\.distanceMetres) == answer.hits.map(\.distanceMetres).sorted())
+        #expect(answer.hits.first?.links?["childrensFalla"] != nil)
+    }
+
+    @Test func nearestTextAndWrongLayerKind() throws {
+        let r = try Self.run(["nearest", "39.4699", "-0.3763", "--layer", "valencia-valenbisi", "-n", "2"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("1. "))
+        #expect(r.stdout.contains("geo:39."))
+        let polygons = try Self.run(["nearest", "42.81", "-1.64", "--layer", "pamplona-sectors"])
+        #expect(polygons.status == 64)
+        #expect(polygons.stderr.contains("nearest-N answers need a layer of Point or MultiPoint features"))
+        let sectors = try Self.run(["which-sector", "39.4699", "-0.3763", "--layer", "fallas"])
+        #expect(sectors.status == 64)
+        #expect(sectors.stderr.contains("a sector layer needs Polygon or MultiPolygon features"))
+    }
+
+    @Test func servicesGroupsAndUnknownType() throws {
+        let r = try Self.run(["services", "39.4699", "-0.3763", "--type", "hospital", "--type", "taxi-rank", "-n", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("hospital (valencia-hospitals):"))
+        #expect(r.stdout.contains("taxi-rank (valencia-taxi-ranks):"))
+        #expect(!r.stdout.contains("car-park"))
+        let unknown = try Self.run(["services", "39.4699", "-0.3763", "--type", "spa"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("service type 'spa'"))
+    }
+
+    // MARK: ar and trip
+
+    /// Pinhole check worked out here, not by the AR module: with pitch = roll = 0 and targets
+    /// at the device's altitude, x = W/2 + f·tan(Δψ), f = (W/2)/tan(hFOV/2) = 540/tan 30°.
+    @Test func arLabelsFollowThePinholeModel() throws {
+        let r = try Self.run([
+            "ar", "39.4699", "-0.3763", "--heading", "20", "--max-distance", "800", "--format", "json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let labels = try #require(object["labels"] as? [[String: Any]])
+        let visible = labels.filter { $0["visible"] as? Bool == true }
+        #expect(visible.count >= 3)
+        let f = 540 / tan(30 * Double.pi / 180)
+        for label in visible {
+            let relative = try #require(label["relativeBearing"] as? Double)
+            let x = try #require(label["x"] as? Double)
+            #expect(abs(x - (540 + f * tan(relative * Double.pi / 180))) < 0.5)
+        }
+        let distances = labels.compactMap { $0["distance"] as? Double }
+        #expect(distances == distances.sorted(), "nearest first")
+    }
+
+    @Test func arStreamReportsBadLinesAndGoesOn() throws {
+        let input = "{\"heading\": 359}\n{\"heading\": \"north\"}\n{\"heading\": 1}\n"
+        let r = try Self.run(
+            ["ar", "39.4699", "-0.3763", "--stream", "--max-distance", "500", "--format", "json"], stdin: input)
+        #expect(r.status == 4)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].contains("\"line\":2") && lines[1].contains("bad-input"))
+    }
+
+    @Test func tripLengthAndErrors() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-trip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let good = dir.appendingPathComponent("trace.csv")
+        try
+            "time,lat,lon\n2026-11-22T08:00:00Z,42.81,-1.64\n2026-11-22T08:01:00Z,42.82,-1.64\n2026-11-22T08:02:00Z,42.83,-1.64\n"
+            .write(to: good, atomically: true, encoding: .utf8)
+        let r = try Self.run(["trip", good.path, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        // The meridian arc from 42.81° to 42.83°, integrated separately in Python from the WGS84
+        // meridional radius M(φ) = a(1-e²)/(1-e² sin²φ)^1.5: 2,221.78 m.
+        let length = try #require(
+            (report["lengthMetres"] as? Double) ?? ((report["report"] as? [String: Any])?["lengthMetres"] as? Double))
+        #expect(abs(length - 2221.78) < 0.01)
+        let bad = dir.appendingPathComponent("bad.csv")
+        try "time,lat,lon\n2026-11-22T08:00:00Z,142.81,-1.64\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try Self.run(["trip", bad.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("bad.csv:2"))
+        #expect(try Self.run(["trip", dir.appendingPathComponent("none.csv").path]).status == 66)
+    }
 }

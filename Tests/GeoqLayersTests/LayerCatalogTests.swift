@@ -10,6 +10,9 @@ import Testing
             catalog.layers.map(\.name) == [
                 "pamplona-sectors", "pamplona-barrios", "pamplona-restricted-access",
                 "valencia-census-sections", "valencia-barrios", "valencia-districts",
+                "fallas", "fallas-infantiles", "fallas-carpas",
+                "valencia-car-parks", "valencia-hospitals", "valencia-valenbisi", "valencia-taxi-ranks",
+                "valencia-ev-chargers", "valencia-disabled-parking", "valencia-traffic-cameras",
             ])
         #expect(try catalog.spec(named: LayerCatalog.defaultLayerName).approximate != nil)
         for spec in catalog.layers {

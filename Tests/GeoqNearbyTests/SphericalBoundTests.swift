@@ -58,7 +58,8 @@ import Testing
 
     /// Random boxes (wide, narrow, over the poles and next to the antimeridian) and queries:
     /// the box bound is below Karney's distance to every sampled point of the box, its corners
-    /// and edges included, and equals (within rounding) the smallest sampled distance bound.
+    /// and edges included, and not above the smallest sampled point bound (within the 0.4 m of
+    /// the cosine cushion).
     @Test func boxBoundIsBelowEveryPointOfTheBox() {
         var rng = SeededRandom(seed: 4242)
         let wgs84 = Geodesic.wgs84
@@ -98,7 +99,7 @@ import Testing
                     smallestPointBound = min(smallestPointBound, SphericalBound(query: q).distance(x: p.x, y: p.y))
                 }
             }
-            #expect(bound <= smallestPointBound + 1e-6)
+            #expect(bound <= smallestPointBound + 0.5, "tight within the cushion")
         }
     }
 

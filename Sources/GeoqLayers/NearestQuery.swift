@@ -1,0 +1,106 @@
+import Foundation
+import GeoqCore
+import GeoqFallas
+import GeoqNearby
+
+/// Answers nearest-N questions over point layers of a ``LayerLibrary``.
+public struct NearestQuery {
+    public enum Order: String, Sendable, CaseIterable {
+        /// Nearest first (ties by the layer's order).
+        case distance
+        /// By category in the layer's order (the competition order for fallas), then nearest.
+        case category
+    }
+
+    public let geodesic: any GeodesicSolving
+
+    public init(geodesic: any GeodesicSolving) { self.geodesic = geodesic }
+
+    /// The `limit` nearest features of `layer` to `point` (within `maxMetres` if given), keeping
+    /// only the `categories` named (by code or words) if any, in `order`. Linked features are
+    /// looked up in `library`.
+    public func nearest(
+        _ layer: PointLayer, to point: Point, limit: Int, within maxMetres: Double? = nil, categories: [String] = [],
+        order: Order = .distance, library: LayerLibrary? = nil
+    ) throws(LayerError) -> NearestAnswer {
+        let wanted = categories.filter { !$0.isEmpty }
+        let hits = layer.index.nearest(
+            to: point, limit: limit, within: maxMetres,
+            where: { item in
+                wanted.isEmpty || (layer.categories[item].map { c in wanted.contains { c.matches($0) } } ?? false)
+            },
+            geodesic: geodesic)
+        var links: [String: [String: Feature]] = [:]
+        if let library {
+            for link in layer.links { links[link.as] = try library.featuresByID(of: link.layer) }
+        }
+        var answers = hits.map { hit(layer, $0, links: links) }
+        if order == .category {
+            let rank = Dictionary(uniqueKeysWithValues: hits.map { ($0.item, layer.categories[$0.item]) })
+            let items = hits.map(\.item)
+            let ranked = zip(items, answers).sorted { a, b in
+                let (ca, cb) = (rank[a.0] ?? nil, rank[b.0] ?? nil)
+                if ca != cb {
+                    guard let ca else { return false }
+                    guard let cb else { return true }
+                    return ca < cb
+                }
+                return a.1.distanceMetres < b.1.distanceMetres
+            }
+            answers = ranked.map(\.1)
+        }
+        return NearestAnswer(
+            query: .init(latitude: point.latitude, longitude: point.longitude), layer: layer.name,
+            approximate: layer.approximation != nil, approximation: layer.approximation, order: order.rawValue,
+            hits: answers)
+    }
+
+    /// For each service layer of `library` (optionally only the `types` named), the `perType`
+    /// nearest features within `maxMetres`.
+    public func services(
+        at point: Point, types: [String] = [], perType: Int, within maxMetres: Double? = nil, library: LayerLibrary
+    ) throws(LayerError) -> ServicesAnswer {
+        var groups: [ServicesAnswer.Group] = []
+        let known = library.serviceLayers
+        for wanted in types where !known.contains(where: { $0.type == wanted }) {
+            throw .unknownLayer(name: "service type '\(wanted)'", known: known.map(\.type))
+        }
+        for (type, name) in known where types.isEmpty || types.contains(type) {
+            let layer = try library.pointLayer(named: name)
+            let answer = try nearest(layer, to: point, limit: perType, within: maxMetres)
+            groups.append(.init(type: type, layer: name, hits: answer.hits))
+        }
+        return ServicesAnswer(query: .init(latitude: point.latitude, longitude: point.longitude), groups: groups)
+    }
+
+    func hit(_ layer: PointLayer, _ h: NearestHit, links: [String: [String: Feature]]) -> NearestAnswer.Hit {
+        let f = layer.features[h.item]
+        let p = layer.positions[h.item]
+        let category = layer.categories[h.item]
+        var linked: [String: NearestAnswer.Linked] = [:]
+        for link in layer.links {
+            if let other = links[link.as]?[f.id] {
+                linked[link.as] = .init(
+                    id: other.id, name: other.name, layer: link.layer, geometryType: other.geometry.typeName)
+            }
+        }
+        // The original app's map pins: Especial red, Primera A green (monuments only).
+        let pin =
+            layer.categoryScheme == "falla-sections" ? category.map { FallaCategory(code: $0.code).pinColour() } : nil
+        return NearestAnswer.Hit(
+            id: f.id, name: f.name, category: category?.words, categoryCode: category?.code,
+            distanceMetres: (h.distance * 100).rounded() / 100, bearingDegrees: (h.bearing * 10).rounded() / 10,
+            position: .init(latitude: p.latitude, longitude: p.longitude),
+            geoURI: "geo:\(Self.coordinate(p.latitude)),\(Self.coordinate(p.longitude))",
+            links: linked.isEmpty ? nil : linked,
+            pin: pin)
+    }
+
+    /// Up to 7 decimals (about 1 cm), without trailing zeros.
+    static func coordinate(_ value: Double) -> String {
+        var s = String(format: "%.7f", value)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s
+    }
+}
