@@ -110,15 +110,14 @@ struct SphericalBound {
         // √(sin² φq + cos² φq cos² Δλ); the foot lies inside the edge exactly when f rises at
         // φ₁ and falls at φ₂. Otherwise the nearer end of the edge is the nearest point.
         let sin1 = sin(phi1), cos1 = cos(phi1), sin2 = sin(phi2), cos2 = cos(phi2)
-        var largestCos = -1.0
-        for lambda in [lambda1, lambda2] {
+        func largestCos(onMeridian lambda: Double) -> Double {
             let k = cosLatitude * cos(lambda - longitude)
-            var f = Swift.max(sinLatitude * sin1 + k * cos1, sinLatitude * sin2 + k * cos2)
             if sinLatitude * cos1 - k * sin1 > 0 && sinLatitude * cos2 - k * sin2 < 0 {
-                f = (sinLatitude * sinLatitude + k * k).squareRoot()
+                return (sinLatitude * sinLatitude + k * k).squareRoot()
             }
-            largestCos = Swift.max(largestCos, f)
+            return Swift.max(sinLatitude * sin1 + k * cos1, sinLatitude * sin2 + k * cos2)
         }
+        let largestCos = Swift.max(largestCos(onMeridian: lambda1), largestCos(onMeridian: lambda2))
         // acos is ill-conditioned near 0: the cushion covers f's rounding (a few units of
         // 10⁻¹⁶), at the price of up to about 0.4 m of looseness for boxes right next to q.
         return Self.radius * acos(Swift.min(1, largestCos + Self.cosineCushion)) - Self.slack

@@ -10,13 +10,20 @@ enum BruteForce {
         _ points: [Point], to q: Point, limit: Int, within maxMetres: Double = .infinity,
         where include: (Int) -> Bool = { _ in true }
     ) -> [NearestHit] {
-        var all: [NearestHit] = []
+        // The best `limit` so far, sorted by (distance, index): insertion, cheaper than sorting
+        // every item in a debug build.
+        var best: [NearestHit] = []
         for (i, p) in points.enumerated() where include(i) {
             let r = Geodesic.wgs84.distanceAndBearing(from: q, to: p)
-            if r.distance <= maxMetres { all.append(NearestHit(item: i, distance: r.distance, bearing: r.bearing)) }
+            guard r.distance <= maxMetres, limit > 0 else { continue }
+            if best.count == limit && r.distance >= best[limit - 1].distance { continue }
+            let hit = NearestHit(item: i, distance: r.distance, bearing: r.bearing)
+            var at = best.count
+            while at > 0 && (best[at - 1].distance, best[at - 1].item) > (hit.distance, hit.item) { at -= 1 }
+            best.insert(hit, at: at)
+            if best.count > limit { best.removeLast() }
         }
-        all.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
-        return Array(all.prefix(limit))
+        return best
     }
 }
 

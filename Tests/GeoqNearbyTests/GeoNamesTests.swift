@@ -45,12 +45,15 @@ import Testing
 
     static let index = PointIndex(cities)
 
-    /// Unit vectors of the geodetic normals, for the prefilter.
-    static let normals: [SIMD3<Double>] = cities.map(normal)
+    /// Unit vectors of the geodetic normals, for the prefilter (x, y, z in three arrays: plain
+    /// doubles stay fast in a debug build).
+    static let normals: (x: [Double], y: [Double], z: [Double]) = (
+        cities.map { normal($0).x }, cities.map { normal($0).y }, cities.map { normal($0).z }
+    )
 
-    static func normal(_ p: Point) -> SIMD3<Double> {
+    static func normal(_ p: Point) -> (x: Double, y: Double, z: Double) {
         let lat = p.y * .pi / 180, lon = p.x * .pi / 180
-        return SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
+        return (cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
     }
 
     /// 300 queries uniform on the sphere, seed 500.
@@ -66,24 +69,21 @@ import Testing
     static func prefilteredBruteForce(_ q: Point) -> [NearestHit] {
         let n = normal(q)
         var best: [Double] = []  // the `limit` smallest squared chords, ascending
-        var chords = [Double](repeating: 0, count: normals.count)
-        normals.withUnsafeBufferPointer { normals in
-            chords.withUnsafeMutableBufferPointer { chords in
-                for i in 0..<normals.count {
-                    let d = normals[i] - n
-                    let c = (d * d).sum()
-                    chords[i] = c
-                    if best.count < limit || c < best[best.count - 1] {
-                        var j = best.count - 1
-                        if best.count < limit { best.append(c) } else { j -= 1 }
-                        // insertion: shift larger ones up
-                        var k = best.count - 1
-                        while k > 0 && best[k - 1] > c {
-                            best[k] = best[k - 1]
-                            k -= 1
+        var chords = [Double](repeating: 0, count: cities.count)
+        normals.x.withUnsafeBufferPointer { xs in
+            normals.y.withUnsafeBufferPointer { ys in
+                normals.z.withUnsafeBufferPointer { zs in
+                    chords.withUnsafeMutableBufferPointer { chords in
+                        for i in 0..<xs.count {
+                            let dx = xs[i] - n.x, dy = ys[i] - n.y, dz = zs[i] - n.z
+                            let c = dx * dx + dy * dy + dz * dz
+                            chords[i] = c
+                            guard best.count < limit || c < best[limit - 1] else { continue }
+                            if best.count == limit { best.removeLast() }
+                            var at = best.count
+                            while at > 0 && best[at - 1] > c { at -= 1 }
+                            best.insert(c, at: at)
                         }
-                        best[k] = c
-                        _ = j
                     }
                 }
             }

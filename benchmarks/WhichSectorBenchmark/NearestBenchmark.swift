@@ -1,0 +1,175 @@
+import Foundation
+import GeoqCore
+import GeoqNearby
+import GeoqPROJ
+import GeoqTestSupport
+
+/// Nearest-10 by geodesic distance over the GeoNames cities500 points (234,908 places, fetched
+/// by `tools/fetch-benchmark-data.sh geonames` into data/external/geonames/cities500.json):
+/// geoq's ``PointIndex`` against a brute-force scan (Karney to every city, on fewer queries),
+/// on the same seeded queries uniform on the sphere. Prints a Markdown table.
+///
+/// GEOS is not compared: geoq's GEOS bindings (GeoqGEOS.GEOSSTRtree) expose no nearest search,
+/// and GEOS's `GEOSSTRtree_nearest_generic_r` returns a single nearest item with a planar
+/// distance callback, not the 10 nearest by geodesic distance.
+enum NearestBenchmark {
+    static let limit = 10
+
+    /// - Parameters:
+    ///   - root: the repository root (data/external/geonames/cities500.json is read from it).
+    ///   - queries: nearest-10 queries per run for geoq (the brute force runs 50).
+    static func run(root: URL, runs: Int, progress: Progress, queries queryCount: Int = 10_000, seed: UInt64 = 2026)
+        throws
+    {
+        let file = root.appendingPathComponent("data/external/geonames/cities500.json")
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            progress.note("GeoNames not found; run tools/fetch-benchmark-data.sh geonames")
+            return
+        }
+        progress.note("nearest: reading \(file.path)")
+        let points = try loadCities(file)
+        let geodesic = Geodesic.wgs84
+
+        var buildTimes: [Double] = []
+        var index = PointIndex([])
+        for run in 1...runs {
+            progress.note("nearest: building the index, run \(run)/\(runs)")
+            let start = ContinuousClock.now
+            index = PointIndex(points)
+            buildTimes.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start))
+        }
+
+        var rng = SeededRandom(seed: seed)
+        let queries = (0..<queryCount).map { _ in
+            Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180))
+        }
+        // Where a mobility app asks: within about 5 km of a random city.
+        let nearCities = (0..<queryCount).map { _ in
+            let city = points[Int.random(in: 0..<points.count, using: &rng)]
+            return Point(
+                latitude: max(-90, min(90, city.y + rng.uniform(-0.05...0.05))),
+                longitude: max(-180, min(180, city.x + rng.uniform(-0.05...0.05))))
+        }
+        let bruteQueries = Array(queries.prefix(25) + nearCities.prefix(25))
+
+        // Agreement with brute force, and how many geodesics geoq solves per query.
+        let counting = CountingGeodesic(geodesic)
+        var agreements = 0
+        for q in bruteQueries {
+            let ours = index.nearest(to: q, limit: limit, geodesic: counting)
+            if ours == bruteForce(points, q, geodesic) { agreements += 1 }
+        }
+        counting.reset()
+        for q in queries { _ = index.nearest(to: q, limit: limit, geodesic: counting) }
+        let solvesPerQuery = Double(counting.count) / Double(queries.count)
+        counting.reset()
+        for q in nearCities { _ = index.nearest(to: q, limit: limit, geodesic: counting) }
+        let solvesPerNearQuery = Double(counting.count) / Double(nearCities.count)
+        counting.deallocate()
+        if agreements != bruteQueries.count {
+            progress.note("nearest: \(bruteQueries.count - agreements) queries where geoq and brute force disagree")
+        }
+
+        var geoqTimes: [Double] = [], nearTimes: [Double] = [], bruteTimes: [Double] = []
+        var sink = 0
+        for run in 1...runs {
+            progress.note("nearest: run \(run)/\(runs)")
+            geoqTimes.append(
+                WhichSectorBenchmark.time(queries.count) { sink &+= geoqPass(index, queries, geodesic) })
+            nearTimes.append(
+                WhichSectorBenchmark.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic) })
+            bruteTimes.append(
+                WhichSectorBenchmark.time(bruteQueries.count) {
+                    for q in bruteQueries { sink &+= bruteForce(points, q, geodesic)[0].item }
+                })
+        }
+        if sink == 42 { print("") }  // keep the work observable
+
+        let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
+        let fmt = WhichSectorBenchmark.fmt
+        print("")
+        print("| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / mean) | agree |")
+        print("|---|---:|---:|---:|---:|")
+        print(
+            "| geoq PointIndex, queries uniform on the sphere | \(points.count) | \(ms(build.min)) / \(ms(build.mean)) "
+                + "| \(fmt(geoq.min)) / \(fmt(geoq.mean)) | \(agreements)/\(bruteQueries.count) |")
+        print(
+            "| geoq PointIndex, queries within 0.05° of a city | \(points.count) | (same index) "
+                + "| \(fmt(near.min)) / \(fmt(near.mean)) | (same) |")
+        print(
+            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.mean)) | – |"
+        )
+        print("")
+        print(
+            "Queries: \(queries.count) uniform on the sphere and \(nearCities.count) within 0.05° of a random city "
+                + "(seed \(seed)); brute force and the agreement check on 25 of each; \(runs) runs, min and mean of "
+                + "ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
+                + "\(String(format: "%.1f", solvesPerNearQuery)) (near cities) Karney inverse problems per nearest-10 "
+                + "query, \(fmt(brute.min / Double(points.count))) ns each in the brute force; the rest is pruned by the spherical b²/a bound. "
+                + "GEOS not compared: geoq's GEOS bindings have no STRtree nearest, and GEOS's gives one planar nearest."
+        )
+    }
+
+    static func ms(_ ns: Double) -> String { String(format: "%.0f ms", ns / 1e6) }
+
+    /// Item i is the i-th city by increasing geonameid.
+    static func loadCities(_ file: URL) throws -> [Point] {
+        let data = try Data(contentsOf: file)
+        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw BenchmarkError("\(file.path): not a JSON object")
+        }
+        var rows: [(id: Int, point: Point)] = []
+        rows.reserveCapacity(json.count)
+        for (key, value) in json {
+            guard let city = value as? [String: Any], let lat = city["latitude"] as? Double,
+                let lon = city["longitude"] as? Double, let id = Int(key)
+            else { throw BenchmarkError("\(file.path): city \(key) has no latitude and longitude") }
+            rows.append((id, Point(latitude: lat, longitude: lon)))
+        }
+        rows.sort { $0.id < $1.id }
+        return rows.map(\.point)
+    }
+
+    /// The nearest `limit` by Karney distance to every point, ties by index.
+    static func bruteForce(_ points: [Point], _ q: Point, _ geodesic: Geodesic) -> [NearestHit] {
+        var best: [NearestHit] = []
+        best.reserveCapacity(limit + 1)
+        for (i, p) in points.enumerated() {
+            let d = geodesic.inverse(from: q, to: p).distance
+            if best.count == limit && d >= best[limit - 1].distance { continue }
+            let r = geodesic.distanceAndBearing(from: q, to: p)
+            let hit = NearestHit(item: i, distance: r.distance, bearing: r.bearing)
+            let at = best.firstIndex { ($0.distance, $0.item) > (hit.distance, hit.item) } ?? best.count
+            best.insert(hit, at: at)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
+    }
+
+    @inline(never)
+    static func geoqPass(_ index: PointIndex, _ queries: [Point], _ geodesic: Geodesic) -> Int {
+        var sink = 0
+        for q in queries { sink &+= index.nearest(to: q, limit: limit, geodesic: geodesic).count }
+        return sink
+    }
+}
+
+/// Karney's solver that counts its calls (one thread at a time; the benchmark is sequential).
+struct CountingGeodesic: GeodesicSolving, @unchecked Sendable {
+    let geodesic: Geodesic
+    let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    init(_ geodesic: Geodesic) {
+        self.geodesic = geodesic
+        counter.initialize(to: 0)
+    }
+
+    var count: Int { counter.pointee }
+    func reset() { counter.pointee = 0 }
+    func deallocate() { counter.deallocate() }
+
+    func distanceAndBearing(from a: Point, to b: Point) -> (distance: Double, bearing: Double) {
+        counter.pointee += 1
+        return geodesic.distanceAndBearing(from: a, to: b)
+    }
+}
