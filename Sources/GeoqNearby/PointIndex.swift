@@ -56,9 +56,21 @@ public struct PointIndex: Sendable {
     ///     once per item the search reaches, before its distance is computed).
     ///   - geodesic: the geodesic solver (`Geodesic.wgs84` from GeoqPROJ).
     /// - Returns: at most `limit` hits, nearest first.
+    @inlinable
     public func nearest(
         to q: Point, limit: Int, within maxMetres: Double? = nil, where include: (Int) -> Bool = { _ in true },
         geodesic: some GeodesicSolving
+    ) -> [NearestHit] {
+        // A thin generic shell over one non-generic search (no generic metadata per query).
+        nearest(to: q, limit: limit, within: maxMetres, where: include) { a, b in
+            geodesic.distanceAndBearing(from: a, to: b)
+        }
+    }
+
+    @usableFromInline
+    func nearest(
+        to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool,
+        solve: (Point, Point) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         guard limit > 0, Self.isGeographic(q), !points.isEmpty else { return [] }
         let bound = SphericalBound(query: q)
@@ -77,7 +89,7 @@ public struct PointIndex: Sendable {
                 },
                 itemDistance: { item in
                     guard include(item) else { return .infinity }
-                    let solved = geodesic.distanceAndBearing(from: q, to: points[item])
+                    let solved = solve(q, points[item])
                     bearings.append((item, solved.bearing))
                     return solved.distance
                 }
