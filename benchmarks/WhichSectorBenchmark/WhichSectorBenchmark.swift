@@ -77,6 +77,9 @@ struct WhichSectorBenchmark {
         if options.only == nil || options.only == "store" {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
         }
+        if options.only == nil || options.only == "nearest" {
+            try NearestBenchmark.run(root: root, runs: options.runs, progress: progress)
+        }
     }
 
     struct Result {
@@ -193,7 +196,8 @@ struct BenchmarkOptions {
     var points = 200_000
     var runs = 5
     var seed: UInt64 = 2026
-    /// Run only the layers whose label contains this text ("store": only the store half).
+    /// Run only the layers whose label contains this text ("store": only the store half,
+    /// "nearest": only the nearest-N half).
     var only: String?
 
     init<S: Sequence<String>>(_ arguments: S) throws {
