@@ -54,13 +54,7 @@ struct NearestCommand: ParsableCommand {
     var store: String?
 
     func validate() throws {
-        guard count >= 0 else { throw ValidationError("-n must be 0 or more, got \(count)") }
-        if let within, !(within.isFinite && within >= 0) {
-            throw ValidationError("--within must be a distance in metres (0 or more), got \(within)")
-        }
-        do { _ = try CoordinateInput.point(fromArguments: coordinates) } catch {
-            throw ValidationError(error.description)
-        }
+        try SearchArguments.validate(coordinates: coordinates, count: count, within: within)
     }
 
     func run() throws {
@@ -118,13 +112,7 @@ struct ServicesCommand: ParsableCommand {
     var store: String?
 
     func validate() throws {
-        guard count >= 0 else { throw ValidationError("-n must be 0 or more, got \(count)") }
-        if let within, !(within.isFinite && within >= 0) {
-            throw ValidationError("--within must be a distance in metres (0 or more), got \(within)")
-        }
-        do { _ = try CoordinateInput.point(fromArguments: coordinates) } catch {
-            throw ValidationError(error.description)
-        }
+        try SearchArguments.validate(coordinates: coordinates, count: count, within: within)
     }
 
     func run() throws {
@@ -151,6 +139,20 @@ struct ServicesCommand: ParsableCommand {
             }
         case .json, .geojson:
             out.write(NearestRenderer.json(answer) + "\n")
+        }
+    }
+}
+
+/// The checks shared by the commands that search around a position.
+enum SearchArguments {
+    /// A position, a count of 0 or more, and a radius in metres if any; usage errors otherwise.
+    static func validate(coordinates: [String], count: Int, within: Double?) throws {
+        guard count >= 0 else { throw ValidationError("-n must be 0 or more, got \(count)") }
+        if let within, !(within.isFinite && within >= 0) {
+            throw ValidationError("--within must be a distance in metres (0 or more), got \(within)")
+        }
+        do { _ = try CoordinateInput.point(fromArguments: coordinates) } catch {
+            throw ValidationError(error.description)
         }
     }
 }
