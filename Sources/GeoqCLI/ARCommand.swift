@@ -195,12 +195,7 @@ struct ARCommand: ParsableCommand {
         do {
             loaded = try loadTargets()
         } catch {
-            var stderr = StandardError()
-            if format == .text {
-                stderr.write("geoq: error: \(error.description)\n")
-            } else {
-                stderr.write(AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
-            }
+            ExitStatus.report(error, format: format)
             return ExitStatus.of(error)
         }
         let geodesic = Geodesic.wgs84

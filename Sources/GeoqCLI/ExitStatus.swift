@@ -35,4 +35,22 @@ enum ExitStatus {
         case .storeWriteFailed: ioError
         }
     }
+
+    /// Prints a layer error on standard error: a sentence, or a JSON problem object when the
+    /// command's output is JSON. The one place every command reports layer errors.
+    static func report(_ error: LayerError, format: OutputFormat) {
+        var stderr = StandardError()
+        stderr.write(
+            format == .text
+                ? "geoq: error: \(error.description)\n"
+                : AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
+    }
+
+    /// Runs `body`; a layer error is reported and ends the command with its exit status.
+    static func reporting<T>(format: OutputFormat, _ body: () throws(LayerError) -> T) throws -> T {
+        do { return try body() } catch {
+            report(error, format: format)
+            throw ExitCode(of(error))
+        }
+    }
 }

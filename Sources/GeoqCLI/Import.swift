@@ -133,11 +133,7 @@ struct Import: ParsableCommand {
     }
 
     private func fail(_ error: LayerError) -> ExitCode {
-        var stderr = StandardError()
-        stderr.write(
-            format == .text
-                ? "geoq: error: \(error.description)\n"
-                : AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
+        ExitStatus.report(error, format: format)
         return ExitCode(ExitStatus.of(error))
     }
 }

@@ -24,7 +24,7 @@ struct Info: ParsableCommand {
     var store: String?
 
     func run() throws {
-        let library = try LayerLibrary.openForCommand(store: store)
+        let library = try LayerLibrary.openForCommand(store: store, format: format)
         guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
             var stderr = StandardError()
             let inCatalog = library.catalog.layers.contains { $0.name == layer }

@@ -26,7 +26,7 @@ struct ListLayers: ParsableCommand {
     var store: String?
 
     func run() throws {
-        let library = try LayerLibrary.openForCommand(store: store)
+        let library = try LayerLibrary.openForCommand(store: store, format: format)
         let stored = library.storedLayers
         let pending = library.catalog.layers.filter { spec in !stored.contains { $0.name == spec.name } }
         var out = StandardOutput()

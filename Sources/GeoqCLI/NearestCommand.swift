@@ -59,16 +59,11 @@ struct NearestCommand: ParsableCommand {
 
     func run() throws {
         let point = try CoordinateInput.point(fromArguments: coordinates)
-        let library = try LayerLibrary.openForCommand(store: store)
-        let answer: NearestAnswer
-        do {
-            let points = try library.pointLayer(named: layer)
-            answer = try NearestQuery(geodesic: Geodesic.wgs84).nearest(
-                points, to: point, limit: count, within: within, categories: category, order: order, library: library)
-        } catch {
-            var stderr = StandardError()
-            stderr.write("geoq: error: \(error.description)\n")
-            throw ExitCode(ExitStatus.of(error))
+        let library = try LayerLibrary.openForCommand(store: store, format: format)
+        let answer = try ExitStatus.reporting(format: format) { () throws(LayerError) in
+            try NearestQuery(geodesic: Geodesic.wgs84).nearest(
+                try library.pointLayer(named: layer), to: point, limit: count, within: within, categories: category,
+                order: order, library: library)
         }
         var out = StandardOutput()
         out.write(NearestRenderer.render(answer, format: format) + "\n")
@@ -117,15 +112,10 @@ struct ServicesCommand: ParsableCommand {
 
     func run() throws {
         let point = try CoordinateInput.point(fromArguments: coordinates)
-        let library = try LayerLibrary.openForCommand(store: store)
-        let answer: ServicesAnswer
-        do {
-            answer = try NearestQuery(geodesic: Geodesic.wgs84).services(
+        let library = try LayerLibrary.openForCommand(store: store, format: format)
+        let answer = try ExitStatus.reporting(format: format) { () throws(LayerError) in
+            try NearestQuery(geodesic: Geodesic.wgs84).services(
                 at: point, types: type, perType: count, within: within, library: library)
-        } catch {
-            var stderr = StandardError()
-            stderr.write("geoq: error: \(error.description)\n")
-            throw ExitCode(ExitStatus.of(error))
         }
         var out = StandardOutput()
         switch format {

@@ -79,7 +79,7 @@ struct WhichSector: ParsableCommand {
         do {
             context = try QueryContext(layerName: layer, allowInvalid: allowInvalid, store: store)
         } catch {
-            reportError(error)
+            ExitStatus.report(error, format: format)
             return ExitStatus.of(error)
         }
         let renderer = AnswerRenderer(format: format, lookup: context.lookup)
@@ -105,14 +105,6 @@ struct WhichSector: ParsableCommand {
         return badLines == 0 ? ExitStatus.success : ExitStatus.batchHadBadLines
     }
 
-    private func reportError(_ error: LayerError) {
-        var stderr = StandardError()
-        if format == .text {
-            stderr.write("geoq: error: \(error.description)\n")
-        } else {
-            stderr.write(AnswerRenderer.errorJSON(code: error.code, message: error.description) + "\n")
-        }
-    }
 }
 
 /// The layer for one run, from the store or the catalog, and the other layers, loaded at most
