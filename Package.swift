@@ -44,6 +44,10 @@ let package = Package(
         .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
         .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),
 
+        // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
+        // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
+        .target(name: "GeoqSchedule"),
+
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
@@ -84,5 +88,6 @@ let package = Package(
         .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
+        .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
     ]
 )

