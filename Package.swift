@@ -47,6 +47,7 @@ let package = Package(
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
         .target(name: "GeoqSchedule"),
+        .target(name: "GeoqTariffs", dependencies: ["GeoqSchedule"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
@@ -89,5 +90,6 @@ let package = Package(
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
     ]
 )

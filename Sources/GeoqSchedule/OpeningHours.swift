@@ -28,6 +28,30 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
         public var times: [Range<Int>]?
         /// False for `off` / `closed`.
         public var isOpen: Bool
+        /// The rule as written (`Jul 06-Jul 25 off`), to explain answers.
+        public var text: String = ""
+
+        /// True when the rule's date and day selectors match `date`.
+        public func matches(
+            _ date: CivilDate, isHoliday: (CivilDate) throws(ScheduleError) -> Bool
+        ) throws(ScheduleError) -> Bool {
+            if let dates, !dates.contains(where: { $0.matches(date) }) { return false }
+            guard let days else { return true }
+            for selector in days {
+                switch selector {
+                case .weekdays(let first, let last):
+                    let w = date.weekday.rawValue
+                    let inRange =
+                        first.rawValue <= last.rawValue
+                        ? (first.rawValue...last.rawValue).contains(w)
+                        : (w >= first.rawValue || w <= last.rawValue)
+                    if inRange { return true }
+                case .publicHoliday:
+                    if try isHoliday(date) { return true }
+                }
+            }
+            return false
+        }
     }
 
     public enum DateSelector: Hashable, Sendable {
@@ -76,29 +100,19 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
     /// The open minute ranges of `date` (sorted, disjoint, within 0..<1440 — or ending at 1440).
     ///
     /// - Parameter isHoliday: answers `PH`; asked only when a rule with `PH` could match.
+    /// The last rule that decides `date` (nil when none matches: closed).
+    public func decidingRule(
+        on date: CivilDate, isHoliday: (CivilDate) throws(ScheduleError) -> Bool
+    ) throws(ScheduleError) -> Rule? {
+        for rule in rules.reversed() where try rule.matches(date, isHoliday: isHoliday) { return rule }
+        return nil
+    }
+
     public func openRanges(
         on date: CivilDate, isHoliday: (CivilDate) throws(ScheduleError) -> Bool
     ) throws(ScheduleError) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        for rule in rules {
-            if let dates = rule.dates, !dates.contains(where: { $0.matches(date) }) { continue }
-            if let days = rule.days {
-                var matched = false
-                for selector in days {
-                    switch selector {
-                    case .weekdays(let first, let last):
-                        let w = date.weekday.rawValue
-                        matched =
-                            first.rawValue <= last.rawValue
-                            ? (first.rawValue...last.rawValue).contains(w)
-                            : (w >= first.rawValue || w <= last.rawValue)
-                    case .publicHoliday:
-                        matched = try isHoliday(date)
-                    }
-                    if matched { break }
-                }
-                if !matched { continue }
-            }
+        for rule in rules where try rule.matches(date, isHoliday: isHoliday) {
             ranges = rule.isOpen ? (rule.times ?? [0..<1440]) : []
         }
         return ranges

@@ -81,6 +81,7 @@ struct OpeningHoursParser {
             throw error("expected a weekday, 'PH', a time, or 'off' here, found '\(peekWord())'")
         }
         if position == start { throw error("expected a rule") }
+        rule.text = String(characters[start..<position]).trimmingTrailingSpaces()
         return rule
     }
 
@@ -287,5 +288,13 @@ struct OpeningHoursParser {
 
     private func error(_ message: String) -> ScheduleError {
         .openingHours(expression: source, offset: min(position, characters.count), message: message)
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " || s.last == "\t" { s.removeLast() }
+        return String(s)
     }
 }

@@ -20,6 +20,11 @@ public struct Schedule: Hashable, Sendable {
         try hours.openRanges(on: date) { (day) throws(ScheduleError) in try calendar.isHoliday(day) }
     }
 
+    /// The regulated-hours rule that decides `date` (nil: no rule matches, closed all day).
+    public func decidingRule(on date: CivilDate) throws(ScheduleError) -> OpeningHours.Rule? {
+        try hours.decidingRule(on: date) { (day) throws(ScheduleError) in try calendar.isHoliday(day) }
+    }
+
     public func isOpen(at time: LocalDateTime) throws(ScheduleError) -> Bool {
         try openRanges(on: time.date).contains { $0.contains(time.minuteOfDay) }
     }
