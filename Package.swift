@@ -48,6 +48,8 @@ let package = Package(
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
         .target(name: "GeoqSchedule"),
         .target(name: "GeoqTariffs", dependencies: ["GeoqSchedule"]),
+        // "Can I park here?": the sector lookup joined with the tariffs and the zone lines.
+        .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqLayers", "GeoqSchedule", "GeoqTariffs"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
@@ -63,7 +65,8 @@ let package = Package(
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ",
+                "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ", "GeoqSchedule",
+                "GeoqTariffs", "GeoqParking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -84,12 +87,15 @@ let package = Package(
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
         .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
         .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqParkingTests",
+            dependencies: ["GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
     ]
 )

@@ -11,6 +11,10 @@ enum ExitStatus {
     static let outside: Int32 = 3
     /// A batch finished, but some lines were not points (each got an error line).
     static let batchHadBadLines: Int32 = 4
+    /// The tariff refuses the request (beyond the max stay, an amount the machines cannot take,
+    /// below the minimum ticket, a residents-only zone, a reminder in the past); the message
+    /// offers what is possible.
+    static let refused: Int32 = 5
     /// Bad arguments: not numbers, out of range, unknown layer or option, a layer of the wrong
     /// kind for the command (points for which-sector, polygons for nearest).
     static let usage: Int32 = 64

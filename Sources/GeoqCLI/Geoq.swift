@@ -20,12 +20,14 @@ struct Geoq: ParsableCommand {
               geoq services 39.4699 -0.3763 -n 2
               geoq ar 39.4699 -0.3763 --heading 20 --max-distance 1500
               geoq trip drive.gpx --min-step 500
+              geoq tariff --zone blue --minutes 30 --start 2026-11-23T13:50
+              geoq park 42.8169 -1.6440 --zone blue --euros 1 --lang en
               geoq import --all
               geoq layers
               geoq info valencia-census-sections
             """,
         subcommands: [
-            WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self, Import.self,
-            ListLayers.self, Info.self,
+            WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
+            TariffCommand.self, ParkCommand.self, Import.self, ListLayers.self, Info.self,
         ])
 }

@@ -116,16 +116,19 @@ public final class LayerLibrary {
     /// The features of layer `name` by id, of any geometry type (for links such as a falla's
     /// marquee polygon).
     public func featuresByID(of name: String) throws(LayerError) -> [String: Feature] {
-        let features: [Feature]
+        Dictionary(try features(of: name).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The features of layer `name`, of any geometry type, in layer order (store first, then the
+    /// catalog's source file).
+    public func features(of name: String) throws(LayerError) -> [Feature] {
         if stored[name] != nil, let store {
-            do { features = try store.features(of: name) } catch {
+            do { return try store.features(of: name) } catch {
                 throw .storeUnreadable(path: storeFile.path, reason: error.description)
             }
-        } else {
-            let spec = try catalog.spec(named: name)
-            features = try loader.prepare(spec, from: catalog.sourceURL(of: spec)).features
         }
-        return Dictionary(features.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let spec = try catalog.spec(named: name)
+        return try loader.prepare(spec, from: catalog.sourceURL(of: spec)).features
     }
 
     /// The catalog's service layers (those with a service type), by type.

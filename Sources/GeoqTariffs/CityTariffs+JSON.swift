@@ -109,10 +109,21 @@ extension CityTariffs {
             }
             sectors.append(ResidentSector(id: s.id, name: s.name, alsoUses: also))
         }
+        var zoneLayer: ZoneLayerSpec?
+        if let z = dto.zone_layer {
+            for (value, zone) in z.values.sorted(by: { $0.key < $1.key }) where !zoneIDs.contains(zone) {
+                throw fail("zone_layer.values.\(value)", "no zone named '\(zone)'")
+            }
+            guard z.tolerance_metres > 0, z.tolerance_metres <= 100 else {
+                throw fail("zone_layer.tolerance_metres", "expected a distance in metres between 0 and 100")
+            }
+            zoneLayer = ZoneLayerSpec(
+                layer: z.layer, field: z.field, values: z.values, toleranceMetres: z.tolerance_metres)
+        }
         return CityTariffs(
             city: dto.city, title: dto.title, source: dto.source, clock: clock,
             schedule: Schedule(hours: hours, calendar: HolidayCalendar(layers: layers)), coin: coin, zones: zones,
-            sectors: sectors, sectorLayer: dto.sector_layer)
+            sectors: sectors, sectorLayer: dto.sector_layer, zoneLayer: zoneLayer)
     }
 
     // The file's shape; field names as written in the JSON.
@@ -154,5 +165,12 @@ extension CityTariffs {
         var zones: [ZoneEntry]
         var sectors: [SectorEntry]?
         var sector_layer: String?
+        var zone_layer: ZoneLayerEntry?
+        struct ZoneLayerEntry: Decodable {
+            var layer: String
+            var field: String
+            var values: [String: String]
+            var tolerance_metres: Double
+        }
     }
 }

@@ -15,6 +15,20 @@ public struct CityTariffs: Hashable, Sendable {
     public var sectors: [ResidentSector]
     /// The polygon layer whose features are the residents' sectors (ids match ``sectors``).
     public var sectorLayer: String?
+    /// The city's zone lines, when it publishes them (Pamplona: `SEGU_Lin_EsRegZonas`).
+    public var zoneLayer: ZoneLayerSpec?
+
+    /// Where the zone of a spot comes from: a line layer whose `field` holds the colour.
+    public struct ZoneLayerSpec: Hashable, Sendable {
+        /// The catalog or store layer name.
+        public var layer: String
+        /// The property holding each segment's colour.
+        public var field: String
+        /// Property value → zone id (`AZUL` → `blue`); other values are not regulated.
+        public var values: [String: String]
+        /// How far from a segment a spot still belongs to it.
+        public var toleranceMetres: Double
+    }
 
     public func zone(_ id: String) throws(TariffError) -> Zone {
         let key = id.lowercased()

@@ -165,11 +165,21 @@ public enum Messages {
             case .eu: return "«\(zone)» gune ezezaguna; guneak: \(list)."
             case .en: return "Unknown zone '\(zone)'; zones: \(list)."
             }
-        case .noTicketsInZone(let zone):
+        case .zoneNeeded(let city):
             switch language {
-            case .es: return "En la zona «\(zone)» solo aparcan los residentes del sector; no se venden tiques."
-            case .eu: return "«\(zone)» gunean sektoreko bizilagunek bakarrik aparka dezakete; ez da txartelik saltzen."
-            case .en: return "The '\(zone)' zone is for the sector's residents only; no tickets are sold."
+            case .es:
+                return
+                    "Para calcular el precio hace falta la zona: indique --zone (no hay capa de zonas de \(city) cerca de este punto)."
+            case .eu:
+                return
+                    "Prezioa kalkulatzeko gunea behar da: adierazi --zone (ez dago \(city)(e)ko gune geruzarik puntu honetatik gertu)."
+            case .en: return "A price needs the zone: give --zone (no zone line of \(city) is near this spot)."
+            }
+        case .noTicketsInZone(_, let name):
+            switch language {
+            case .es: return "\(name.es): solo aparcan los residentes del sector; no se venden tiques."
+            case .eu: return "\(name.eu): sektoreko bizilagunek bakarrik aparka dezakete; ez da txartelik saltzen."
+            case .en: return "\(name.en): residents of the sector only; no tickets are sold."
             }
         case .notAnAmount(let text):
             switch language {
@@ -199,12 +209,12 @@ public enum Messages {
             case .eu: return "Iraupenak gutxienez minutu batekoa izan behar du."
             case .en: return "The duration must be at least 1 minute."
             }
-        case .beyondMaxStay(let zone, let maxMinutes, let maxPrice):
+        case .beyondMaxStay(_, let name, let maxMinutes, let maxPrice):
             let d = duration(maxMinutes), p = money(maxPrice, language)
             switch language {
-            case .es: return "La estancia máxima en la zona «\(zone)» es de \(d): como mucho \(p) por \(d)."
-            case .eu: return "«\(zone)» gunean gehieneko egonaldia \(d) da: gehienez \(p), \(d)rako."
-            case .en: return "The maximum stay in the '\(zone)' zone is \(d): at most \(p) for \(d)."
+            case .es: return "\(name.es): la estancia máxima es de \(d); como mucho \(p) por \(d)."
+            case .eu: return "\(name.eu): gehieneko egonaldia \(d) da; gehienez \(p), \(d)rako."
+            case .en: return "\(name.en): the maximum stay is \(d); at most \(p) for \(d)."
             }
         case .reminderInPast(let before, let at, let now):
             switch language {
@@ -214,6 +224,83 @@ public enum Messages {
             }
         case .schedule(let error):
             return error.description
+        }
+    }
+}
+
+// MARK: Residents
+
+extension Messages {
+    /// Who may park as a resident at a spot of `sectorID` (nil: the spot is in no sector) in
+    /// `zone` (nil: the zone is not known, so every zone's rule is listed).
+    public static func residents(
+        sectorID: String?, zone: Zone?, tariffs: CityTariffs, _ language: Language
+    ) -> [String] {
+        guard let sectorID else {
+            switch language {
+            case .es: return ["Este punto no está en ningún sector de residentes."]
+            case .eu: return ["Puntu hau ez dago bizilagunen sektore batean ere."]
+            case .en: return ["This spot is in no residents' sector."]
+            }
+        }
+        let zones = zone.map { [$0] } ?? tariffs.zones
+        var lines: [String] = []
+        for z in zones {
+            let prefix = zone == nil ? "\(z.name[language]): " : ""
+            switch (z.residents, language) {
+            case (.unlimitedInOwnSector, .es):
+                lines.append(prefix + "residentes del sector \(sectorID) con tarjeta, sin tique y sin límite.")
+            case (.unlimitedInOwnSector, .eu):
+                lines.append(
+                    prefix + "\(sectorID). sektoreko bizilagunak txartelarekin, txartelik gabe eta mugarik gabe.")
+            case (.unlimitedInOwnSector, .en):
+                lines.append(prefix + "residents of sector \(sectorID) with a card, no ticket, no limit.")
+            case (.mustPay, .es): lines.append(prefix + "los residentes también deben sacar tique.")
+            case (.mustPay, .eu): lines.append(prefix + "bizilagunek ere txartela atera behar dute.")
+            case (.mustPay, .en): lines.append(prefix + "residents must buy a ticket too.")
+            case (.residentsOnly, .es): lines.append(prefix + "solo residentes del sector \(sectorID).")
+            case (.residentsOnly, .eu): lines.append(prefix + "\(sectorID). sektoreko bizilagunak bakarrik.")
+            case (.residentsOnly, .en): lines.append(prefix + "residents of sector \(sectorID) only.")
+            }
+            for other in tariffs.sectors where other.id != sectorID && other.alsoUses[sectorID]?.contains(z.id) == true
+            {
+                switch language {
+                case .es:
+                    lines.append(
+                        prefix
+                            + "los residentes del sector \(other.id) (\(other.name)) también pueden aparcar aquí como residentes."
+                    )
+                case .eu:
+                    lines.append(
+                        prefix
+                            + "\(other.id). sektoreko (\(other.name)) bizilagunek ere hemen aparka dezakete bizilagun gisa."
+                    )
+                case .en:
+                    lines.append(
+                        prefix + "residents of sector \(other.id) (\(other.name)) may also park here as residents.")
+                }
+            }
+        }
+        return lines.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+    }
+
+    public static func zoneUnknown(_ language: Language) -> String {
+        switch language {
+        case .es:
+            return
+                "Zona desconocida: no hay capa de zonas cargada para esta ciudad; indique --zone (azul, naranja, roja, verde)."
+        case .eu:
+            return
+                "Gune ezezaguna: ez dago hiri honetarako gune geruzarik kargatuta; adierazi --zone (urdina, laranja, gorria, berdea)."
+        case .en: return "Zone unknown: no zone layer is loaded for this city; give --zone (blue, orange, red, green)."
+        }
+    }
+
+    public static func approximateSector(_ approximation: String, _ language: Language) -> String {
+        switch language {
+        case .es: return "Sector aproximado: \(approximation)"
+        case .eu: return "Gutxi gorabeherako sektorea: \(approximation)"
+        case .en: return "Approximate sector: \(approximation)"
         }
     }
 }

@@ -6,14 +6,16 @@ public enum TariffError: Error, Hashable, Sendable {
     case unknownCity(String, known: [String])
     case fileMalformed(file: String, path: String, message: String)
     case unknownZone(String, known: [String])
+    /// A price was asked for a spot whose zone is not known (no --zone, no zone segment near).
+    case zoneNeeded(city: String)
     /// Green: residents only, no tickets.
-    case noTicketsInZone(zone: String)
+    case noTicketsInZone(zone: String, name: LocalizedText)
     case notAnAmount(String)
     case notMultipleOfCoin(amount: Money, coin: Money)
     case belowMinimum(amount: Money, minimum: Money, minimumMinutes: Int)
     case notAPositiveDuration(Int)
     /// More than the max stay (by money or by minutes): the maximum is offered instead.
-    case beyondMaxStay(zone: String, maxMinutes: Int, maxPrice: Money)
+    case beyondMaxStay(zone: String, name: LocalizedText, maxMinutes: Int, maxPrice: Money)
     case reminderInPast(minutesBefore: Int, at: String, now: String)
     case schedule(ScheduleError)
 
@@ -22,6 +24,7 @@ public enum TariffError: Error, Hashable, Sendable {
         case .unknownCity: "unknown-city"
         case .fileMalformed: "tariff-file-malformed"
         case .unknownZone: "unknown-zone"
+        case .zoneNeeded: "zone-needed"
         case .noTicketsInZone: "no-tickets-in-zone"
         case .notAnAmount: "not-an-amount"
         case .notMultipleOfCoin: "amount-not-multiple-of-coin"

@@ -51,9 +51,11 @@ public struct TicketQuote: Hashable, Sendable {
         _ request: Request, zone zoneID: String, in tariffs: CityTariffs, start: Date, remindersBefore: [Int] = []
     ) throws(TariffError) -> TicketQuote {
         let zone = try tariffs.zone(zoneID)
-        guard let rates = zone.rates, let maxStay = zone.maxStayMinutes else { throw .noTicketsInZone(zone: zone.id) }
+        guard let rates = zone.rates, let maxStay = zone.maxStayMinutes else {
+            throw .noTicketsInZone(zone: zone.id, name: zone.name)
+        }
         let maxPrice = rates.price(for: maxStay)
-        let beyond = TariffError.beyondMaxStay(zone: zone.id, maxMinutes: maxStay, maxPrice: maxPrice)
+        let beyond = TariffError.beyondMaxStay(zone: zone.id, name: zone.name, maxMinutes: maxStay, maxPrice: maxPrice)
         let amount: Money
         let minutes: Int
         var requested: Int?

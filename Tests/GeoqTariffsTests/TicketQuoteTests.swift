@@ -52,14 +52,24 @@ import Testing
         #expect(Pamplona.iso(try quote(.minutes(60), start: "2026-10-24T13:30").end) == "2026-10-26T09:00:00+01:00")
     }
 
-    @Test func refusals() {
-        #expect(throws: TariffError.beyondMaxStay(zone: "blue", maxMinutes: 120, maxPrice: Money(cents: 210))) {
+    @Test func refusals() throws {
+        let blueName = try tariffs.zone("blue").name
+        #expect(
+            throws: TariffError.beyondMaxStay(
+                zone: "blue", name: blueName, maxMinutes: 120, maxPrice: Money(cents: 210))
+        ) {
             try quote(.amount(Money(euros: "2.15")!), start: "2026-11-23T10:00")
         }
-        #expect(throws: TariffError.beyondMaxStay(zone: "blue", maxMinutes: 120, maxPrice: Money(cents: 210))) {
+        #expect(
+            throws: TariffError.beyondMaxStay(
+                zone: "blue", name: blueName, maxMinutes: 120, maxPrice: Money(cents: 210))
+        ) {
             try quote(.minutes(121), start: "2026-11-23T10:00")
         }
-        #expect(throws: TariffError.beyondMaxStay(zone: "orange", maxMinutes: 570, maxPrice: Money(cents: 435))) {
+        #expect(
+            throws: TariffError.beyondMaxStay(
+                zone: "orange", name: try tariffs.zone("orange").name, maxMinutes: 570, maxPrice: Money(cents: 435))
+        ) {
             try quote(.amount(Money(euros: "4.40")!), zone: "orange", start: "2026-11-23T10:00")
         }
         #expect(throws: TariffError.notMultipleOfCoin(amount: Money(cents: 212), coin: Money(cents: 5))) {
@@ -71,7 +81,7 @@ import Testing
             try quote(.amount(Money(euros: "0.20")!), start: "2026-11-23T10:00")
         }
         #expect(throws: TariffError.notAPositiveDuration(0)) { try quote(.minutes(0), start: "2026-11-23T10:00") }
-        #expect(throws: TariffError.noTicketsInZone(zone: "green")) {
+        #expect(throws: TariffError.noTicketsInZone(zone: "green", name: try tariffs.zone("green").name)) {
             try quote(.minutes(10), zone: "green", start: "2026-11-23T10:00")
         }
         #expect(throws: TariffError.unknownZone("purple", known: ["blue", "orange", "red", "green"])) {

@@ -1,0 +1,83 @@
+import GeoqCore
+
+/// Which regulated zone a car stands in, from the city's zone lines (the colour painted along
+/// each regulated street segment, e.g. Pamplona's `SEGU_Lin_EsRegZonas`): the nearest segment
+/// within a tolerance gives the zone.
+///
+/// Distances are metres in a local tangent plane at the query point (WGS84 radii of curvature,
+/// ``LocalMetric``): within the tolerance of a few tens of metres its error is far below the
+/// width of a street.
+public struct ZoneLocator: Sendable {
+    public struct Segment: Sendable {
+        public var zone: String
+        public var featureID: String
+        public var a: Point
+        public var b: Point
+
+        public init(zone: String, featureID: String, a: Point, b: Point) {
+            self.zone = zone
+            self.featureID = featureID
+            self.a = a
+            self.b = b
+        }
+    }
+
+    public let segments: [Segment]
+    /// How far from a regulated segment a car may stand and still be in its zone.
+    public let toleranceMetres: Double
+
+    public init(segments: [Segment], toleranceMetres: Double) {
+        precondition(toleranceMetres > 0, "the tolerance must be positive")
+        self.segments = segments
+        self.toleranceMetres = toleranceMetres
+    }
+
+    /// Builds the segments from line features: `zoneOf` names each feature's zone (nil: not
+    /// a regulated segment, left out). Polygon features contribute their rings.
+    public init(features: [Feature], toleranceMetres: Double, zoneOf: (Feature) -> String?) {
+        var segments: [Segment] = []
+        for feature in features {
+            guard let zone = zoneOf(feature) else { continue }
+            let lines: [[Point]]
+            switch feature.geometry {
+            case .lineString(let points): lines = [points]
+            case .multiLineString(let parts): lines = parts
+            case .polygon(let polygon): lines = polygon.rings.map(\.points)
+            case .multiPolygon(let mp): lines = mp.polygons.flatMap { $0.rings.map(\.points) }
+            case .point, .multiPoint: lines = []
+            }
+            for line in lines where line.count >= 2 {
+                for i in 1..<line.count {
+                    segments.append(Segment(zone: zone, featureID: feature.id, a: line[i - 1], b: line[i]))
+                }
+            }
+        }
+        self.init(segments: segments, toleranceMetres: toleranceMetres)
+    }
+
+    public struct Match: Hashable, Sendable {
+        public var zone: String
+        public var featureID: String
+        public var distanceMetres: Double
+    }
+
+    /// The nearest segment within the tolerance (ties: the first in layer order), or nil.
+    public func zone(at point: Point) -> Match? {
+        let metric = LocalMetric(wgs84AtLatitude: point.y)
+        // A box of the tolerance around the point rejects far segments before any arithmetic.
+        let dx = toleranceMetres / metric.metresPerDegreeX, dy = toleranceMetres / metric.metresPerDegreeY
+        var best: Match?
+        for s in segments {
+            if min(s.a.x, s.b.x) > point.x + dx || max(s.a.x, s.b.x) < point.x - dx
+                || min(s.a.y, s.b.y) > point.y + dy || max(s.a.y, s.b.y) < point.y - dy
+            {
+                continue
+            }
+            let d = metric.closestPoint(on: GeoqCore.Segment(s.a, s.b), to: point).distance
+            if d <= toleranceMetres, d < (best?.distanceMetres ?? .infinity) {
+                best = Match(zone: s.zone, featureID: s.featureID, distanceMetres: d)
+            }
+        }
+        return best
+    }
+}
