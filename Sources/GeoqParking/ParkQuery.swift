@@ -44,6 +44,8 @@ public struct ParkQuery: Sendable {
             let z = try tariffs.zone(hit.zone)
             zone = z
             zoneInfo = .init(id: z.id, name: z.name[language], source: "zone-layer", distanceMetres: hit.distanceMetres)
+        } else if let zones {
+            notes.append(Messages.noZoneNearby(toleranceMetres: zones.toleranceMetres, language))
         } else {
             notes.append(Messages.zoneUnknown(language))
         }

@@ -296,6 +296,18 @@ extension Messages {
         }
     }
 
+    public static func noZoneNearby(toleranceMetres: Double, _ language: Language) -> String {
+        let m = Int(toleranceMetres.rounded())
+        switch language {
+        case .es:
+            return "Zona desconocida: ningún tramo regulado a menos de \(m) m; indique --zone si la calle está pintada."
+        case .eu:
+            return
+                "Gune ezezaguna: ez dago tarte arauturik \(m) m baino gertuago; adierazi --zone kalea margotuta badago."
+        case .en: return "Zone unknown: no regulated segment within \(m) m; give --zone if the street is marked."
+        }
+    }
+
     public static func approximateSector(_ approximation: String, _ language: Language) -> String {
         switch language {
         case .es: return "Sector aproximado: \(approximation)"

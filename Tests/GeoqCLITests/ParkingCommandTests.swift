@@ -1,5 +1,6 @@
 import Foundation
 import GeoqParking
+import GeoqTestSupport
 import Testing
 
 /// `geoq tariff` and `geoq park` end to end: the SPEC §1 cases, exit statuses, languages, the
@@ -113,5 +114,68 @@ import Testing
         let noZone = try run(["park", "42.8169", "-1.6440", "--minutes", "30"])
         #expect(noZone.status == 64)
         #expect(noZone.stderr.contains("--zone"))
+    }
+}
+
+/// The zone-layer path of `geoq park` through a catalog of its own: the real sector layer plus a
+/// synthetic kerb line (the city's `SEGU_Lin_EsRegZonas` is not in the shared data).
+@Suite struct ParkZoneLayerTests {
+    @Test func theNearestRegulatedSegmentGivesTheZone() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("geoq-zones-\(UUID())")
+        defer { try? fm.removeItem(at: root) }
+        let repoData = TestData.packageRoot.appendingPathComponent("data")
+        try fm.createDirectory(at: root.appendingPathComponent("tariffs"), withIntermediateDirectories: true)
+        try fm.copyItem(at: repoData.appendingPathComponent("holidays"), to: root.appendingPathComponent("holidays"))
+
+        // A kerb 4 m west of the spot, painted blue, and one 40 m east, painted orange.
+        let lines = root.appendingPathComponent("zones.geojson")
+        try Data(
+            """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"id":"k1","COLOR":"AZUL"},
+             "geometry":{"type":"LineString","coordinates":[[-1.64405,42.8168],[-1.64405,42.8170]]}},
+            {"type":"Feature","properties":{"id":"k2","COLOR":"NARANJA"},
+             "geometry":{"type":"LineString","coordinates":[[-1.6435,42.8168],[-1.6435,42.8170]]}}]}
+            """.utf8
+        ).write(to: lines)
+
+        let catalog =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: repoData.appendingPathComponent("layers.json"))) as! [String: Any]
+        var layers = (catalog["layers"] as! [[String: Any]]).filter { $0["name"] as? String == "pamplona-sectors" }
+        layers.append([
+            "name": "pamplona-zones", "title": "Test kerbs (synthetic)", "source": lines.path, "idField": "id",
+            "crs": "EPSG:4326",
+        ])
+        var newCatalog = catalog
+        newCatalog["layers"] = layers
+        try JSONSerialization.data(withJSONObject: newCatalog).write(to: root.appendingPathComponent("layers.json"))
+
+        var tariff =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: repoData.appendingPathComponent("tariffs/pamplona.json"))) as! [String: Any]
+        tariff["zone_layer"] = [
+            "layer": "pamplona-zones", "field": "COLOR", "values": ["AZUL": "blue", "NARANJA": "orange"],
+            "tolerance_metres": 10,
+        ]
+        try JSONSerialization.data(withJSONObject: tariff).write(
+            to: root.appendingPathComponent("tariffs/pamplona.json"))
+
+        let r = try GeoqBinaryTests.run(
+            ["park", "42.8169", "-1.6440", "--minutes", "30", "--at", "2026-11-23T13:50", "--format", "json"],
+            environment: ["GEOQ_CATALOG": root.appendingPathComponent("layers.json").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let answer = try JSONDecoder().decode(ParkAnswer.self, from: Data(r.stdout.utf8))
+        #expect(answer.zone?.id == "blue" && answer.zone?.source == "zone-layer")
+        #expect(answer.ticket?.end == "2026-11-23T16:20:00+01:00")
+        // 12 m from the blue kerb, 57 m from the orange one: beyond the 10 m tolerance, no zone.
+        let far = try GeoqBinaryTests.run(
+            ["park", "42.8169", "-1.6442", "--at", "2026-11-23T13:50", "--format", "json"],
+            environment: ["GEOQ_CATALOG": root.appendingPathComponent("layers.json").path])
+        #expect(far.status == 0)
+        let unknown = try JSONDecoder().decode(ParkAnswer.self, from: Data(far.stdout.utf8))
+        #expect(unknown.zone == nil)
+        #expect(unknown.notes.first?.hasPrefix("Zona desconocida: ningún tramo regulado a menos de 10 m") == true)
     }
 }
