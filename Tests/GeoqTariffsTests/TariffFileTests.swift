@@ -82,3 +82,44 @@ import Testing
         }
     }
 }
+
+/// A second city is a second file: a made-up test city with its own hours, one layer of
+/// holidays and a flat hourly tariff, read from a temporary data directory.
+@Suite struct SecondCityTests {
+    @Test func aCityIsAddedByWritingAFile() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("geoq-city-\(UUID())")
+        defer { try? fm.removeItem(at: root) }
+        try fm.createDirectory(at: root.appendingPathComponent("tariffs"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: root.appendingPathComponent("holidays"), withIntermediateDirectories: true)
+        try fm.copyItem(
+            at: Pamplona.dataDirectory.appendingPathComponent("holidays/es.json"),
+            to: root.appendingPathComponent("holidays/es.json"))
+        try Data(
+            #"""
+            {"city": "testville", "title": {"es": "Testville", "eu": "Testville", "en": "Testville"},
+             "source": "test fixture", "time_zone": "Atlantic/Canary", "holidays": ["es"],
+             "regulated_hours": "Mo-Sa 09:00-21:00; PH off", "coin": 0.10,
+             "tariffs": {"H": [{"start_minutes": 0, "end_minutes": 240, "increment_price": 0.50, "increment_minutes": 30}]},
+             "zones": [{"id": "blue", "name": {"es": "Zona azul", "eu": "Gune urdina", "en": "Blue zone"},
+                        "tariffs": ["H"], "max_stay_minutes": 240, "residents": "must-pay",
+                        "who_may_park": {"es": "Todos", "eu": "Denak", "en": "Everyone"}}]}
+            """#.utf8
+        ).write(to: root.appendingPathComponent("tariffs/testville.json"))
+        let city = try CityTariffs.load(city: "testville", dataDirectory: root)
+        #expect(CityTariffs.available(in: root.appendingPathComponent("tariffs")) == ["testville"])
+        // 20:45 + 45 min on Saturday 21 November 2026 (UTC+0 in the Canaries): 15 min on
+        // Saturday, Sunday off, 30 min from Monday 09:00.
+        let start = try #require(try city.clock.parse("2026-11-21T20:45"))
+        let q = try TicketQuote.compute(.minutes(45), zone: "blue", in: city, start: start)
+        #expect(q.amount.decimal == "1.00")
+        #expect(q.minutes == 60)
+        #expect(city.clock.iso8601(q.end) == "2026-11-23T09:30:00+00:00")
+        // 8 December is a national holiday: free all day.
+        let holiday = try RegulationStatus.at(try #require(try city.clock.parse("2026-12-08T10:00")), in: city)
+        #expect(!holiday.regulated)
+        #expect(throws: TariffError.notMultipleOfCoin(amount: Money(cents: 105), coin: Money(cents: 10))) {
+            try TicketQuote.compute(.amount(Money(cents: 105)), zone: "blue", in: city, start: start)
+        }
+    }
+}
