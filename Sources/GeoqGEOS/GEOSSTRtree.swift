@@ -8,8 +8,9 @@ import GeoqCore
 /// and silently ignores later inserts, so this type takes all its items at initialisation,
 /// builds the tree there, and offers no insert. To change the items, build a new tree and swap.
 ///
-/// Items are `Int` ids (indices into the caller's own arrays) stored directly in GEOS's
-/// `void *` item slot; the tree holds only their boxes. Boxes are closed: a query point on a
+/// Items are `Int` ids (indices into the caller's own arrays, 0 or more) stored directly in
+/// GEOS's `void *` item slot as id + 1, so that no item is a null pointer; the tree holds only
+/// their boxes. Boxes are closed: a query point on a
 /// box's edge finds it. Queries return *candidates* whose boxes intersect the query envelope,
 /// in no particular order; re-check them exactly (for example with a
 /// ``GEOSPreparedGeometry``).
@@ -40,7 +41,7 @@ public final class GEOSSTRtree {
                         context.handle, box.minX, box.minY, box.maxX, box.maxY)
                 else { throw context.error("STRtree insert") }
                 // The tree copies the envelope (GEOS >= 3.9), so the rectangle can go at once.
-                GEOSSTRtree_insert_r(context.handle, tree, envelope, UnsafeMutableRawPointer(bitPattern: id))
+                GEOSSTRtree_insert_r(context.handle, tree, envelope, Self.slot(id))
                 GEOSGeom_destroy_r(context.handle, envelope)
                 count += 1
             }
@@ -58,8 +59,7 @@ public final class GEOSSTRtree {
             for (geometry, id) in items {
                 context.checkOwnership(geometry)
                 if try geometry.isEmpty { continue }
-                GEOSSTRtree_insert_r(
-                    context.handle, tree, geometry.pointer, UnsafeMutableRawPointer(bitPattern: id))
+                GEOSSTRtree_insert_r(context.handle, tree, geometry.pointer, Self.slot(id))
                 count += 1
             }
             return count
@@ -93,6 +93,46 @@ public final class GEOSSTRtree {
         self.pointer = tree
     }
 
+    /// The id of the item nearest to `point`, by the caller's `distance` to each id; nil for an
+    /// empty tree. Wraps `GEOSSTRtree_nearest_generic_r` (branch and bound over the nodes).
+    ///
+    /// GEOS prunes nodes by the *planar* distance from `point` to their boxes, so `distance` must be
+    /// in the same planar units and never less than the distance to the item's box — for points
+    /// in degrees, Euclidean distance in degrees. That is why this cannot answer "nearest by
+    /// geodesic distance" (see GeoqNearby.PointIndex for that). Ties: whichever GEOS meets first.
+    public func nearest(to point: Point, distance: (Int) -> Double) throws(GEOSError) -> Int? {
+        let h = context.handle
+        guard let query = GEOSGeom_createPointFromXY_r(h, point.x, point.y) else {
+            throw context.error("STRtree nearest")
+        }
+        defer { GEOSGeom_destroy_r(h, query) }
+        context.clearError()
+        let found: UnsafeRawPointer? = withoutActuallyEscaping(distance) { distance in
+            withUnsafePointer(to: distance) { sink in
+                GEOSSTRtree_nearest_generic_r(
+                    h, pointer, nil, query,
+                    { item1, item2, result, userData in
+                        guard let userData, let result else { return 0 }
+                        // One of the two is the query (the null item), the other a tree item.
+                        let item = item1 ?? item2
+                        result.pointee = userData.assumingMemoryBound(to: ((Int) -> Double).self).pointee(
+                            GEOSSTRtree.id(item))
+                        return 1  // non-zero: success (GEOS 3.11 aborts the search on 0)
+                    },
+                    UnsafeMutableRawPointer(mutating: sink))
+            }
+        }
+        if context.hasPendingError { throw context.error("STRtree nearest") }
+        return found.map { Self.id($0) }
+    }
+
+    static func slot(_ id: Int) -> UnsafeMutableRawPointer? {
+        precondition(id >= 0 && id < Int.max, "STRtree ids are 0 or more")
+        return UnsafeMutableRawPointer(bitPattern: id + 1)
+    }
+
+    static func id(_ item: UnsafeRawPointer?) -> Int { Int(bitPattern: item) - 1 }
+
     deinit {
         GEOSSTRtree_destroy_r(context.handle, pointer)
     }
@@ -123,7 +163,7 @@ public final class GEOSSTRtree {
                     context.handle, pointer, rawEnvelope,
                     { item, userData in
                         guard let userData else { return }
-                        userData.assumingMemoryBound(to: ((Int) -> Void).self).pointee(Int(bitPattern: item))
+                        userData.assumingMemoryBound(to: ((Int) -> Void).self).pointee(GEOSSTRtree.id(item))
                     },
                     UnsafeMutableRawPointer(mutating: sink))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqGEOS
 import GeoqNearby
 import GeoqPROJ
 import GeoqTestSupport
@@ -9,9 +10,10 @@ import GeoqTestSupport
 /// geoq's ``PointIndex`` against a brute-force scan (Karney to every city, on fewer queries),
 /// on the same seeded queries uniform on the sphere. Prints a Markdown table.
 ///
-/// GEOS is not compared: geoq's GEOS bindings (GeoqGEOS.GEOSSTRtree) expose no nearest search,
-/// and GEOS's `GEOSSTRtree_nearest_generic_r` returns a single nearest item with a planar
-/// distance callback, not the 10 nearest by geodesic distance.
+/// GEOS is compared on the question it can answer: its STRtree nearest
+/// (`GEOSSTRtree_nearest_generic_r`) returns a single item by *planar* distance (degrees), so the
+/// peer row is nearest-1, against geoq's geodesic nearest-1 on the same queries, with a count of
+/// the queries where the planar answer is not the geodesically nearest city.
 enum NearestBenchmark {
     static let limit = 10
 
@@ -83,6 +85,57 @@ enum NearestBenchmark {
                     for q in bruteQueries { sink &+= bruteForce(points, q, geodesic)[0].item }
                 })
         }
+        // The GEOS peer: nearest-1 by planar distance in degrees, the only nearest GEOS offers.
+        let context = GEOSContext()
+        var geosBuild: [Double] = []
+        var tree: GEOSSTRtree?
+        for run in 1...runs {
+            progress.note("nearest: building GEOS's STRtree, run \(run)/\(runs)")
+            tree = nil
+            let start = ContinuousClock.now
+            tree = try GEOSSTRtree(
+                context: context,
+                items: points.enumerated().map {
+                    (box: BoundingBox(minX: $1.x, minY: $1.y, maxX: $1.x, maxY: $1.y), id: $0)
+                })
+            geosBuild.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start))
+        }
+        let geosTree = tree!
+        func geosNearest(_ q: Point) throws -> Int {
+            try geosTree.nearest(to: q) { id in
+                let p = points[id]
+                return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+            }!
+        }
+        func planarMisses(_ set: [Point]) throws -> Int {
+            var count = 0
+            for q in set {
+                let ours = index.nearest(to: q, limit: 1, geodesic: geodesic)[0]
+                let theirs = try geosNearest(q)
+                if theirs != ours.item && geodesic.inverse(from: q, to: points[theirs]).distance != ours.distance {
+                    count += 1
+                }
+            }
+            return count
+        }
+        let uniformMisses = try planarMisses(queries), nearMisses = try planarMisses(nearCities)
+        var geos1: [Double] = [], geosNear1: [Double] = [], geoq1: [Double] = [], geoqNear1: [Double] = []
+        for run in 1...runs {
+            progress.note("nearest-1: run \(run)/\(runs)")
+            geos1.append(
+                try WhichSectorBenchmark.timeThrowing(queries.count) {
+                    for q in queries { sink &+= try geosNearest(q) }
+                })
+            geosNear1.append(
+                try WhichSectorBenchmark.timeThrowing(nearCities.count) {
+                    for q in nearCities { sink &+= try geosNearest(q) }
+                })
+            geoq1.append(
+                WhichSectorBenchmark.time(queries.count) { sink &+= geoqPass(index, queries, geodesic, limit: 1) })
+            geoqNear1.append(
+                WhichSectorBenchmark.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic, limit: 1) }
+            )
+        }
         if sink == 42 { print("") }  // keep the work observable
 
         let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
@@ -106,7 +159,25 @@ enum NearestBenchmark {
                 + "ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
                 + "\(String(format: "%.1f", solvesPerNearQuery)) (near cities) Karney inverse problems per nearest-10 "
                 + "query, \(fmt(brute.min / Double(points.count))) ns each in the brute force; the rest is pruned by the spherical b²/a bound. "
-                + "GEOS not compared: geoq's GEOS bindings have no STRtree nearest, and GEOS's gives one planar nearest."
+        )
+        let g1 = Stats(geos1), gn1 = Stats(geosNear1), q1 = Stats(geoq1), qn1 = Stats(geoqNear1)
+        let gb = Stats(geosBuild)
+        print("")
+        print(
+            "| nearest-1 over GeoNames cities500 | build (min / mean) | ns/query uniform (min / mean) | ns/query near cities (min / mean) | not the geodesic nearest |"
+        )
+        print("|---|---:|---:|---:|---:|")
+        print(
+            "| geoq PointIndex (geodesic, exact) | \(ms(build.min)) / \(ms(build.mean)) | \(fmt(q1.min)) / \(fmt(q1.mean)) "
+                + "| \(fmt(qn1.min)) / \(fmt(qn1.mean)) | 0 |")
+        print(
+            "| GEOS 3.11 STRtree nearest (planar degrees) | \(ms(gb.min)) / \(ms(gb.mean)) | \(fmt(g1.min)) / \(fmt(g1.mean)) "
+                + "| \(fmt(gn1.min)) / \(fmt(gn1.mean)) | \(uniformMisses)/\(queries.count) uniform, "
+                + "\(nearMisses)/\(nearCities.count) near cities |")
+        print("")
+        print(
+            "GEOS / geoq time ratio (min): \(String(format: "%.2f", g1.min / q1.min))× uniform, "
+                + "\(String(format: "%.2f", gn1.min / qn1.min))× near cities; build \(String(format: "%.2f", gb.min / build.min))×."
         )
     }
 
@@ -147,7 +218,7 @@ enum NearestBenchmark {
     }
 
     @inline(never)
-    static func geoqPass(_ index: PointIndex, _ queries: [Point], _ geodesic: Geodesic) -> Int {
+    static func geoqPass(_ index: PointIndex, _ queries: [Point], _ geodesic: Geodesic, limit: Int = limit) -> Int {
         var sink = 0
         for q in queries { sink &+= index.nearest(to: q, limit: limit, geodesic: geodesic).count }
         return sink
