@@ -48,6 +48,11 @@ let package = Package(
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
         .target(name: "GeoqSchedule"),
         .target(name: "GeoqTariffs", dependencies: ["GeoqSchedule"]),
+        // Downloads over HTTP(S) with one error per failure kind (no connection, timeout, HTTP
+        // status, truncated body), so a failed refresh can be told from a bad feed.
+        .target(name: "GeoqFetch"),
+        // City incident feeds: the incident model, HTML descriptions cleaned, nearest-first lists.
+        .target(name: "GeoqIncidents", dependencies: ["GeoqCore", "GeoqSchedule"]),
         // "Can I park here?": the sector lookup joined with the tariffs and the zone lines.
         .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqLayers", "GeoqSchedule", "GeoqTariffs"]),
 
@@ -93,6 +98,9 @@ let package = Package(
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqFetchTests", dependencies: ["GeoqFetch", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqIncidentsTests", dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqParkingTests",

@@ -1,0 +1,1 @@
+// Placeholder: the downloader is being written (issue 6).

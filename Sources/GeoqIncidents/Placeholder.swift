@@ -1,0 +1,1 @@
+// Placeholder: the incident model is being written (issue 6).

@@ -1,0 +1,1 @@
+// Placeholder: the downloader's tests are being written (issue 6).
