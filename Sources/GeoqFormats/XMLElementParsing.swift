@@ -47,7 +47,20 @@ class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
         guard !data.isEmpty else {
             throw FormatError(.invalidSyntax, file: source, line: 1, message: "file is empty (expected \(expected))")
         }
-        let parser = XMLParser(data: data)
+        try run(handler, parser: XMLParser(data: data), expected: expected)
+    }
+
+    /// Parses from `stream` in chunks (the document is never held whole).
+    static func run(_ handler: some XMLParserDelegate & XMLParseOutcome, stream: InputStream, expected: String)
+        throws(FormatError)
+    {
+        try run(handler, parser: XMLParser(stream: stream), expected: expected)
+    }
+
+    private static func run(
+        _ handler: some XMLParserDelegate & XMLParseOutcome, parser: XMLParser, expected: String
+    ) throws(FormatError) {
+        let source = handler.source
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = handler
