@@ -100,7 +100,9 @@ let package = Package(
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFetchTests", dependencies: ["GeoqFetch", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqIncidentsTests", dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqTestSupport"]),
+            name: "GeoqIncidentsTests",
+            dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqPROJ", "GeoqTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqParkingTests",

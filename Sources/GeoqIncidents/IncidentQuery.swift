@@ -1,0 +1,82 @@
+import Foundation
+import GeoqCore
+
+/// Which incidents to list, and in what order: nearest first when a position is given
+/// (geodesic metres to the incident's point, or to the nearest point of its line or area),
+/// else newest first.
+public struct IncidentQuery: Sendable {
+    public var types: Set<IncidentType>
+    public var near: Point?
+    public var withinMetres: Double?
+    public var since: Date?
+
+    public init(types: Set<IncidentType> = [], near: Point? = nil, withinMetres: Double? = nil, since: Date? = nil) {
+        self.types = types
+        self.near = near
+        self.withinMetres = withinMetres
+        self.since = since
+    }
+
+    public struct Hit: Sendable {
+        public var incident: Incident
+        /// Metres from the query position (nil without one, or without a location).
+        public var distanceMetres: Double?
+        public var bearing: Double?
+    }
+
+    public func run(_ incidents: [Incident], geodesic: some GeodesicSolving) -> [Hit] {
+        var hits: [Hit] = []
+        for incident in incidents {
+            if !types.isEmpty, !types.contains(incident.type) { continue }
+            if let since, (incident.published ?? incident.seen) < since { continue }
+            guard let near else {
+                hits.append(Hit(incident: incident))
+                continue
+            }
+            guard let geometry = incident.geometry, let target = Self.closestPoint(of: geometry, to: near) else {
+                if withinMetres == nil { hits.append(Hit(incident: incident)) }
+                continue
+            }
+            let r = geodesic.distanceAndBearing(from: near, to: target)
+            if let withinMetres, r.distance > withinMetres { continue }
+            hits.append(Hit(incident: incident, distanceMetres: r.distance, bearing: r.bearing))
+        }
+        if near != nil {
+            hits.sort {
+                ($0.distanceMetres ?? .infinity, $0.incident.id) < ($1.distanceMetres ?? .infinity, $1.incident.id)
+            }
+        } else {
+            hits.sort {
+                let a = $0.incident.published ?? $0.incident.seen, b = $1.incident.published ?? $1.incident.seen
+                return a != b ? a > b : $0.incident.id < $1.incident.id
+            }
+        }
+        return hits
+    }
+
+    /// The point of `geometry` nearest to `p` in the local plane at `p` (metres); inside an area,
+    /// `p` itself.
+    static func closestPoint(of geometry: Geometry, to p: Point) -> Point? {
+        let metric = LocalMetric(wgs84AtLatitude: p.y)
+        var best: (point: Point, distance: Double)?
+        func consider(_ q: Point, _ d: Double) { if d < (best?.distance ?? .infinity) { best = (q, d) } }
+        func line(_ points: [Point]) {
+            if points.count == 1 { consider(points[0], metric.distance(p, points[0])) }
+            for i in points.indices.dropFirst() {
+                let c = metric.closestPoint(on: Segment(points[i - 1], points[i]), to: p)
+                consider(c.point, c.distance)
+            }
+        }
+        switch geometry {
+        case .point(let q): return q
+        case .multiPoint(let points): for q in points { consider(q, metric.distance(p, q)) }
+        case .lineString(let points): line(points)
+        case .multiLineString(let lines): lines.forEach(line)
+        case .polygon, .multiPolygon:
+            let polygons = geometry.areal!.polygons
+            if polygons.contains(where: { IndexedPolygon($0).covers(p) }) { return p }
+            for polygon in polygons { polygon.rings.map(\.points).forEach(line) }
+        }
+        return best?.point
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the incident model is being written (issue 6).
