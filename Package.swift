@@ -64,14 +64,17 @@ let package = Package(
         // index) and the which-sector query shared by every face.
         .target(
             name: "GeoqLayers",
-            dependencies: ["GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas"]),
+            dependencies: [
+                "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas",
+                "GeoqIncidents",
+            ]),
 
         // The `geoq` command line.
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
                 "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ", "GeoqSchedule",
-                "GeoqTariffs", "GeoqParking",
+                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

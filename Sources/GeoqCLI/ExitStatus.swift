@@ -22,6 +22,8 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// A data file or the catalog is missing or unreadable.
     static let noInput: Int32 = 66
+    /// A feed could not be downloaded (no connection, timeout, HTTP error, truncated body).
+    static let unavailable: Int32 = 69
     /// A bug in geoq.
     static let software: Int32 = 70
     /// The store could not be written (it is left as it was).

@@ -22,12 +22,14 @@ struct Geoq: ParsableCommand {
               geoq trip drive.gpx --min-step 500
               geoq tariff --zone blue --minutes 30 --start 2026-11-23T13:50
               geoq park 42.8169 -1.6440 --zone blue --euros 1 --lang en
+              geoq incidents refresh --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
+              geoq incidents --near 41.6488 -0.8891 --within 1000
               geoq import --all
               geoq layers
               geoq info valencia-census-sections
             """,
         subcommands: [
             WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
-            TariffCommand.self, ParkCommand.self, Import.self, ListLayers.self, Info.self,
+            TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
         ])
 }

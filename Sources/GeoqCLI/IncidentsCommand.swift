@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import GeoqCore
+import GeoqFetch
+import GeoqIncidents
+import GeoqLayers
+import GeoqPROJ
+import GeoqSchedule
+
+// IncidentType.init?(argument:) (a number or a code) already has the shape ArgumentParser needs.
+extension IncidentType: ExpressibleByArgument {}
+
+/// `geoq incidents`: the city's incident feeds, kept in the store; list them or refresh them.
+struct IncidentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "incidents",
+        abstract: "City incidents from GeoRSS feeds: list what is near, or refresh from a feed.",
+        discussion: """
+            Types (SPEC §3, the feed URL's id parameter): 0 water-cut, 1 traffic-cut,
+            2 important-disruption, 3 all, 4 tram, 5 public-transport.
+
+            Examples:
+              geoq incidents refresh --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
+              geoq incidents refresh --feed feed.xml --type traffic-cut
+              geoq incidents
+              geoq incidents --near 41.6488 -0.8891 --within 1000 --type 1 --type 4
+              geoq incidents --since 2026-11-20T00:00 --format json
+
+            Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a
+            readable RSS/Atom feed, 69 the feed could not be downloaded, 74 the store could not
+            be written. After a failed refresh the incidents already held are untouched, and the
+            message says how old they are.
+            """,
+        subcommands: [IncidentsList.self, IncidentsRefresh.self], defaultSubcommand: IncidentsList.self)
+
+    /// The store for incidents: --store, else the usual store.
+    static func store(_ path: String?) throws -> IncidentStore {
+        if let path { return IncidentStore(storeFile: URL(fileURLWithPath: path)) }
+        do { return IncidentStore(storeFile: try DataLocations.resolve().storeFile) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// "12 incidents held, refreshed 22/11/2026 18:50:12 (5 min ago)".
+    static func age(count: Int, refreshedAt: Date?, now: Date = Date()) -> String {
+        guard let refreshedAt else { return "no incidents held yet (run geoq incidents refresh --feed URL)" }
+        let minutes = Int(now.timeIntervalSince(refreshedAt) / 60)
+        let ago =
+            minutes < 1
+            ? "just now" : minutes < 120 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
+        return
+            "\(count) incident\(count == 1 ? "" : "s") held, refreshed \(IncidentDates.display(refreshedAt)) (\(ago))"
+    }
+}
+
+/// `geoq incidents [list]`.
+struct IncidentsList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the incidents held: nearest first with --near, else newest first.")
+
+    @Option(name: .long, help: "Only these types (number or code; repeat for several).")
+    var type: [IncidentType] = []
+
+    @Flag(name: .long, help: "Order by distance from LAT LON (given after the options, latitude first).")
+    var near = false
+
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("With --near: latitude and longitude.", valueName: "lat lon"))
+    var coordinates: [String] = []
+
+    @Option(name: .long, help: "With --near: only incidents within this many metres.")
+    var within: Double?
+
+    @Option(name: .long, help: "Only incidents published since (ISO 8601; Europe/Madrid without an offset).")
+    var since: String?
+
+    @Option(name: [.customShort("n"), .long], help: "At most this many.")
+    var limit: Int?
+
+    @Option(name: .long, help: "Output format: text, json or geojson.")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
+    var store: String?
+
+    func validate() throws {
+        if near {
+            _ = try position()
+        } else if !coordinates.isEmpty {
+            throw ValidationError("unexpected '\(coordinates.joined(separator: " "))' (did you mean --near LAT LON?)")
+        }
+        if within != nil && !near { throw ValidationError("--within needs --near LAT LON") }
+        if let within, !(within > 0) { throw ValidationError("--within must be a positive number of metres") }
+        if let since, Self.date(since) == nil {
+            throw ValidationError("--since expects ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z")
+        }
+    }
+
+    func position() throws -> Point {
+        do { return try CoordinateInput.point(fromArguments: coordinates) } catch {
+            throw ValidationError("--near: \(error.description)")
+        }
+    }
+
+    static func date(_ text: String) -> Date? {
+        guard let clock = try? GeoqSchedule.CityClock(timeZoneIdentifier: "Europe/Madrid") else { return nil }
+        if let date = try? clock.parse(text) { return date }
+        return text.count == 10 ? try? clock.parse(text + "T00:00") : nil
+    }
+
+    func run() throws {
+        let incidentStore = try IncidentsCommand.store(store)
+        let (incidents, refreshedAt): ([Incident], Date?)
+        do { (incidents, refreshedAt) = try incidentStore.held() } catch {
+            IncidentsOutput.fail(error.description, code: error.code, format: format)
+            throw ExitCode(ExitStatus.dataError)
+        }
+        let query = IncidentQuery(
+            types: Set(type), near: near ? try position() : nil, withinMetres: within, since: since.flatMap(Self.date))
+        var hits = query.run(incidents, geodesic: Geodesic.wgs84)
+        if let limit { hits = Array(hits.prefix(max(0, limit))) }
+        var output = StandardOutput()
+        output.write(IncidentsOutput.render(hits, held: incidents.count, refreshedAt: refreshedAt, format: format))
+    }
+}
+
+/// `geoq incidents refresh --feed URL_OR_FILE [--type T]`.
+struct IncidentsRefresh: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Download (or read) a feed and update the incidents held, by id.",
+        discussion: """
+            The feed is read whole before the store is touched; the store is then updated in one
+            transaction. Incidents of the feed's type that are no longer in it have ended and are
+            dropped; an empty feed means no incidents of that type.
+            """)
+
+    @Option(name: .long, help: "The feed: an http(s) URL or a file.")
+    var feed: String
+
+    @Option(name: .long, help: "The incident type (default: the feed URL's id parameter).")
+    var type: IncidentType?
+
+    @Option(name: .long, help: "Seconds to wait for the server.")
+    var timeout: Double = 20
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
+    var store: String?
+
+    func validate() throws {
+        if type == nil && IncidentType(feedURL: feed) == nil {
+            throw ValidationError("the feed's type is unknown: give --type (0-5) or a URL with ?id=N")
+        }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let incidentStore = try IncidentsCommand.store(store)
+        let feedType = type ?? IncidentType(feedURL: feed)!
+        let kept = { () -> String in
+            let held = try? incidentStore.held()
+            return "; " + IncidentsCommand.age(count: held?.incidents.count ?? 0, refreshedAt: held?.refreshedAt ?? nil)
+                + " (untouched)"
+        }
+        let data: Data
+        do { data = try FeedFetcher(timeout: timeout).fetch(feed) } catch {
+            IncidentsOutput.fail("download failed: \(error.description)" + kept(), code: error.code, format: format)
+            throw ExitCode(ExitStatus.unavailable)
+        }
+        let report: IncidentStore.Report
+        do { report = try incidentStore.refresh(data: data, source: feed, type: feedType) } catch {
+            IncidentsOutput.fail(error.description + kept(), code: error.code, format: format)
+            switch error {
+            case .feedMalformed: throw ExitCode(ExitStatus.dataError)
+            case .storeUnreadable: throw ExitCode(ExitStatus.dataError)
+            case .storeWriteFailed: throw ExitCode(ExitStatus.ioError)
+            }
+        }
+        var output = StandardOutput()
+        output.write(IncidentsOutput.render(report, feed: feed, format: format))
+    }
+}

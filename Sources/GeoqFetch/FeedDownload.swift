@@ -1,1 +1,0 @@
-// Placeholder: the downloader is being written (issue 6).

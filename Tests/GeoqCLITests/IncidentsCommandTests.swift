@@ -1,0 +1,64 @@
+import Foundation
+import GeoqTestSupport
+import Testing
+
+/// `geoq incidents` end to end against a local feed server: refresh, list nearest first, and a
+/// failed refresh (download or parse) that leaves what is held untouched.
+@Suite(.serialized) struct IncidentsCommandTests {
+    static let fixtures = TestData.packageRoot.appendingPathComponent("Tests/GeoqIncidentsTests/Fixtures")
+
+    @Test func refreshListAndFailuresKeepWhatIsHeld() throws {
+        let server = try FeedServer(directory: Self.fixtures)
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-incidents-\(UUID()).gpkg")
+        defer { try? FileManager.default.removeItem(at: store) }
+        func geoq(_ arguments: [String]) throws -> GeoqBinaryTests.Run {
+            try GeoqBinaryTests.run(arguments + ["--store", store.path])
+        }
+
+        let first = try geoq(["incidents", "refresh", "--feed", server.url("/files/zaragoza-type-1.xml?id=1")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Refreshed type 1 (Corte de tráfico)"))
+        #expect(first.stdout.contains("3 items (3 new, 0 updated, 0 ended); 3 incidents held."))
+        let water = try geoq([
+            "incidents", "refresh", "--feed", server.url("/files/zaragoza-type-0.xml"), "--type", "0",
+        ])
+        #expect(water.status == 0)
+
+        let near = try geoq(["incidents", "--near", "41.6488", "-0.8891", "--within", "1000", "--format", "json"])
+        #expect(near.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(near.stdout.utf8)) as! [String: Any]
+        let incidents = object["incidents"] as! [[String: Any]]
+        #expect(incidents.map { $0["id"] as! String } == ["trafico-2001", "trafico-2002"])
+        #expect(object["held"] as? Int == 4)
+        #expect(incidents[0]["publishedDisplay"] as? String == "21/11/2026 18:30:00")
+
+        // Failures: each reported its own way, the four incidents untouched.
+        for (path, status, text) in [
+            ("/malformed", Int32(65), "the feed could not be read"), ("/truncated", 69, "truncated"),
+            ("/notfound", 69, "answered HTTP 404"), ("/error", 69, "answered HTTP 500"),
+        ] {
+            let r = try geoq(["incidents", "refresh", "--feed", server.url(path), "--type", "1", "--timeout", "3"])
+            #expect(r.status == status, "\(path)")
+            #expect(r.stderr.contains(text), "\(path): \(r.stderr)")
+            #expect(r.stderr.contains("4 incidents held, refreshed"), "\(path)")
+        }
+        let slow = try geoq(["incidents", "refresh", "--feed", server.url("/slow"), "--type", "1", "--timeout", "1"])
+        #expect(slow.status == 69)
+        #expect(slow.stderr.contains("did not answer within 1.0 s"))
+        let after = try geoq(["incidents", "--format", "json"])
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as! [String: Any])["held"] as? Int == 4)
+
+        // An empty feed is a valid answer: no traffic cuts any more; the water cut stays.
+        let empty = try geoq(["incidents", "refresh", "--feed", server.url("/empty"), "--type", "1"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.contains("0 items (0 new, 0 updated, 3 ended); 1 incidents held. The feed is empty"))
+    }
+
+    @Test func argumentsAreChecked() throws {
+        #expect(try GeoqBinaryTests.run(["incidents", "refresh", "--feed", "feed.xml"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--within", "100"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--near", "91", "0"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--type", "9"]).status == 64)
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the downloader's tests are being written (issue 6).
