@@ -81,7 +81,10 @@ let package = Package(
         // On-demand benchmark (not run by the tests): `swift run -c release geoq-bench`.
         .executableTarget(
             name: "geoq-bench",
-            dependencies: ["GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ"],
+            dependencies: [
+                "GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ", "GeoqFormats",
+                "GeoqIncidents",
+            ],
             path: "benchmarks/WhichSectorBenchmark"),
 
         // Tests.

@@ -9,11 +9,13 @@ Prints the port it listens on as its first line, then serves:
   /slow         answers after 5 seconds
   /truncated    announces 1000 bytes, sends 100 of a feed, closes the connection
   /redirect     302 to /files/zaragoza-type-1.xml
+It exits when its standard input closes (the test process released it or died).
 """
 import http.server
 import os
 import socketserver
 import sys
+import threading
 import time
 
 DIRECTORY = sys.argv[1] if len(sys.argv) > 1 else "."
@@ -72,6 +74,13 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
+def exit_when_parent_goes():
+    # The test process holds our stdin open; when it closes it (or dies), stop.
+    sys.stdin.read()
+    os._exit(0)
+
+
 server = Server(("127.0.0.1", 0), Handler)
+threading.Thread(target=exit_when_parent_goes, daemon=True).start()
 print(server.server_address[1], flush=True)
 server.serve_forever()

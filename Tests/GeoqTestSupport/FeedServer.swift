@@ -5,6 +5,8 @@ import Foundation
 public final class FeedServer: @unchecked Sendable {
     public let port: Int
     private let process: Process
+    /// Closing it stops the server (it reads its stdin until end of file).
+    private let input: Pipe
 
     /// - Parameter directory: served under `/files/`.
     public init(directory: URL) throws {
@@ -15,7 +17,11 @@ public final class FeedServer: @unchecked Sendable {
             TestData.packageRoot.appendingPathComponent("tools/test-feed-server.py").path, directory.path,
         ]
         let output = Pipe()
+        let input = Pipe()
         process.standardOutput = output
+        process.standardInput = input
+        // Never the runner's own stderr: a server outliving a test must not hold its pipe open.
+        process.standardError = FileHandle.nullDevice
         try process.run()
         // The first line is the port.
         var line = Data()
@@ -30,12 +36,15 @@ public final class FeedServer: @unchecked Sendable {
         }
         self.port = port
         self.process = process
+        self.input = input
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     deinit {
-        // No waitUntilExit: inside the test runner it can block forever; the server dies on SIGTERM.
+        // No waitUntilExit: inside the test runner it can block forever. Closing stdin stops the
+        // server; SIGTERM too.
+        try? input.fileHandleForWriting.close()
         process.terminate()
     }
 }

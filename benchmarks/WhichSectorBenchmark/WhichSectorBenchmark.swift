@@ -80,6 +80,9 @@ struct WhichSectorBenchmark {
         if options.only == nil || options.only == "nearest" {
             try NearestBenchmark.run(root: root, runs: options.runs, progress: progress)
         }
+        if options.only == nil || options.only == "incidents" {
+            try IncidentBenchmark.run(runs: options.runs, progress: progress)
+        }
     }
 
     struct Result {
