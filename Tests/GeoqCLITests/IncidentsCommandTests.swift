@@ -55,6 +55,42 @@ import Testing
         #expect(empty.stdout.contains("0 items (0 new, 0 updated, 3 ended); 1 incidents held. The feed is empty"))
     }
 
+    /// GML in a projected CRS is reprojected with PROJ on refresh. Expected positions from GDAL's
+    /// osr (Python bindings): EPSG:25830 (676000, 4613000) -> (-0.886469942, 41.649323306);
+    /// feedparser's gml_point_utm.xml, EPSG:26913 (36.9382, 31.1732) -> (-109.488412955, 0.000281163).
+    @Test func gmlInAUTMZoneIsReprojected() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-gml-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("store.gpkg").path
+        let feed = directory.appendingPathComponent("utm.xml")
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <!-- Written for geoq's tests: one item with a GML point in ETRS89 / UTM 30N. -->
+            <rss version="2.0" xmlns:georss="http://www.georss.org/georss" xmlns:gml="http://www.opengis.net/gml">
+            <channel><item><title>Plaza del Pilar</title><guid>utm-1</guid>
+            <georss:where><gml:Point srsName="EPSG:25830"><gml:pos>676000 4613000</gml:pos></gml:Point></georss:where>
+            </item></channel></rss>
+            """.utf8
+        ).write(to: feed)
+        let conformance = TestData.url("georss/feedparser-geo-tests/tests/wellformed/geo/gml_point_utm.xml")
+        for (file, type) in [(feed.path, "1"), (conformance.path, "2")] {
+            let r = try GeoqBinaryTests.run(["incidents", "refresh", "--feed", file, "--type", type, "--store", store])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let list = try GeoqBinaryTests.run(["incidents", "--format", "json", "--store", store])
+        let incidents =
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as! [String: Any])["incidents"]
+            as! [[String: Any]]
+        let byType = Dictionary(
+            uniqueKeysWithValues: incidents.map { ($0["type"] as! Int, $0["location"] as! [String: Double]) })
+        #expect(abs(byType[1]!["longitude"]! - -0.886469942) < 1e-9)
+        #expect(abs(byType[1]!["latitude"]! - 41.649323306) < 1e-9)
+        #expect(abs(byType[2]!["longitude"]! - -109.488412955) < 1e-9)
+        #expect(abs(byType[2]!["latitude"]! - 0.000281163) < 1e-9)
+    }
+
     @Test func argumentsAreChecked() throws {
         #expect(try GeoqBinaryTests.run(["incidents", "refresh", "--feed", "feed.xml"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--within", "100"]).status == 64)
