@@ -6,6 +6,11 @@ public struct SectorAnswer: Codable, Hashable, Sendable {
     public struct Position: Codable, Hashable, Sendable {
         public var latitude: Double
         public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 
     /// One feature and how far the point is from its edge.

@@ -1,13 +1,13 @@
+import GeoqLayers
+
 /// The answer to "can I park here, now?": the residents' sector (from the core's sector
 /// lookup), the zone, whether it is regulated and until when, the ticket if one was asked for,
 /// the max stay and the residents' rules — the same for the CLI and the HTTP service.
 ///
 /// Times are ISO 8601 with the city's UTC offset; amounts are decimal strings in euros.
 public struct ParkAnswer: Codable, Hashable, Sendable {
-    public struct Position: Codable, Hashable, Sendable {
-        public var latitude: Double
-        public var longitude: Double
-    }
+    /// The same latitude/longitude pair as the sector answer's.
+    public typealias Position = SectorAnswer.Position
 
     public struct Sector: Codable, Hashable, Sendable {
         public var layer: String
