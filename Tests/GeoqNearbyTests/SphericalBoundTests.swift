@@ -11,7 +11,8 @@ import Testing
     /// GeographicLib's GeodTest-short: 10,000 WGS84 geodesics with their exact length s12.
     static let geodTest = TestData.url("test-suites/geographiclib/GeodTest-short.dat.gz")
 
-    static func geodesics() throws -> [(start: Point, end: Point, s12: Double)] {
+    /// The decompressed file.
+    static func geodTestText() throws -> String {
         let gunzip = Process()
         gunzip.executableURL = URL(fileURLWithPath: "/bin/sh")
         gunzip.arguments = ["-c", "gzip -dc \"$0\"", geodTest.path]
@@ -20,7 +21,11 @@ import Testing
         try gunzip.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         gunzip.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func geodesics() throws -> [(start: Point, end: Point, s12: Double)] {
+        try geodTestText().split(separator: "\n").map { line in
             let f = line.split(separator: " ").map { Double($0)! }
             return (Point(latitude: f[0], longitude: f[1]), Point(latitude: f[3], longitude: f[4]), f[6])
         }
@@ -56,57 +61,45 @@ import Testing
         #expect(largest <= GeoNamesTests.upperRadius)
     }
 
-    /// Random boxes (wide, narrow, over the poles and next to the antimeridian) and queries:
-    /// the box bound is below Karney's distance to every sampled point of the box, its corners
-    /// and edges included, and not above the smallest sampled point bound (within the 0.4 m of
-    /// the cosine cushion).
-    @Test func boxBoundIsBelowEveryPointOfTheBox() {
+    /// The tree's boxes hold their points, and the squared chord between normals stays below
+    /// the bound the search compares it with, for Karney's distance: random points world-wide,
+    /// at the poles and on both sides of the antimeridian.
+    @Test func treeBoxesAndChordBoundAreBelowKarney() {
         var rng = SeededRandom(seed: 4242)
         let wgs84 = Geodesic.wgs84
-        for k in 0..<400 {
-            let box: BoundingBox
-            switch k % 4 {
-            case 0:
-                let x = rng.uniform(-180...180), y = rng.uniform(-90...90)
-                box = BoundingBox(
-                    minX: x, minY: y, maxX: min(180, x + rng.uniform(0...60)), maxY: min(90, y + rng.uniform(0...30)))
-            case 1:
-                box = BoundingBox(minX: rng.uniform(179...179.99), minY: rng.uniform(-5...0), maxX: 180, maxY: 5)
-            case 2:
-                box = BoundingBox(
-                    minX: rng.uniform(-180 ... -100), minY: rng.uniform(80...89.99), maxX: rng.uniform(0...180),
-                    maxY: 90)
-            default:
-                let x = rng.uniform(-1...1), y = rng.uniform(-89...89)
-                box = BoundingBox(minX: x, minY: y, maxX: x + 0.001, maxY: y + 0.001)
-            }
-            let q: Point
-            switch k % 3 {
-            case 0: q = rng.pointOnSphere()
-            case 1: q = Point(x: -179.995, y: rng.uniform(-10...10))
-            default: q = Point(x: rng.uniform(-180...180), y: rng.uniform(85...90))
-            }
-            let bound = SphericalBound(query: q).distance(to: box)
-            var smallestPointBound = Double.infinity
-            let steps = 24
-            for i in 0...steps {
-                for j in 0...steps {
-                    let p = Point(
-                        x: box.minX + (box.maxX - box.minX) * Double(i) / Double(steps),
-                        y: box.minY + (box.maxY - box.minY) * Double(j) / Double(steps))
-                    let exact = wgs84.distanceAndBearing(from: q, to: p).distance
-                    #expect(bound < exact || exact == 0, "box \(box), query \(q), point \(p)")
-                    smallestPointBound = min(smallestPointBound, SphericalBound(query: q).distance(x: p.x, y: p.y))
+        var points: [Point] = (0..<3000).map { _ in rng.pointOnSphere() }
+        points += (0..<300).map { _ in Point(latitude: rng.uniform(89.9...90), longitude: rng.uniform(-180...180)) }
+        points += (0..<300).map { _ in Point(latitude: rng.uniform(-1...1), longitude: rng.uniform(179.99...180)) }
+        points += (0..<300).map { _ in Point(latitude: rng.uniform(-1...1), longitude: rng.uniform(-180 ... -179.99)) }
+        let tree = NormalTree(points.enumerated().map { ($0, $1.latitude, $1.longitude) })
+        #expect(tree.count == points.count)
+        var queries = (0..<40).map { _ in rng.pointOnSphere() }
+        queries += [Point(latitude: 90, longitude: 0), Point(latitude: 0.5, longitude: -179.995)]
+        for q in queries {
+            let normal = SIMD4<Double>(normalAtLatitude: q.latitude, longitude: q.longitude)
+            // Every box at every level, against every point below it.
+            var below = Array(0..<tree.count).map { [$0] }
+            for level in 1...tree.rootLevel {
+                var next: [[Int]] = []
+                for entry in 0..<tree.levelCounts[level] {
+                    let first = entry * NormalTree.nodeSize
+                    let members = below[first..<min(first + NormalTree.nodeSize, below.count)].flatMap { $0 }
+                    let key = tree.squaredDistance(from: normal, level: level, entry: entry)
+                    for j in members {
+                        let p = points[Int(tree.positions[j].w)]
+                        let d = SIMD4<Double>(normalAtLatitude: p.latitude, longitude: p.longitude) - normal
+                        #expect(key <= (d * d).sum(), "box \(level)/\(entry) above its point \(p), query \(q)")
+                    }
+                    next.append(members)
                 }
+                below = next
             }
-            #expect(bound <= smallestPointBound + 0.5, "tight within the cushion")
+            // The chord bound of the exact distance is above the squared chord of the normals.
+            for p in points.prefix(500) {
+                let s = wgs84.distanceAndBearing(from: q, to: p).distance
+                let d = SIMD4<Double>(normalAtLatitude: p.latitude, longitude: p.longitude) - normal
+                #expect((d * d).sum() <= PointIndex.squaredChordBound(metres: s), "\(q) → \(p)")
+            }
         }
-    }
-
-    @Test func emptyAndDegenerateBoxes() {
-        let bound = SphericalBound(query: Point(x: 10, y: 20))
-        #expect(bound.distance(to: .empty) == .infinity)
-        #expect(bound.distance(to: BoundingBox(minX: 10, minY: 20, maxX: 10, maxY: 20)) < 0)
-        #expect(bound.distance(to: BoundingBox(minX: 0, minY: 0, maxX: 30, maxY: 40)) < 0, "inside the box")
     }
 }

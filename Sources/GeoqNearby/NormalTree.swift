@@ -1,0 +1,155 @@
+/// A static packed R-tree over points of the ellipsoid, keyed by their unit surface normals in
+/// three dimensions: the spatial half of ``PointIndex``.
+///
+/// Why 3-D: the squared distance from a query's normal to a box of normals is a few
+/// subtractions and multiplications, and it bounds the central angle to every point inside from
+/// below with no trigonometry, no antimeridian and no pole to treat apart (on the unit sphere
+/// the chord 2 sin(σ/2) grows with the angle σ). The longitude/latitude boxes it replaces cost
+/// about ten transcendental functions each.
+///
+/// Layout (implicit, as in flatbush): level 0 holds the points in tree order, and entry `j` of
+/// level `L > 0` bounds entries `j·nodeSize ..< (j+1)·nodeSize` of level `L − 1` (fewer at the
+/// end of a level). The top level has one entry. Tree order is a Hilbert curve over longitude and
+/// latitude, which keeps each run of neighbours compact at every level.
+///
+/// Invariants: `Int(positions[i].w)` is the caller's index of the point at tree position `i`; a box's
+/// lower and upper bounds hold the normal of every point under it, componentwise. The points
+/// themselves are kept as cartesian positions (their straight-line distance bounds the
+/// geodesic's from below as well, and it is what the short-line formula starts from).
+struct NormalTree: Sendable {
+    static let nodeSize = 8
+
+    /// Positions in tree order, each tagged (w) with the caller's index of the point.
+    let positions: [EllipsoidPosition]
+    /// The boxes of levels 1... up to the root, one level after the other: entry `j` of level
+    /// `L` is `boxes[levelStarts[L] + j]`, lanes 0–2 the lower and 4–6 the upper bounds of the
+    /// normals below it (lanes 3 and 7 zero). Single precision, rounded outwards, so a box is
+    /// 32 bytes and still holds its points; the looser bound (at most 1.2·10⁻⁷ of a unit
+    /// vector, under a metre) only makes the search look at a few more boxes.
+    let boxes: [SIMD8<Float>]
+    /// Where each level starts in the box numbering (level 0, the points, has no boxes);
+    /// `levelStarts.count − 1` levels of boxes, then one past the end.
+    let levelStarts: [Int]
+    /// Number of entries per level, level 0 (the points) first.
+    let levelCounts: [Int]
+
+    /// Builds the tree over `items`: (caller's index, latitude, longitude in degrees), all valid.
+    init(_ items: [(index: Int, latitude: Double, longitude: Double)]) {
+        var items = items
+        Self.sortAlongHilbertCurve(&items)
+        positions = items.map { EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index)) }
+        let normals = items.map { SIMD4<Double>(normalAtLatitude: $0.latitude, longitude: $0.longitude) }
+        var boxes: [SIMD8<Float>] = []
+        var levelStarts = [0, 0]
+        var levelCounts = [normals.count]
+        var lower = normals, upper = normals
+        while lower.count > 1 {
+            var parentLower: [SIMD4<Double>] = [], parentUpper: [SIMD4<Double>] = []
+            for start in stride(from: 0, to: lower.count, by: Self.nodeSize) {
+                let end = Swift.min(start + Self.nodeSize, lower.count)
+                var lo = lower[start], hi = upper[start]
+                for j in (start + 1)..<end {
+                    lo = pointwiseMin(lo, lower[j])
+                    hi = pointwiseMax(hi, upper[j])
+                }
+                parentLower.append(lo)
+                parentUpper.append(hi)
+                boxes.append(Self.box(lower: lo, upper: hi))
+            }
+            levelCounts.append(parentLower.count)
+            levelStarts.append(boxes.count)
+            lower = parentLower
+            upper = parentUpper
+        }
+        self.boxes = boxes
+        self.levelStarts = levelStarts
+        self.levelCounts = levelCounts
+    }
+
+    /// Number of points indexed.
+    var count: Int { positions.count }
+
+    /// The level of the root (0 when the tree holds a single point or none).
+    var rootLevel: Int { levelCounts.count - 1 }
+
+    /// The squared distance from `q` to the nearest point of the box of entry `j` at `level`
+    /// (1 and up): never above the squared chord to any normal under the entry.
+    @inline(__always)
+    func squaredDistance(from q: SIMD4<Double>, level: Int, entry j: Int) -> Double {
+        let box = boxes[levelStarts[level] + j]
+        let lower = SIMD4<Double>(box.lowHalf), upper = SIMD4<Double>(box.highHalf)
+        let d = pointwiseMax(pointwiseMax(lower - q, q - upper), SIMD4<Double>(repeating: 0))
+        return (d * d).sum()
+    }
+
+    /// A single-precision box holding [lower, upper]: each bound rounded outwards.
+    static func box(lower: SIMD4<Double>, upper: SIMD4<Double>) -> SIMD8<Float> {
+        var box = SIMD8<Float>(repeating: 0)
+        for k in 0..<3 {
+            let lo = Float(lower[k]), hi = Float(upper[k])
+            box[k] = Double(lo) > lower[k] ? lo.nextDown : lo
+            box[k + 4] = Double(hi) < upper[k] ? hi.nextUp : hi
+        }
+        return box
+    }
+
+    /// Orders items along a Hilbert curve over longitude and latitude (a 2¹⁶ × 2¹⁶ grid), as
+    /// flatbush does: every run of consecutive items, at every level, is then compact.
+    static func sortAlongHilbertCurve(_ items: inout [(index: Int, latitude: Double, longitude: Double)]) {
+        let side = Double(UInt32(1) << 16 - 1)
+        let keyed = items.map { item in
+            let x = UInt32(((item.longitude + 180) / 360 * side).rounded())
+            let y = UInt32(((item.latitude + 90) / 180 * side).rounded())
+            return (key: hilbert(x, y), item: item)
+        }
+        items = keyed.sorted { ($0.key, $0.item.index) < ($1.key, $1.item.index) }.map(\.item)
+    }
+
+    /// Position of (x, y), both below 2¹⁶, along the Hilbert curve ("Fast Hilbert curve
+    /// generation, sorting, and range queries" by rawrunprotected, public domain, as used by
+    /// flatbush).
+    static func hilbert(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        var a = x ^ y
+        var b = 0xFFFF ^ a
+        var c = 0xFFFF ^ (x | y)
+        var d = x & (y ^ 0xFFFF)
+        var A = a | (b >> 1)
+        var B = (a >> 1) ^ a
+        var C = ((c >> 1) ^ (b & (d >> 1))) ^ c
+        var D = ((a & (c >> 1)) ^ (d >> 1)) ^ d
+
+        a = A; b = B; c = C; d = D
+        A = ((a & (a >> 2)) ^ (b & (b >> 2)))
+        B = ((a & (b >> 2)) ^ (b & ((a ^ b) >> 2)))
+        C ^= ((a & (c >> 2)) ^ (b & (d >> 2)))
+        D ^= ((b & (c >> 2)) ^ ((a ^ b) & (d >> 2)))
+
+        a = A; b = B; c = C; d = D
+        A = ((a & (a >> 4)) ^ (b & (b >> 4)))
+        B = ((a & (b >> 4)) ^ (b & ((a ^ b) >> 4)))
+        C ^= ((a & (c >> 4)) ^ (b & (d >> 4)))
+        D ^= ((b & (c >> 4)) ^ ((a ^ b) & (d >> 4)))
+
+        a = A; b = B; c = C; d = D
+        C ^= ((a & (c >> 8)) ^ (b & (d >> 8)))
+        D ^= ((b & (c >> 8)) ^ ((a ^ b) & (d >> 8)))
+
+        a = C ^ (C >> 1)
+        b = D ^ (D >> 1)
+
+        var i0 = x ^ y
+        var i1 = b | (0xFFFF ^ (i0 | a))
+
+        i0 = (i0 | (i0 << 8)) & 0x00FF_00FF
+        i0 = (i0 | (i0 << 4)) & 0x0F0F_0F0F
+        i0 = (i0 | (i0 << 2)) & 0x3333_3333
+        i0 = (i0 | (i0 << 1)) & 0x5555_5555
+
+        i1 = (i1 | (i1 << 8)) & 0x00FF_00FF
+        i1 = (i1 | (i1 << 4)) & 0x0F0F_0F0F
+        i1 = (i1 | (i1 << 2)) & 0x3333_3333
+        i1 = (i1 | (i1 << 1)) & 0x5555_5555
+
+        return (i1 << 1) | i0
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GeoqCore
+import GeoqPROJ
+import GeoqTestSupport
+import Testing
+
+@testable import GeoqNearby
+
+/// The fast path of nearest answers against Karney (PROJ's `geod_inverse`): within
+/// ``ShortGeodesic/distanceError`` metres and ``ShortGeodesic/bearingError`` degrees.
+@Suite struct ShortGeodesicTests {
+    static func solve(_ from: Point, _ to: Point) -> (distance: Double, bearing: Double)? {
+        let line = ShortGeodesic(latitude: from.latitude, longitude: from.longitude)
+        let end = EllipsoidPosition(latitude: to.latitude, longitude: to.longitude)
+        return line.distance(to: end).map { ($0, line.bearing(to: end)) }
+    }
+
+    /// Bearing difference in degrees, across 0°/360°.
+    static func angleDifference(_ a: Double, _ b: Double) -> Double {
+        let d = (a - b).truncatingRemainder(dividingBy: 360).magnitude
+        return min(d, 360 - d)
+    }
+
+    /// 200,000 random lines: starts uniform on the sphere (and 1 in 10 within a degree of a
+    /// pole or on the antimeridian), directions uniform, lengths log-uniform from 1 m to 120 km.
+    @Test func randomLinesAgreeWithKarney() {
+        var rng = SeededRandom(seed: 2026)
+        let wgs84 = Geodesic.wgs84
+        var worstDistance = 0.0, worstBearing = 0.0, answered = 0
+        for k in 0..<200_000 {
+            var start = rng.pointOnSphere()
+            switch k % 10 {
+            case 0: start = Point(latitude: rng.uniform(89...89.999_9), longitude: start.longitude)
+            case 1: start = Point(latitude: start.latitude, longitude: 179.999)
+            default: break
+            }
+            let length = pow(10, rng.uniform(0...log10(120_000)))
+            let end = wgs84.direct(from: start, azimuth: rng.uniform(-180...180), distance: length)
+            let karney = wgs84.distanceAndBearing(from: start, to: end)
+            guard let fast = Self.solve(start, end) else { continue }
+            answered += 1
+            worstDistance = max(worstDistance, abs(fast.distance - karney.distance))
+            worstBearing = max(worstBearing, Self.angleDifference(fast.bearing, karney.bearing))
+        }
+        #expect(answered > 180_000)
+        #expect(worstDistance <= ShortGeodesic.distanceError)
+        #expect(worstBearing <= ShortGeodesic.bearingError)
+    }
+
+    /// GeographicLib's GeodTest-short, the independent reference: every line the short-line
+    /// formula answers (chord from 1 m to 100 km) against the file's s12 and azi1.
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: SphericalBoundTests.geodTest.path),
+            "GeodTest-short.dat.gz not found"))
+    func geodTestShortLinesAgree() throws {
+        let text = try SphericalBoundTests.geodTestText()
+        var answered = 0
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: " ").map { Double($0)! }
+            let start = Point(latitude: f[0], longitude: f[1]), end = Point(latitude: f[3], longitude: f[4])
+            guard let fast = Self.solve(start, end) else { continue }
+            answered += 1
+            #expect(abs(fast.distance - f[6]) <= ShortGeodesic.distanceError, "\(line)")
+            let azimuth = f[2] < 0 ? f[2] + 360 : f[2]
+            #expect(Self.angleDifference(fast.bearing, azimuth) <= ShortGeodesic.bearingError, "\(line)")
+        }
+        #expect(answered > 1000, "the file has thousands of short lines")
+    }
+}
