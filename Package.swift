@@ -16,7 +16,8 @@ let package = Package(
         .library(name: "GeoqLayers", targets: ["GeoqLayers"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev).
@@ -69,12 +70,20 @@ let package = Package(
                 "GeoqIncidents",
             ]),
 
+        // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
+        // the data snapshot the service answers from. Testable without building a server.
+        .target(name: "GeoqAPI", dependencies: ["GeoqLayers", "GeoqCore"]),
+        // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
+        .target(
+            name: "GeoqServer",
+            dependencies: ["GeoqAPI", "GeoqLayers", .product(name: "Hummingbird", package: "hummingbird")]),
+
         // The `geoq` command line.
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
                 "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ", "GeoqSchedule",
-                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch",
+                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -110,6 +119,13 @@ let package = Package(
             dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqPROJ", "GeoqTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqAPITests", dependencies: ["GeoqAPI", "GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqServerTests",
+            dependencies: [
+                "GeoqServer", "GeoqAPI", "GeoqTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(
             name: "GeoqParkingTests",
             dependencies: ["GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),

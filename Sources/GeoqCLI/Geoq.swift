@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `geoq` command line: one subcommand per question.
 @main
-struct Geoq: ParsableCommand {
+struct Geoq: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geoq",
         abstract: "Geospatial answers for city-mobility apps: sectors, zones, nearest places.",
@@ -27,9 +27,11 @@ struct Geoq: ParsableCommand {
               geoq import --all
               geoq layers
               geoq info valencia-census-sections
+              geoq serve --port 8080
             """,
         subcommands: [
             WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
             TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
+            ServeCommand.self,
         ])
 }

@@ -77,12 +77,17 @@ public final class LayerLibrary {
     /// or are not polygons are left out (point layers are known by their catalog entry or their
     /// stored geometry type, and not even read).
     public func otherPolygonLayers(than name: String) -> [Layer] {
+        polygonLayerNames.filter { $0 != name }.compactMap { try? layer(named: $0) }
+    }
+
+    /// The names of the polygon layers, known without reading them: point layers are known by
+    /// their stored geometry type or by their catalog entry (a service type or categories).
+    public var polygonLayerNames: [String] {
         names.filter { candidate in
-            guard candidate != name else { return false }
             if let info = stored[candidate] { return !info.geometryType.uppercased().contains("POINT") }
             let spec = catalog.layers.first { $0.name == candidate }
             return spec?.serviceType == nil && spec?.categoryField == nil
-        }.compactMap { try? layer(named: $0) }
+        }
     }
 
     private var loadedPoints: [String: PointLayer] = [:]

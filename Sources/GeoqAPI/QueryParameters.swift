@@ -1,0 +1,69 @@
+import GeoqCore
+
+/// The query parameters of one request, read with the errors the API promises: each names the
+/// parameter and what was wrong with it.
+///
+/// Parameters arrive percent-decoded, in order; a name given twice is an error rather than a
+/// silent choice between the two values.
+public struct QueryParameters: Sendable {
+    public private(set) var pairs: [(name: String, value: String)]
+
+    public init(_ pairs: [(name: String, value: String)]) { self.pairs = pairs }
+
+    /// The value of `name`, or nil when absent.
+    public func value(_ name: String) throws(Problem) -> String? {
+        let values = pairs.filter { $0.name == name }
+        guard values.count <= 1 else {
+            throw .invalid(name, "\(name) is given \(values.count) times; give it once")
+        }
+        return values.first?.value
+    }
+
+    /// Refuses a parameter the endpoint does not know (a typo such as `latitude=` would
+    /// otherwise be silently ignored).
+    public func allowOnly(_ names: Set<String>) throws(Problem) {
+        if let unknown = pairs.first(where: { !names.contains($0.name) }) {
+            throw .invalid(
+                unknown.name, "unknown parameter \"\(unknown.name)\"; this endpoint takes \(names.sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// A required number of degrees within `range` (latitude: -90...90, longitude: -180...180).
+    public func degrees(_ name: String, in range: ClosedRange<Double>, meaning: String) throws(Problem) -> Double {
+        guard let text = try value(name), !text.isEmpty else {
+            throw .missing(name, "\(name) (the \(meaning) in degrees) is required")
+        }
+        let number = try Self.number(text, parameter: name, meaning: meaning)
+        guard range.contains(number) else {
+            throw .outOfRange(
+                name, "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(text)")
+        }
+        return number
+    }
+
+    /// The point given by `lat` and `lon` (latitude first, as people and GeoRSS write it).
+    public func point() throws(Problem) -> Point {
+        let latitude = try degrees("lat", in: -90...90, meaning: "latitude")
+        let longitude = try degrees("lon", in: -180...180, meaning: "longitude")
+        return Point(latitude: latitude, longitude: longitude)
+    }
+
+    /// A decimal number written the ordinary way (digits, one optional sign, point and
+    /// exponent); no hexadecimal, no "nan" or "inf", no surrounding spaces.
+    static func number(_ text: String, parameter: String, meaning: String) throws(Problem) -> Double {
+        let allowed = text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+                || byte == UInt8(ascii: "E")
+        }
+        guard allowed, text.utf8.count <= 64, let number = Double(text), number.isFinite else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            throw .invalid(parameter, "\(parameter) must be a decimal number (the \(meaning) in degrees), got \"\(shown)\"")
+        }
+        return number
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

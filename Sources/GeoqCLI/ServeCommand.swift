@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import GeoqAPI
+import GeoqLayers
+import GeoqServer
+
+/// `geoq serve`: the HTTP JSON service over the same layers the other commands read.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Answer the geoq questions over HTTP (JSON).",
+        discussion: """
+            Loads and indexes every polygon layer (the store first, then catalog files), then
+            listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it
+            after the requests in flight are answered.
+
+            Endpoints:
+              GET /healthz                      the process is up
+              GET /readyz                       the layers are loaded (503 until then)
+              GET /v1/sector?lat=&lon=[&layer=] which-sector (Accept: application/geo+json for GeoJSON)
+              GET /v1/layers                    the layers and what was loaded
+            Errors are RFC 9457 problem+json bodies that name the parameter at fault.
+
+            Examples:
+              geoq serve
+              geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg
+              curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'
+
+            Exit status: 0 after a clean stop, 66 missing data file, 70 the server failed.
+            """)
+
+    @Option(name: .long, help: "Address to listen on (127.0.0.1: this machine only).")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "TCP port to listen on.")
+    var port = 8080
+
+    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    var store: String?
+
+    func validate() throws {
+        guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535, got \(port)") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+    }
+
+    func run() async throws {
+        let library = try LayerLibrary.openForCommand(store: store, format: .text)
+        let data = ServiceData.load(from: library)
+        for layer in data.layers where layer.error != nil {
+            FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
+        }
+        FileHandle.standardError.write(
+            Data("geoq serve: \(data.sectorLookups.count) polygon layers on http://\(host):\(port)\n".utf8))
+        do {
+            try await runService(address: ServerAddress(host: host, port: port), state: ServiceState(data))
+        } catch {
+            FileHandle.standardError.write(Data("geoq serve: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.software)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GeoqAPI
+import Hummingbird
+
+/// JSON and problem+json bodies, written the same way as the CLI's `--format json`: sorted
+/// keys, slashes unescaped.
+enum Responses {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else {
+            return problem(
+                Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: "could not encode the answer"))
+        }
+        return body(data, status: status, contentType: "application/json")
+    }
+
+    /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.
+    static func geoJSON(_ object: [String: Any]) -> Response {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
+            return problem(
+                Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: "could not encode the answer"))
+        }
+        return body(data, status: .ok, contentType: "application/geo+json")
+    }
+
+    static func problem(_ problem: Problem) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(problem)) ?? Data("{}".utf8)
+        return body(data, status: HTTPResponse.Status(code: problem.status), contentType: Problem.mediaType)
+    }
+
+    static func body(_ data: Data, status: HTTPResponse.Status, contentType: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
+    static func wantsGeoJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/geo+json") ?? false
+    }
+}
+
+/// Turns every error that escapes a route (Hummingbird's own 404 for an unknown path, 405, ...)
+/// into a problem+json body, so that a client parses one error format.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return Responses.problem(problem)
+        } catch let error as HTTPError {
+            if error.status == .notFound { return Responses.problem(.notFound(path: request.uri.path)) }
+            return Responses.problem(
+                Problem(
+                    type: "/problems/http-\(error.status.code)", title: error.status.reasonPhrase,
+                    status: error.status.code, detail: error.body ?? error.status.reasonPhrase))
+        }
+    }
+}

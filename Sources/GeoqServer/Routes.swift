@@ -1,0 +1,63 @@
+import GeoqAPI
+import Hummingbird
+
+/// The HTTP face of geoq: each route reads its query into ``GeoqAPI``, which does the work, and
+/// writes the answer or the problem back. No geometry and no rules live here.
+public enum Routes {
+    /// The router for `state`.
+    public static func router(state: ServiceState) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware())
+
+        router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
+        router.get("/readyz") { _, _ -> Response in
+            guard let data = state.data else { return Responses.problem(.notReady("the layers are still loading")) }
+            let served = data.sectorLookups.count
+            return Responses.json(Readiness(status: "ready", store: data.storeFile, polygonLayers: served))
+        }
+
+        router.get("/v1/layers") { _, _ -> Response in
+            let data = try current(state)
+            return Responses.json(["layers": data.layers])
+        }
+
+        router.get("/v1/sector") { request, _ -> Response in
+            let data = try current(state)
+            let query = QueryParameters(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            let (answer, lookup) = try SectorEndpoint.answer(query, data: data)
+            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
+        }
+        return router
+    }
+
+    static func current(_ state: ServiceState) throws(Problem) -> ServiceData {
+        guard let data = state.data else { throw .notReady("the layers are still loading") }
+        return data
+    }
+
+    struct Readiness: Encodable {
+        var status: String
+        var store: String
+        var polygonLayers: Int
+    }
+}
+
+/// Where the service listens.
+public struct ServerAddress: Sendable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+/// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
+/// requests finish first).
+public func runService(address: ServerAddress, state: ServiceState) async throws {
+    let app = Application(
+        router: Routes.router(state: state),
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"))
+    try await app.runService()
+}

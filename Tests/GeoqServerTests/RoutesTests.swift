@@ -1,0 +1,115 @@
+import Foundation
+import GeoqAPI
+import GeoqLayers
+import GeoqServer
+import GeoqTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The HTTP face over the real default layer: status codes, media types and bodies.
+@Suite struct RoutesTests {
+    static let data: ServiceData = {
+        let library = try! LayerLibrary(
+            locations: DataLocations(
+                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
+                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        let layer = try! library.layer(named: "pamplona-sectors")
+        return ServiceData(
+            sectorLookups: [layer.name: SectorLookup(layer: layer)],
+            layers: [
+                .init(
+                    name: layer.name, title: layer.title, kind: "polygon", features: layer.features.count,
+                    approximate: true, error: nil)
+            ], storeFile: "/nonexistent/store.gpkg", loadedAt: Date())
+    }()
+
+    func withClient(state: ServiceState = ServiceState(data), _ body: @Sendable (any TestClientProtocol) async throws -> Void)
+        async throws
+    {
+        let app = Application(router: Routes.router(state: state))
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    @Test func sectorAnswersInJSON() async throws {
+        try await withClient { client in
+            try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                let answer = try JSONDecoder().decode(SectorAnswer.self, from: Data(buffer: response.body))
+                #expect(answer.inside.map(\.id) == ["2"] && answer.approximate)
+            }
+        }
+    }
+
+    @Test func sectorAnswersInGeoJSONWhenAsked() async throws {
+        try await withClient { client in
+            try await client.execute(
+                uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get, headers: [.accept: "application/geo+json"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/geo+json")
+                let object = try Self.json(response)
+                #expect(object["type"] as? String == "FeatureCollection")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("/v1/sector?lon=-1.64", 400, "lat", "/problems/missing-parameter"),
+        ("/v1/sector?lat=abc&lon=-1.64", 400, "lat", "/problems/invalid-parameter"),
+        ("/v1/sector?lat=42.81&lon=190", 400, "lon", "/problems/out-of-range"),
+        ("/v1/sector?lat=42.81&lon=-1.64&layer=nowhere", 404, "layer", "/problems/unknown-layer"),
+        ("/v1/sector?lat=42.81&lon=-1.64&latitude=1", 400, "latitude", "/problems/invalid-parameter"),
+    ])
+    func badRequestsAreProblems(uri: String, status: Int, parameter: String, type: String) async throws {
+        try await withClient { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status.code == status)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
+                #expect(problem.parameter == parameter && problem.type == type && problem.status == status)
+            }
+        }
+    }
+
+    @Test func unknownPathsAreProblemsToo() async throws {
+        try await withClient { client in
+            try await client.execute(uri: "/v2/nothing", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let object = try Self.json(response)
+                #expect(object["type"] as? String == "/problems/not-found")
+            }
+        }
+    }
+
+    @Test func healthAndReadiness() async throws {
+        try await withClient(state: ServiceState()) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+            try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) {
+                #expect($0.status == .serviceUnavailable)
+            }
+        }
+        try await withClient { client in
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .ok)
+                let object = try Self.json(response)
+                #expect(object["polygonLayers"] as? Int == 1)
+            }
+            try await client.execute(uri: "/v1/layers", method: .get) { response in
+                let object = try Self.json(response)
+                let layers = try #require(object["layers"] as? [[String: Any]])
+                #expect(layers.map { $0["name"] as? String } == ["pamplona-sectors"])
+            }
+        }
+    }
+}
