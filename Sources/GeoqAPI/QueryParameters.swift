@@ -24,7 +24,8 @@ public struct QueryParameters: Sendable {
     public func allowOnly(_ names: Set<String>) throws(Problem) {
         if let unknown = pairs.first(where: { !names.contains($0.name) }) {
             throw .invalid(
-                unknown.name, "unknown parameter \"\(unknown.name)\"; this endpoint takes \(names.sorted().joined(separator: ", "))")
+                unknown.name,
+                "unknown parameter \"\(unknown.name)\"; this endpoint takes \(names.sorted().joined(separator: ", "))")
         }
     }
 
@@ -36,7 +37,9 @@ public struct QueryParameters: Sendable {
         let number = try Self.number(text, parameter: name, meaning: meaning)
         guard range.contains(number) else {
             throw .outOfRange(
-                name, "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(text)")
+                name,
+                "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(text)"
+            )
         }
         return number
     }
@@ -58,7 +61,8 @@ public struct QueryParameters: Sendable {
         }
         guard allowed, text.utf8.count <= 64, let number = Double(text), number.isFinite else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            throw .invalid(parameter, "\(parameter) must be a decimal number (the \(meaning) in degrees), got \"\(shown)\"")
+            throw .invalid(
+                parameter, "\(parameter) must be a decimal number (the \(meaning) in degrees), got \"\(shown)\"")
         }
         return number
     }

@@ -52,7 +52,8 @@ public struct ServiceData: Sendable {
             guard polygons.contains(name) else {
                 let title = library.catalog.layers.first { $0.name == name }?.title
                 summaries.append(
-                    LayerSummary(name: name, title: title, kind: "point", features: nil, approximate: false, error: nil))
+                    LayerSummary(name: name, title: title, kind: "point", features: nil, approximate: false, error: nil)
+                )
                 continue
             }
             do {

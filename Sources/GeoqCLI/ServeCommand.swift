@@ -39,7 +39,9 @@ struct ServeCommand: AsyncParsableCommand {
     var store: String?
 
     func validate() throws {
-        guard (1...65_535).contains(port) else { throw ValidationError("--port must be between 1 and 65535, got \(port)") }
+        guard (1...65_535).contains(port) else {
+            throw ValidationError("--port must be between 1 and 65535, got \(port)")
+        }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
     }
 

@@ -37,7 +37,9 @@ struct NormalTree: Sendable {
     init(_ items: [(index: Int, latitude: Double, longitude: Double)]) {
         var items = items
         Self.sortAlongHilbertCurve(&items)
-        positions = items.map { EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index)) }
+        positions = items.map {
+            EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index))
+        }
         let normals = items.map { SIMD4<Double>(normalAtLatitude: $0.latitude, longitude: $0.longitude) }
         var boxes: [SIMD8<Float>] = []
         var levelStarts = [0, 0]

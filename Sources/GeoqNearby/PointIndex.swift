@@ -127,7 +127,9 @@ public struct PointIndex: Sendable {
         func consider(_ candidate: Candidate) {
             guard candidate.distance <= cutoff else { return }
             var at = candidates.count
-            while at > 0 && (candidates[at - 1].distance, candidates[at - 1].item) > (candidate.distance, candidate.item) {
+            while at > 0
+                && (candidates[at - 1].distance, candidates[at - 1].item) > (candidate.distance, candidate.item)
+            {
                 at -= 1
             }
             candidates.insert(candidate, at: at)
@@ -164,7 +166,8 @@ public struct PointIndex: Sendable {
         if root == 0 {
             visit(point: 0)
         } else {
-            queue.push(QueueEntry(key: tree.squaredDistance(from: query, level: root, entry: 0), level: Int32(root), entry: 0))
+            queue.push(
+                QueueEntry(key: tree.squaredDistance(from: query, level: root, entry: 0), level: Int32(root), entry: 0))
         }
         while let next = queue.pop(), next.key <= stopKey {
             let level = Int(next.level), entry = Int(next.entry)
@@ -188,7 +191,9 @@ public struct PointIndex: Sendable {
         return Self.settle(candidates, limit: limit, within: maxMetres) { c in
             if let bearing = c.karneyBearing { return bearing }
             return shortLine.bearing(to: tree.positions[c.position])
-        } karney: { solve(q, points[$0]) }
+        } karney: {
+            solve(q, points[$0])
+        }
     }
 
     /// The final answer from the candidates (sorted by distance, all the search found within

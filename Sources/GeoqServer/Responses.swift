@@ -10,17 +10,23 @@ enum Responses {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
             return problem(
-                Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: "could not encode the answer"))
+                Problem(
+                    type: "/problems/internal", title: "Internal error", status: 500,
+                    detail: "could not encode the answer"))
         }
         return body(data, status: status, contentType: "application/json")
     }
 
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.
     static func geoJSON(_ object: [String: Any]) -> Response {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else {
             return problem(
-                Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: "could not encode the answer"))
+                Problem(
+                    type: "/problems/internal", title: "Internal error", status: 500,
+                    detail: "could not encode the answer"))
         }
         return body(data, status: .ok, contentType: "application/geo+json")
     }

@@ -25,7 +25,8 @@ public enum Routes {
             let data = try current(state)
             let query = QueryParameters(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
             let (answer, lookup) = try SectorEndpoint.answer(query, data: data)
-            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
+            return Responses.wantsGeoJSON(request)
+                ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
         }
         return router
     }

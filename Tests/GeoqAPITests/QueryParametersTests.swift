@@ -57,7 +57,9 @@ import Testing
     /// range or a 400 problem that names lat or lon, never a crash.
     @Test func fuzzedInputNeverCrashes() {
         var rng = SeededRandom(seed: 9457)
-        let pieces = ["1", "9", "0", ".", "-", "+", "e", "E", "x", "٤", "é", "\u{0}", "%", " ", "𝟘", "9999999999", "nan"]
+        let pieces = [
+            "1", "9", "0", ".", "-", "+", "e", "E", "x", "٤", "é", "\u{0}", "%", " ", "𝟘", "9999999999", "nan",
+        ]
         for k in 0..<20_000 {
             func text() -> String {
                 if k % 3 == 0 {

@@ -96,7 +96,8 @@ import Testing
         points.append(Point(latitude: 90, longitude: 0))
         let q = Point(latitude: latitude, longitude: longitude)
         let index = PointIndex(points)
-        #expect(index.nearest(to: q, limit: 20, geodesic: wgs84).agrees(with: BruteForce.nearest(points, to: q, limit: 20)))
+        #expect(
+            index.nearest(to: q, limit: 20, geodesic: wgs84).agrees(with: BruteForce.nearest(points, to: q, limit: 20)))
         // The whole order, every item.
         #expect(
             index.nearest(to: q, limit: points.count, geodesic: wgs84)
@@ -145,7 +146,8 @@ import Testing
             to: Point(x: 0, y: 0), limit: 50, within: 3_000_000, where: { $0 < 1000 }, geodesic: wgs84)
         #expect(
             both.agrees(
-                with: BruteForce.nearest(points, to: Point(x: 0, y: 0), limit: 50, within: 3_000_000, where: { $0 < 1000 }))
+                with: BruteForce.nearest(
+                    points, to: Point(x: 0, y: 0), limit: 50, within: 3_000_000, where: { $0 < 1000 }))
         )
     }
 

@@ -24,7 +24,9 @@ import Testing
             ], storeFile: "/nonexistent/store.gpkg", loadedAt: Date())
     }()
 
-    func withClient(state: ServiceState = ServiceState(data), _ body: @Sendable (any TestClientProtocol) async throws -> Void)
+    func withClient(
+        state: ServiceState = ServiceState(data), _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    )
         async throws
     {
         let app = Application(router: Routes.router(state: state))
