@@ -72,7 +72,7 @@ let package = Package(
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
         // the data snapshot the service answers from. Testable without building a server.
-        .target(name: "GeoqAPI", dependencies: ["GeoqLayers", "GeoqCore"]),
+        .target(name: "GeoqAPI", dependencies: ["GeoqLayers", "GeoqCore", "GeoqPROJ"]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
             name: "GeoqServer",
@@ -119,7 +119,8 @@ let package = Package(
             dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqPROJ", "GeoqTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqAPITests", dependencies: ["GeoqAPI", "GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqAPITests", dependencies: ["GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqServerTests",
             dependencies: [

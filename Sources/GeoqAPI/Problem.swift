@@ -44,10 +44,11 @@ public struct Problem: Error, Codable, Hashable, Sendable {
     }
 
     /// A layer name the service does not hold (or not of the kind the endpoint needs).
-    public static func unknownLayer(_ name: String, known: [String]) -> Problem {
+    public static func unknownLayer(_ name: String, kind: String, known: [String]) -> Problem {
         Problem(
             type: "/problems/unknown-layer", title: "No such layer", status: 404,
-            detail: "no polygon layer named \"\(name)\"; layers: \(known.joined(separator: ", "))", parameter: "layer")
+            detail: "no \(kind) layer named \"\(name)\"; \(kind) layers: \(known.joined(separator: ", "))",
+            parameter: "layer")
     }
 
     /// No route answers this path.

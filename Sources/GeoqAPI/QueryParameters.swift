@@ -32,7 +32,7 @@ public struct QueryParameters: Sendable {
     /// A required number of degrees within `range` (latitude: -90...90, longitude: -180...180).
     public func degrees(_ name: String, in range: ClosedRange<Double>, meaning: String) throws(Problem) -> Double {
         guard let text = try value(name), !text.isEmpty else {
-            throw .missing(name, "\(name) (the \(meaning) in degrees) is required")
+            throw .missing(name, "\(name) (the \(meaning)) is required")
         }
         let number = try Self.number(text, parameter: name, meaning: meaning)
         guard range.contains(number) else {
@@ -44,10 +44,48 @@ public struct QueryParameters: Sendable {
         return number
     }
 
+    /// Every value of a repeatable parameter (`category=E&category=1A`), in order; empty
+    /// values are refused.
+    public func values(_ name: String) throws(Problem) -> [String] {
+        let values = pairs.filter { $0.name == name }.map(\.value)
+        if values.contains("") { throw .invalid(name, "\(name) must not be empty") }
+        return values
+    }
+
+    /// An optional whole number within `range`, `defaultValue` when absent.
+    public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(Problem) -> Int {
+        guard let text = try value(name) else { return defaultValue }
+        guard text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else {
+            throw .invalid(name, "\(name) must be a whole number, got \"\(Self.shown(text))\"")
+        }
+        guard range.contains(number) else {
+            throw .outOfRange(name, "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+        }
+        return number
+    }
+
+    /// An optional distance in metres (0 or more), nil when absent.
+    public func metres(_ name: String) throws(Problem) -> Double? {
+        guard let text = try value(name) else { return nil }
+        let number = try Self.number(text, parameter: name, meaning: "distance in metres")
+        guard number >= 0 else { throw .outOfRange(name, "\(name) must be 0 or more metres, got \(text)") }
+        return number
+    }
+
+    /// An optional choice among `choices`, `defaultValue` when absent.
+    public func choice(_ name: String, of choices: [String], default defaultValue: String) throws(Problem) -> String {
+        guard let text = try value(name) else { return defaultValue }
+        guard choices.contains(text) else {
+            throw .invalid(
+                name, "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(Self.shown(text))\"")
+        }
+        return text
+    }
+
     /// The point given by `lat` and `lon` (latitude first, as people and GeoRSS write it).
     public func point() throws(Problem) -> Point {
-        let latitude = try degrees("lat", in: -90...90, meaning: "latitude")
-        let longitude = try degrees("lon", in: -180...180, meaning: "longitude")
+        let latitude = try degrees("lat", in: -90...90, meaning: "latitude in degrees")
+        let longitude = try degrees("lon", in: -180...180, meaning: "longitude in degrees")
         return Point(latitude: latitude, longitude: longitude)
     }
 
@@ -60,12 +98,14 @@ public struct QueryParameters: Sendable {
                 || byte == UInt8(ascii: "E")
         }
         guard allowed, text.utf8.count <= 64, let number = Double(text), number.isFinite else {
-            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
             throw .invalid(
-                parameter, "\(parameter) must be a decimal number (the \(meaning) in degrees), got \"\(shown)\"")
+                parameter, "\(parameter) must be a decimal number (the \(meaning)), got \"\(shown(text))\"")
         }
         return number
     }
+
+    /// A value as an error message quotes it: at most 40 characters.
+    static func shown(_ text: String) -> String { text.count > 40 ? String(text.prefix(40)) + "…" : text }
 
     static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)

@@ -3,7 +3,7 @@ import GeoqLayers
 
 /// `GET /v1/sector?lat=LAT&lon=LON[&layer=NAME]`: the answer of `geoq which-sector`.
 public enum SectorEndpoint {
-    public static let parameters: Set<String> = ["lat", "lon", "layer"]
+    public static let parameters = EndpointDescription.sector.parameterNames
 
     /// The answer, and the lookup that gave it (for a GeoJSON rendering).
     public static func answer(_ query: QueryParameters, data: ServiceData) throws(Problem) -> (
@@ -13,7 +13,7 @@ public enum SectorEndpoint {
         let point = try query.point()
         let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
         guard let lookup = data.sectorLookups[name] else {
-            throw .unknownLayer(name, known: data.layers.filter { $0.kind == "polygon" && $0.error == nil }.map(\.name))
+            throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
         }
         // The other layers in listing order, for the "did you swap latitude and longitude?" hint.
         let others = data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }

@@ -28,49 +28,73 @@ public struct ServiceData: Sendable {
 
     /// The polygon layers, ready for which-sector, by name.
     public let sectorLookups: [String: SectorLookup]
-    /// Every layer the catalog and the store know, polygon layers first as loaded.
+    /// The point layers, indexed for nearest-N, by name.
+    public let pointLayers: [String: PointLayer]
+    /// For each point layer, its linked features: link name (`as`) -> the linked layer's
+    /// features by id (a falla's children's falla and marquee).
+    public let links: [String: [String: [String: Feature]]]
+    /// The service layers by type, in catalog order (for `/v1/services`).
+    public let serviceLayers: [(type: String, layer: String)]
+    /// Every layer the catalog and the store know, in the library's order.
     public let layers: [LayerSummary]
     /// Where the data came from (the store file), for `/readyz` and the logs.
     public let storeFile: String
     /// When this snapshot was loaded.
     public let loadedAt: Date
 
-    public init(sectorLookups: [String: SectorLookup], layers: [LayerSummary], storeFile: String, loadedAt: Date) {
+    public init(
+        sectorLookups: [String: SectorLookup], pointLayers: [String: PointLayer] = [:],
+        links: [String: [String: [String: Feature]]] = [:], serviceLayers: [(type: String, layer: String)] = [],
+        layers: [LayerSummary], storeFile: String, loadedAt: Date
+    ) {
         self.sectorLookups = sectorLookups
+        self.pointLayers = pointLayers
+        self.links = links
+        self.serviceLayers = serviceLayers
         self.layers = layers
         self.storeFile = storeFile
         self.loadedAt = loadedAt
     }
 
-    /// Loads every polygon layer of the library (store first, then catalog files). A layer
-    /// that fails to load is listed with its error and not served; the others are.
+    /// Loads every layer of the library (store first, then catalog files). A layer that fails
+    /// to load is listed with its error and not served; the others are.
     public static func load(from library: LayerLibrary) -> ServiceData {
         var lookups: [String: SectorLookup] = [:]
+        var points: [String: PointLayer] = [:]
+        var links: [String: [String: [String: Feature]]] = [:]
         var summaries: [LayerSummary] = []
         let polygons = Set(library.polygonLayerNames)
         for name in library.names {
-            guard polygons.contains(name) else {
-                let title = library.catalog.layers.first { $0.name == name }?.title
-                summaries.append(
-                    LayerSummary(name: name, title: title, kind: "point", features: nil, approximate: false, error: nil)
-                )
-                continue
-            }
-            do {
-                let layer = try library.layer(named: name)
-                lookups[name] = SectorLookup(layer: layer)
-                summaries.append(
-                    LayerSummary(
-                        name: name, title: layer.title, kind: "polygon", features: layer.features.count,
-                        approximate: layer.isApproximate, error: nil))
+            let kind = polygons.contains(name) ? "polygon" : "point"
+            do throws(LayerError) {
+                if polygons.contains(name) {
+                    let layer = try library.layer(named: name)
+                    lookups[name] = SectorLookup(layer: layer)
+                    summaries.append(
+                        LayerSummary(
+                            name: name, title: layer.title, kind: kind, features: layer.features.count,
+                            approximate: layer.isApproximate, error: nil))
+                } else {
+                    let layer = try library.pointLayer(named: name)
+                    var linked: [String: [String: Feature]] = [:]
+                    for link in layer.links { linked[link.as] = try library.featuresByID(of: link.layer) }
+                    points[name] = layer
+                    links[name] = linked
+                    summaries.append(
+                        LayerSummary(
+                            name: name, title: layer.title, kind: kind, features: layer.features.count,
+                            approximate: layer.approximation != nil, error: nil))
+                }
             } catch {
                 summaries.append(
                     LayerSummary(
-                        name: name, title: nil, kind: "polygon", features: nil, approximate: false,
-                        error: error.description))
+                        name: name, title: nil, kind: kind, features: nil, approximate: false, error: error.description)
+                )
             }
         }
         return ServiceData(
-            sectorLookups: lookups, layers: summaries, storeFile: library.storeFile.path, loadedAt: Date())
+            sectorLookups: lookups, pointLayers: points, links: links,
+            serviceLayers: library.serviceLayers.filter { points[$0.layer] != nil }, layers: summaries,
+            storeFile: library.storeFile.path, loadedAt: Date())
     }
 }

@@ -10,7 +10,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Answer the geoq questions over HTTP (JSON).",
         discussion: """
-            Loads and indexes every polygon layer (the store first, then catalog files), then
+            Loads and indexes every layer (the store first, then catalog files), then
             listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it
             after the requests in flight are answered.
 
@@ -18,6 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
               GET /healthz                      the process is up
               GET /readyz                       the layers are loaded (503 until then)
               GET /v1/sector?lat=&lon=[&layer=] which-sector (Accept: application/geo+json for GeoJSON)
+              GET /v1/nearest?lat=&lon=&layer=[&n=][&within=][&category=...][&order=]
+              GET /v1/services?lat=&lon=[&type=...][&n=][&within=]
               GET /v1/layers                    the layers and what was loaded
             Errors are RFC 9457 problem+json bodies that name the parameter at fault.
 

@@ -23,6 +23,20 @@ public struct NearestQuery {
         _ layer: PointLayer, to point: Point, limit: Int, within maxMetres: Double? = nil, categories: [String] = [],
         order: Order = .distance, library: LayerLibrary? = nil
     ) throws(LayerError) -> NearestAnswer {
+        var links: [String: [String: Feature]] = [:]
+        if let library {
+            for link in layer.links { links[link.as] = try library.featuresByID(of: link.layer) }
+        }
+        return nearest(
+            layer, to: point, limit: limit, within: maxMetres, categories: categories, order: order, links: links)
+    }
+
+    /// The same, with the linked features given: for each link name (`as`), the linked layer's
+    /// features by id (see ``PointLayer/links``).
+    public func nearest(
+        _ layer: PointLayer, to point: Point, limit: Int, within maxMetres: Double? = nil, categories: [String] = [],
+        order: Order = .distance, links: [String: [String: Feature]]
+    ) -> NearestAnswer {
         let wanted = categories.filter { !$0.isEmpty }
         let hits = layer.index.nearest(
             to: point, limit: limit, within: maxMetres,
@@ -30,10 +44,6 @@ public struct NearestQuery {
                 wanted.isEmpty || (layer.categories[item].map { c in wanted.contains { c.matches($0) } } ?? false)
             },
             geodesic: geodesic)
-        var links: [String: [String: Feature]] = [:]
-        if let library {
-            for link in layer.links { links[link.as] = try library.featuresByID(of: link.layer) }
-        }
         var answers = hits.map { hit(layer, $0, links: links) }
         if order == .category {
             let rank = Dictionary(uniqueKeysWithValues: hits.map { ($0.item, layer.categories[$0.item]) })
@@ -60,17 +70,31 @@ public struct NearestQuery {
     public func services(
         at point: Point, types: [String] = [], perType: Int, within maxMetres: Double? = nil, library: LayerLibrary
     ) throws(LayerError) -> ServicesAnswer {
-        var groups: [ServicesAnswer.Group] = []
         let known = library.serviceLayers
-        for wanted in types where !known.contains(where: { $0.type == wanted }) {
-            throw .unknownLayer(name: "service type '\(wanted)'", known: known.map(\.type))
-        }
+        try Self.checkTypes(types, known: known.map(\.type))
+        var layers: [(type: String, layer: PointLayer)] = []
         for (type, name) in known where types.isEmpty || types.contains(type) {
-            let layer = try library.pointLayer(named: name)
-            let answer = try nearest(layer, to: point, limit: perType, within: maxMetres)
-            groups.append(.init(type: type, layer: name, hits: answer.hits))
+            layers.append((type, try library.pointLayer(named: name)))
+        }
+        return services(at: point, perType: perType, within: maxMetres, layers: layers)
+    }
+
+    /// The same over service layers already loaded, one group per layer in the order given.
+    public func services(
+        at point: Point, perType: Int, within maxMetres: Double? = nil, layers: [(type: String, layer: PointLayer)]
+    ) -> ServicesAnswer {
+        let groups = layers.map { type, layer in
+            let answer = nearest(layer, to: point, limit: perType, within: maxMetres, links: [:])
+            return ServicesAnswer.Group(type: type, layer: layer.name, hits: answer.hits)
         }
         return ServicesAnswer(query: .init(latitude: point.latitude, longitude: point.longitude), groups: groups)
+    }
+
+    /// Refuses a service type that no layer provides.
+    public static func checkTypes(_ types: [String], known: [String]) throws(LayerError) {
+        for wanted in types where !known.contains(wanted) {
+            throw .unknownLayer(name: "service type '\(wanted)'", known: known)
+        }
     }
 
     func hit(_ layer: PointLayer, _ h: NearestHit, links: [String: [String: Feature]]) -> NearestAnswer.Hit {

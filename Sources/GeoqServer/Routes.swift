@@ -9,6 +9,7 @@ public enum Routes {
         let router = Router()
         router.add(middleware: ProblemMiddleware())
 
+        router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service) }
         router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
             guard let data = state.data else { return Responses.problem(.notReady("the layers are still loading")) }
@@ -23,12 +24,24 @@ public enum Routes {
 
         router.get("/v1/sector") { request, _ -> Response in
             let data = try current(state)
-            let query = QueryParameters(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
-            let (answer, lookup) = try SectorEndpoint.answer(query, data: data)
+            let (answer, lookup) = try SectorEndpoint.answer(parameters(request), data: data)
             return Responses.wantsGeoJSON(request)
                 ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
         }
+        router.get("/v1/nearest") { request, _ -> Response in
+            let data = try current(state)
+            return Responses.json(try NearestEndpoint.answer(parameters(request), data: data))
+        }
+
+        router.get("/v1/services") { request, _ -> Response in
+            let data = try current(state)
+            return Responses.json(try ServicesEndpoint.answer(parameters(request), data: data))
+        }
         return router
+    }
+
+    static func parameters(_ request: Request) -> QueryParameters {
+        QueryParameters(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
     }
 
     static func current(_ state: ServiceState) throws(Problem) -> ServiceData {

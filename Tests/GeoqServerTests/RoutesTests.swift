@@ -67,6 +67,9 @@ import Testing
         ("/v1/sector?lat=42.81&lon=190", 400, "lon", "/problems/out-of-range"),
         ("/v1/sector?lat=42.81&lon=-1.64&layer=nowhere", 404, "layer", "/problems/unknown-layer"),
         ("/v1/sector?lat=42.81&lon=-1.64&latitude=1", 400, "latitude", "/problems/invalid-parameter"),
+        ("/v1/nearest?lat=39.47&lon=-0.37&layer=fallas", 404, "layer", "/problems/unknown-layer"),
+        ("/v1/nearest?lat=39.47&lon=-0.37", 400, "layer", "/problems/missing-parameter"),
+        ("/v1/services?lat=39.47&lon=-0.37&type=hospital", 400, "type", "/problems/invalid-parameter"),
     ])
     func badRequestsAreProblems(uri: String, status: Int, parameter: String, type: String) async throws {
         try await withClient { client in

@@ -1,0 +1,189 @@
+/// The OpenAPI 3.1 description of the service, served at `/openapi.json`.
+///
+/// Each endpoint's accepted parameters are read from here (see ``EndpointDescription``), so
+/// what the document says and what the endpoints accept cannot drift apart; the server tests
+/// call every documented operation with its documented examples.
+public struct OpenAPIDocument: Encodable, Sendable {
+    public struct Info: Encodable, Sendable {
+        public var title: String
+        public var version: String
+        public var description: String
+    }
+
+    public struct PathItem: Encodable, Sendable {
+        public var get: Operation
+    }
+
+    public struct Operation: Encodable, Sendable {
+        public var operationId: String
+        public var summary: String
+        public var parameters: [Parameter]
+        public var responses: [String: ResponseObject]
+    }
+
+    public struct Parameter: Encodable, Sendable {
+        public var name: String
+        public var `in` = "query"
+        public var required: Bool
+        public var description: String
+        public var schema: Schema
+        /// A value that makes a valid request (with the other examples).
+        public var example: String?
+    }
+
+    public struct Schema: Encodable, Sendable {
+        public var type: String
+        public var minimum: Double?
+        public var maximum: Double?
+        public var `enum`: [String]?
+
+        public static func number(_ range: ClosedRange<Double>? = nil) -> Schema {
+            Schema(type: "number", minimum: range?.lowerBound, maximum: range?.upperBound)
+        }
+        public static func integer(_ range: ClosedRange<Int>) -> Schema {
+            Schema(type: "integer", minimum: Double(range.lowerBound), maximum: Double(range.upperBound))
+        }
+        public static let string = Schema(type: "string")
+        public static func choice(_ values: [String]) -> Schema { Schema(type: "string", enum: values) }
+        public static let object = Schema(type: "object")
+    }
+
+    public struct ResponseObject: Encodable, Sendable {
+        public var description: String
+        public var content: [String: MediaType]
+    }
+
+    public struct MediaType: Encodable, Sendable {
+        public var schema: Schema
+    }
+
+    public var openapi = "3.1.0"
+    public var info: Info
+    public var paths: [String: PathItem]
+
+    /// The document for `endpoints`.
+    public init(endpoints: [EndpointDescription]) {
+        info = Info(
+            title: "geoq", version: "1",
+            description: "Sector lookup, nearest places and city services. Coordinates are WGS84 degrees, "
+                + "latitude first (lat, lon). Errors are RFC 9457 problem details.")
+        paths = Dictionary(
+            uniqueKeysWithValues: endpoints.map { endpoint in
+                var responses: [String: ResponseObject] = [
+                    "200": ResponseObject(
+                        description: endpoint.answer,
+                        content: Dictionary(
+                            uniqueKeysWithValues: endpoint.mediaTypes.map { ($0, MediaType(schema: .object)) }
+                        ))
+                ]
+                for status in endpoint.problemStatuses {
+                    responses[String(status)] = ResponseObject(
+                        description: "a problem (RFC 9457) naming what is wrong",
+                        content: [Problem.mediaType: MediaType(schema: .object)])
+                }
+                return (
+                    endpoint.path,
+                    PathItem(
+                        get: Operation(
+                            operationId: endpoint.operationId, summary: endpoint.summary,
+                            parameters: endpoint.parameters, responses: responses))
+                )
+            })
+    }
+
+    /// Every endpoint of the service.
+    public static let service = OpenAPIDocument(endpoints: EndpointDescription.all)
+}
+
+/// One GET endpoint as the document describes it.
+public struct EndpointDescription: Sendable {
+    public var path: String
+    public var operationId: String
+    public var summary: String
+    public var parameters: [OpenAPIDocument.Parameter]
+    /// What a 200 answer holds.
+    public var answer: String
+    public var mediaTypes: [String] = ["application/json"]
+    public var problemStatuses: [Int] = [400, 404, 503]
+
+    /// The names of the parameters, for ``QueryParameters/allowOnly(_:)``.
+    public var parameterNames: Set<String> { Set(parameters.map(\.name)) }
+
+    static let latitude = OpenAPIDocument.Parameter(
+        name: "lat", required: true, description: "Latitude in degrees (WGS84), -90 to 90.",
+        schema: .number(-90...90), example: "42.81")
+    static let longitude = OpenAPIDocument.Parameter(
+        name: "lon", required: true, description: "Longitude in degrees (WGS84), -180 to 180.",
+        schema: .number(-180...180), example: "-1.64")
+    static func within(_ what: String) -> OpenAPIDocument.Parameter {
+        .init(
+            name: "within", required: false, description: "Only \(what) within this many metres (0 or more).",
+            schema: OpenAPIDocument.Schema(type: "number", minimum: 0), example: "2000")
+    }
+
+    public static let health = EndpointDescription(
+        path: "/healthz", operationId: "health", summary: "The process is up.", parameters: [],
+        answer: "{\"status\": \"ok\"}", problemStatuses: [])
+    public static let readiness = EndpointDescription(
+        path: "/readyz", operationId: "readiness", summary: "The layers are loaded.", parameters: [],
+        answer: "status, store file and number of polygon layers", problemStatuses: [503])
+    public static let layers = EndpointDescription(
+        path: "/v1/layers", operationId: "layers", summary: "Every layer and whether it loaded.", parameters: [],
+        answer: "layers: name, title, kind, features, approximate, error", problemStatuses: [503])
+    public static let sector = EndpointDescription(
+        path: "/v1/sector", operationId: "sector",
+        summary: "Which feature of a polygon layer contains the point (geoq which-sector).",
+        parameters: [
+            latitude, longitude,
+            .init(
+                name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
+                schema: .string, example: "pamplona-sectors"),
+        ],
+        answer: "the which-sector answer: inside, nearest, swapHint, approximate",
+        mediaTypes: ["application/json", "application/geo+json"])
+    public static let nearest = EndpointDescription(
+        path: "/v1/nearest", operationId: "nearest",
+        summary: "The nearest features of a point layer, by geodesic distance (geoq nearest).",
+        parameters: [
+            .init(
+                name: "lat", required: true, description: latitude.description, schema: latitude.schema,
+                example: "39.4699"),
+            .init(
+                name: "lon", required: true, description: longitude.description, schema: longitude.schema,
+                example: "-0.3763"),
+            .init(name: "layer", required: true, description: "A point layer.", schema: .string, example: "fallas"),
+            .init(
+                name: "n", required: false, description: "How many features at most (default 10).",
+                schema: .integer(1...1000), example: "5"),
+            within("features"),
+            .init(
+                name: "category", required: false,
+                description: "Only this category, by code or words; repeatable.", schema: .string,
+                example: "Especial"),
+            .init(
+                name: "order", required: false, description: "distance (default) or category (competition order).",
+                schema: .choice(["distance", "category"]), example: "distance"),
+        ],
+        answer: "hits nearest first: id, name, category, distance, bearing, geo: URI, links")
+    public static let services = EndpointDescription(
+        path: "/v1/services", operationId: "services",
+        summary: "The nearest services of each type (geoq services).",
+        parameters: [
+            .init(
+                name: "lat", required: true, description: latitude.description, schema: latitude.schema,
+                example: "39.4699"),
+            .init(
+                name: "lon", required: true, description: longitude.description, schema: longitude.schema,
+                example: "-0.3763"),
+            .init(
+                name: "type", required: false, description: "Only this service type; repeatable.", schema: .string,
+                example: "hospital"),
+            .init(
+                name: "n", required: false, description: "How many of each type at most (default 3).",
+                schema: .integer(1...100), example: "2"),
+            within("services"),
+        ],
+        answer: "groups by service type, each nearest first")
+
+    public static let all = [health, readiness, layers, sector, nearest, services]
+}
