@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev).
@@ -76,7 +78,12 @@ let package = Package(
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
             name: "GeoqServer",
-            dependencies: ["GeoqAPI", "GeoqLayers", .product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: [
+                "GeoqAPI", "GeoqLayers", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // The `geoq` command line.
         .executableTarget(
@@ -84,6 +91,7 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ", "GeoqSchedule",
                 "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -126,6 +134,7 @@ let package = Package(
             dependencies: [
                 "GeoqServer", "GeoqAPI", "GeoqTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "GeoqParkingTests",

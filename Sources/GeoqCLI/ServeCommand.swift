@@ -3,6 +3,7 @@ import Foundation
 import GeoqAPI
 import GeoqLayers
 import GeoqServer
+import Logging
 
 /// `geoq serve`: the HTTP JSON service over the same layers the other commands read.
 struct ServeCommand: AsyncParsableCommand {
@@ -12,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Loads and indexes every layer (the store first, then catalog files), then
             listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it
-            after the requests in flight are answered.
+            after the requests in flight are answered. SIGHUP, or a change of the store file
+            (checked every 2 s, e.g. after `geoq import`), reloads: the new data is loaded and
+            indexed aside and swapped in at once; a failed reload keeps the old data.
 
             Endpoints:
               GET /healthz                      the process is up
@@ -54,9 +57,22 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
         }
         FileHandle.standardError.write(
-            Data("geoq serve: \(data.sectorLookups.count) polygon layers on http://\(host):\(port)\n".utf8))
+            Data(
+                "geoq serve: \(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers on http://\(host):\(port)\n"
+                    .utf8))
+        let state = ServiceState(data)
+        let storePath = store
+        let reloader = ReloadService(
+            state: state, watching: library.storeFile.path, logger: Logger(label: "geoq.reload")
+        ) {
+            // A new library each time: it opens the store afresh (the old one stays open for
+            // the snapshot being replaced until that is released).
+            let locations = try DataLocations.resolve()
+            let library = try LayerLibrary(locations: locations, storeFile: storePath.map(URL.init(fileURLWithPath:)))
+            return ServiceData.load(from: library)
+        }
         do {
-            try await runService(address: ServerAddress(host: host, port: port), state: ServiceState(data))
+            try await runService(address: ServerAddress(host: host, port: port), state: state, reloader: reloader)
         } catch {
             FileHandle.standardError.write(Data("geoq serve: \(error)\n".utf8))
             throw ExitCode(ExitStatus.software)

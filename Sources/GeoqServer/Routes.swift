@@ -1,3 +1,4 @@
+import Foundation
 import GeoqAPI
 import Hummingbird
 
@@ -14,7 +15,10 @@ public enum Routes {
         router.get("/readyz") { _, _ -> Response in
             guard let data = state.data else { return Responses.problem(.notReady("the layers are still loading")) }
             let served = data.sectorLookups.count
-            return Responses.json(Readiness(status: "ready", store: data.storeFile, polygonLayers: served))
+            return Responses.json(
+                Readiness(
+                    status: "ready", store: data.storeFile, polygonLayers: served, pointLayers: data.pointLayers.count,
+                    generation: state.generation, loadedAt: data.loadedAt.ISO8601Format()))
         }
 
         router.get("/v1/layers") { _, _ -> Response in
@@ -53,6 +57,10 @@ public enum Routes {
         var status: String
         var store: String
         var polygonLayers: Int
+        var pointLayers: Int
+        /// How many snapshots have been loaded (1 at start, one more per reload).
+        var generation: Int
+        var loadedAt: String
     }
 }
 
@@ -69,9 +77,10 @@ public struct ServerAddress: Sendable {
 
 /// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
 /// requests finish first).
-public func runService(address: ServerAddress, state: ServiceState) async throws {
+public func runService(address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil) async throws {
     let app = Application(
         router: Routes.router(state: state),
-        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"))
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"),
+        services: reloader.map { [$0] } ?? [])
     try await app.runService()
 }

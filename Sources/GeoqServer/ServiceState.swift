@@ -4,14 +4,20 @@ import Synchronization
 /// The data the service answers from right now. A request takes the current snapshot once and
 /// answers wholly from it; a reload swaps in a new snapshot, built aside, in one step.
 public final class ServiceState: Sendable {
-    private let current: Mutex<ServiceData?>
+    private let current: Mutex<(data: ServiceData?, generation: Int)>
 
     /// A state holding `data`, or not ready yet when nil.
-    public init(_ data: ServiceData? = nil) { current = Mutex(data) }
+    public init(_ data: ServiceData? = nil) { current = Mutex((data, data == nil ? 0 : 1)) }
 
     /// The current snapshot, or nil before the first load.
-    public var data: ServiceData? { current.withLock { $0 } }
+    public var data: ServiceData? { current.withLock { $0.data } }
 
-    /// Replaces the snapshot.
-    public func replace(with data: ServiceData) { current.withLock { $0 = data } }
+    /// How many snapshots have been swapped in (0 before the first).
+    public var generation: Int { current.withLock { $0.generation } }
+
+    /// Replaces the snapshot: requests that already took the old one finish with it, later
+    /// ones get the new one.
+    public func replace(with data: ServiceData) {
+        current.withLock { $0 = (data, $0.generation + 1) }
+    }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import GeoqAPI
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads the service's data on SIGHUP and when the store file changes (its modification time
+/// or size, polled), runs beside the HTTP server and stops with it.
+///
+/// A reload builds the new snapshot aside (the old one keeps answering meanwhile) and swaps it
+/// in at once; a reload that fails leaves the old snapshot in place and logs why.
+public struct ReloadService: Service {
+    let state: ServiceState
+    let load: @Sendable () throws -> ServiceData
+    let watchedFile: String?
+    let pollInterval: Duration
+    let logger: Logger
+    let trapSIGHUP: Bool
+    /// The watched file as it was when the service was made (the data was loaded from it).
+    let initialSignature: String?
+
+    /// - Parameters:
+    ///   - load: builds a new snapshot (opens the store and indexes every layer).
+    ///   - watchedFile: the store file to watch, if any.
+    ///   - trapSIGHUP: false in tests that must not touch the process's signal handling.
+    public init(
+        state: ServiceState, watching watchedFile: String?, every pollInterval: Duration = .seconds(2),
+        trapSIGHUP: Bool = true, logger: Logger, load: @escaping @Sendable () throws -> ServiceData
+    ) {
+        self.state = state
+        self.load = load
+        self.watchedFile = watchedFile
+        self.pollInterval = pollInterval
+        self.logger = logger
+        self.trapSIGHUP = trapSIGHUP
+        initialSignature = watchedFile.flatMap(Self.signature(of:))
+    }
+
+    /// Loads a new snapshot and swaps it in; on failure keeps the old one. Returns whether it
+    /// swapped.
+    @discardableResult
+    public func reload(reason: String) -> Bool {
+        let started = ContinuousClock.now
+        do {
+            let data = try load()
+            state.replace(with: data)
+            logger.info(
+                "reloaded",
+                metadata: [
+                    "reason": "\(reason)", "generation": "\(state.generation)",
+                    "polygonLayers": "\(data.sectorLookups.count)", "pointLayers": "\(data.pointLayers.count)",
+                    "duration": "\(ContinuousClock.now - started)",
+                ])
+            return true
+        } catch {
+            logger.error(
+                "reload failed; the previous data stays", metadata: ["reason": "\(reason)", "error": "\(error)"])
+            return false
+        }
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                if trapSIGHUP {
+                    group.addTask {
+                        for await _ in await UnixSignalsSequence(trapping: .sighup) { reload(reason: "SIGHUP") }
+                    }
+                }
+                if let watchedFile {
+                    group.addTask { await watch(watchedFile) }
+                }
+            }
+        }
+    }
+
+    /// Polls the file's modification time and size; a change (or the file appearing) reloads.
+    func watch(_ path: String) async {
+        var last = initialSignature
+        while !Task.isCancelled {
+            try? await Task.sleep(for: pollInterval)
+            let now = Self.signature(of: path)
+            if now != last {
+                last = now
+                reload(reason: "store file changed")
+            }
+        }
+    }
+
+    static func signature(of path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(modified)/\(attributes[.size] as? Int ?? -1)"
+    }
+}

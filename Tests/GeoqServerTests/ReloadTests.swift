@@ -1,0 +1,119 @@
+import Foundation
+import GeoqAPI
+import GeoqLayers
+import GeoqServer
+import GeoqTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// Hot reload: snapshots swapped under continuous load, and the store watcher.
+@Suite struct ReloadTests {
+    /// Two snapshots that answer the same request differently: in A the layer
+    /// pamplona-sectors is the sectors, in B it is the barrios (named as the request asks).
+    static let snapshots: (a: ServiceData, b: ServiceData) = {
+        let library = try! LayerLibrary(
+            locations: DataLocations(
+                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
+                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        func snapshot(_ name: String) -> ServiceData {
+            let layer = try! library.layer(named: name)
+            return ServiceData(
+                sectorLookups: ["pamplona-sectors": SectorLookup(layer: layer)],
+                layers: [
+                    .init(
+                        name: "pamplona-sectors", title: layer.title, kind: "polygon", features: layer.features.count,
+                        approximate: layer.isApproximate, error: nil)
+                ], storeFile: name, loadedAt: Date())
+        }
+        return (snapshot("pamplona-sectors"), snapshot("pamplona-barrios"))
+    }()
+
+    /// Four clients ask continuously while the data is swapped ten times: no request fails,
+    /// and every answer is wholly A's or wholly B's (the layer named inside the answer and the
+    /// feature found agree with one snapshot).
+    @Test func tenReloadsUnderLoadLoseNothing() async throws {
+        let (a, b) = Self.snapshots
+        let expectedA = a.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
+        let expectedB = b.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
+        #expect(expectedA.inside != expectedB.inside, "the two snapshots must differ")
+        let state = ServiceState(a)
+        let app = Application(router: Routes.router(state: state))
+        let counts = try await app.test(.router) { client in
+            try await withThrowingTaskGroup(of: (a: Int, b: Int, failed: Int).self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var tally = (a: 0, b: 0, failed: 0)
+                        for _ in 0..<150 {
+                            try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) { response in
+                                guard response.status == .ok,
+                                    let answer = try? JSONDecoder().decode(
+                                        SectorAnswer.self, from: Data(buffer: response.body))
+                                else { return tally.failed += 1 }
+                                if answer.inside == expectedA.inside && answer.approximate == expectedA.approximate {
+                                    tally.a += 1
+                                } else if answer.inside == expectedB.inside
+                                    && answer.approximate == expectedB.approximate
+                                {
+                                    tally.b += 1
+                                } else {
+                                    tally.failed += 1
+                                }
+                            }
+                        }
+                        return tally
+                    }
+                }
+                for k in 0..<10 {
+                    try await Task.sleep(for: .milliseconds(5))
+                    state.replace(with: k % 2 == 0 ? b : a)
+                }
+                var total = (a: 0, b: 0, failed: 0)
+                for try await t in group { total = (total.a + t.a, total.b + t.b, total.failed + t.failed) }
+                return total
+            }
+        }
+        #expect(counts.failed == 0)
+        #expect(counts.a + counts.b == 600)
+        // Both snapshots were seen: the swaps happened while the clients were asking.
+        #expect(counts.a > 0 && counts.b > 0)
+        #expect(state.generation == 11)
+    }
+
+    /// Touching the watched file reloads; a failing load keeps the old data.
+    @Test func aChangedStoreFileReloadsAndAFailedLoadKeepsTheOld() async throws {
+        let (a, b) = Self.snapshots
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-reload-\(UUID()).gpkg")
+        try Data("one".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let state = ServiceState(a)
+        let failNext = LockedFlag()
+        let reloader = ReloadService(
+            state: state, watching: file.path, every: .milliseconds(20), trapSIGHUP: false,
+            logger: Logger(label: "test")
+        ) {
+            if failNext.value { throw CocoaError(.fileReadCorruptFile) }
+            return b
+        }
+        let watcher = Task { try await reloader.run() }
+        defer { watcher.cancel() }
+        try Data("two, longer".utf8).write(to: file)
+        for _ in 0..<200 where state.generation < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(state.generation == 2)
+        #expect(state.data?.storeFile == "pamplona-barrios")
+        failNext.value = true
+        #expect(reloader.reload(reason: "test") == false)
+        #expect(state.generation == 2 && state.data?.storeFile == "pamplona-barrios")
+    }
+}
+
+/// A Bool shared with a @Sendable closure.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = false
+    var value: Bool {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
