@@ -185,5 +185,13 @@ public struct EndpointDescription: Sendable {
         ],
         answer: "groups by service type, each nearest first")
 
-    public static let all = [health, readiness, layers, sector, nearest, services]
+    public static let metrics = EndpointDescription(
+        path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
+        parameters: [], answer: "Prometheus text exposition",
+        mediaTypes: ["text/plain; version=0.0.4; charset=utf-8"], problemStatuses: [])
+    public static let openAPI = EndpointDescription(
+        path: "/openapi.json", operationId: "openapi", summary: "This document.", parameters: [],
+        answer: "the OpenAPI 3.1 document", problemStatuses: [])
+
+    public static let all = [health, readiness, layers, sector, nearest, services, metrics, openAPI]
 }

@@ -6,9 +6,17 @@ import Hummingbird
 /// writes the answer or the problem back. No geometry and no rules live here.
 public enum Routes {
     /// The router for `state`.
-    public static func router(state: ServiceState) -> Router<BasicRequestContext> {
+    public static func router(state: ServiceState, metrics: RequestMetrics = RequestMetrics()) -> Router<
+        BasicRequestContext
+    > {
         let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
+
+        router.get("/metrics") { _, _ in
+            Responses.body(
+                Data(metrics.exposition().utf8), status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
 
         router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service) }
         router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
