@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               geoq serve
-              geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg
+              geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'
 
             Exit status: 0 after a clean stop, 66 missing data file, 70 the server failed.
@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
+
+    @Flag(name: .long, help: "Log every request (id, method, path; swift-log) to standard error.")
+    var logRequests = false
 
     func validate() throws {
         guard (1...65_535).contains(port) else {
@@ -72,7 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
             return ServiceData.load(from: library)
         }
         do {
-            try await runService(address: ServerAddress(host: host, port: port), state: state, reloader: reloader)
+            try await runService(
+                address: ServerAddress(host: host, port: port), state: state, reloader: reloader,
+                logRequests: logRequests)
         } catch {
             FileHandle.standardError.write(Data("geoq serve: \(error)\n".utf8))
             throw ExitCode(ExitStatus.software)

@@ -6,10 +6,13 @@ import Hummingbird
 /// writes the answer or the problem back. No geometry and no rules live here.
 public enum Routes {
     /// The router for `state`.
-    public static func router(state: ServiceState, metrics: RequestMetrics = RequestMetrics()) -> Router<
-        BasicRequestContext
-    > {
+    /// - Parameter logRequests: log each request (id, method, path) with swift-log
+    ///   at info level; off in tests.
+    public static func router(
+        state: ServiceState, metrics: RequestMetrics = RequestMetrics(), logRequests: Bool = false
+    ) -> Router<BasicRequestContext> {
         let router = Router()
+        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
 
@@ -85,9 +88,11 @@ public struct ServerAddress: Sendable {
 
 /// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
 /// requests finish first).
-public func runService(address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil) async throws {
+public func runService(
+    address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil, logRequests: Bool = false
+) async throws {
     let app = Application(
-        router: Routes.router(state: state),
+        router: Routes.router(state: state, logRequests: logRequests),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"),
         services: reloader.map { [$0] } ?? [])
     try await app.runService()
