@@ -109,12 +109,17 @@ public struct EndpointDescription: Sendable {
     /// The names of the parameters, for ``QueryParameters/allowOnly(_:)``.
     public var parameterNames: Set<String> { Set(parameters.map(\.name)) }
 
-    static let latitude = OpenAPIDocument.Parameter(
-        name: "lat", required: true, description: "Latitude in degrees (WGS84), -90 to 90.",
-        schema: .number(-90...90), example: "42.81")
-    static let longitude = OpenAPIDocument.Parameter(
-        name: "lon", required: true, description: "Longitude in degrees (WGS84), -180 to 180.",
-        schema: .number(-180...180), example: "-1.64")
+    /// `lat` and `lon`, with an example position (Pamplona's centre unless given).
+    static func position(_ latitude: String = "42.81", _ longitude: String = "-1.64") -> [OpenAPIDocument.Parameter] {
+        [
+            .init(
+                name: "lat", required: true, description: "Latitude in degrees (WGS84), -90 to 90.",
+                schema: .number(-90...90), example: latitude),
+            .init(
+                name: "lon", required: true, description: "Longitude in degrees (WGS84), -180 to 180.",
+                schema: .number(-180...180), example: longitude),
+        ]
+    }
     static func within(_ what: String) -> OpenAPIDocument.Parameter {
         .init(
             name: "within", required: false, description: "Only \(what) within this many metres (0 or more).",
@@ -133,24 +138,17 @@ public struct EndpointDescription: Sendable {
     public static let sector = EndpointDescription(
         path: "/v1/sector", operationId: "sector",
         summary: "Which feature of a polygon layer contains the point (geoq which-sector).",
-        parameters: [
-            latitude, longitude,
+        parameters: position() + [
             .init(
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
-                schema: .string, example: "pamplona-sectors"),
+                schema: .string, example: "pamplona-sectors")
         ],
         answer: "the which-sector answer: inside, nearest, swapHint, approximate",
         mediaTypes: ["application/json", "application/geo+json"])
     public static let nearest = EndpointDescription(
         path: "/v1/nearest", operationId: "nearest",
         summary: "The nearest features of a point layer, by geodesic distance (geoq nearest).",
-        parameters: [
-            .init(
-                name: "lat", required: true, description: latitude.description, schema: latitude.schema,
-                example: "39.4699"),
-            .init(
-                name: "lon", required: true, description: longitude.description, schema: longitude.schema,
-                example: "-0.3763"),
+        parameters: position("39.4699", "-0.3763") + [
             .init(name: "layer", required: true, description: "A point layer.", schema: .string, example: "fallas"),
             .init(
                 name: "n", required: false, description: "How many features at most (default 10).",
@@ -168,13 +166,7 @@ public struct EndpointDescription: Sendable {
     public static let services = EndpointDescription(
         path: "/v1/services", operationId: "services",
         summary: "The nearest services of each type (geoq services).",
-        parameters: [
-            .init(
-                name: "lat", required: true, description: latitude.description, schema: latitude.schema,
-                example: "39.4699"),
-            .init(
-                name: "lon", required: true, description: longitude.description, schema: longitude.schema,
-                example: "-0.3763"),
+        parameters: position("39.4699", "-0.3763") + [
             .init(
                 name: "type", required: false, description: "Only this service type; repeatable.", schema: .string,
                 example: "hospital"),

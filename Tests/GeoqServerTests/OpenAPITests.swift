@@ -12,10 +12,7 @@ import Testing
 /// number refuses a non-number naming itself, an undocumented parameter or path is refused.
 @Suite struct OpenAPITests {
     static let state: ServiceState = {
-        let library = try! LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        let library = TestLibrary.catalogOnly()
         return ServiceState(ServiceData.load(from: library))
     }()
 

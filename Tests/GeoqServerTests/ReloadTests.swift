@@ -13,10 +13,7 @@ import Testing
     /// Two snapshots that answer the same request differently: in A the layer
     /// pamplona-sectors is the sectors, in B it is the barrios (named as the request asks).
     static let snapshots: (a: ServiceData, b: ServiceData) = {
-        let library = try! LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        let library = TestLibrary.catalogOnly()
         func snapshot(_ name: String) -> ServiceData {
             let layer = try! library.layer(named: name)
             return ServiceData(

@@ -10,10 +10,7 @@ import Testing
 /// The HTTP face over the real default layer: status codes, media types and bodies.
 @Suite struct RoutesTests {
     static let data: ServiceData = {
-        let library = try! LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        let library = TestLibrary.catalogOnly()
         let layer = try! library.layer(named: "pamplona-sectors")
         return ServiceData(
             sectorLookups: [layer.name: SectorLookup(layer: layer)],
