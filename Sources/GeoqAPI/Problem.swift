@@ -56,6 +56,11 @@ public struct Problem: Error, Codable, Hashable, Sendable {
         Problem(type: "/problems/not-found", title: "No such endpoint", status: 404, detail: "nothing answers \(path)")
     }
 
+    /// Something failed on the service's side.
+    public static func internalError(_ detail: String) -> Problem {
+        Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: detail)
+    }
+
     /// The service has no data loaded yet (or its last load failed).
     public static func notReady(_ detail: String) -> Problem {
         Problem(type: "/problems/not-ready", title: "The service is not ready", status: 503, detail: detail)

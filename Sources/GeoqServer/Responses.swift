@@ -6,14 +6,7 @@ import Hummingbird
 /// keys, slashes unescaped.
 enum Responses {
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else {
-            return problem(
-                Problem(
-                    type: "/problems/internal", title: "Internal error", status: 500,
-                    detail: "could not encode the answer"))
-        }
+        guard let data = encode(value) else { return problem(.internalError("could not encode the answer")) }
         return body(data, status: status, contentType: "application/json")
     }
 
@@ -22,20 +15,21 @@ enum Responses {
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
-            return problem(
-                Problem(
-                    type: "/problems/internal", title: "Internal error", status: 500,
-                    detail: "could not encode the answer"))
-        }
+        else { return problem(.internalError("could not encode the answer")) }
         return body(data, status: .ok, contentType: "application/geo+json")
     }
 
     static func problem(_ problem: Problem) -> Response {
+        body(
+            encode(problem) ?? Data("{}".utf8), status: HTTPResponse.Status(code: problem.status),
+            contentType: Problem.mediaType)
+    }
+
+    /// JSON with the CLI's formatting.
+    static func encode(_ value: some Encodable) -> Data? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(problem)) ?? Data("{}".utf8)
-        return body(data, status: HTTPResponse.Status(code: problem.status), contentType: Problem.mediaType)
+        return try? encoder.encode(value)
     }
 
     static func body(_ data: Data, status: HTTPResponse.Status, contentType: String) -> Response {

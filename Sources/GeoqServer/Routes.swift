@@ -24,7 +24,7 @@ public enum Routes {
         router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service) }
         router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
-            guard let data = state.data else { return Responses.problem(.notReady("the layers are still loading")) }
+            let data = try current(state)
             let served = data.sectorLookups.count
             return Responses.json(
                 Readiness(
