@@ -74,7 +74,9 @@ let package = Package(
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
         // the data snapshot the service answers from. Testable without building a server.
-        .target(name: "GeoqAPI", dependencies: ["GeoqLayers", "GeoqCore", "GeoqPROJ"]),
+        .target(
+            name: "GeoqAPI",
+            dependencies: ["GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule"]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
             name: "GeoqServer",
@@ -128,11 +130,15 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqAPITests", dependencies: ["GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqTestSupport"]),
+            name: "GeoqAPITests",
+            dependencies: [
+                "GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule",
+                "GeoqTestSupport",
+            ]),
         .testTarget(
             name: "GeoqServerTests",
             dependencies: [
-                "GeoqServer", "GeoqAPI", "GeoqTestSupport",
+                "GeoqServer", "GeoqAPI", "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -177,6 +177,40 @@ public struct EndpointDescription: Sendable {
         ],
         answer: "groups by service type, each nearest first")
 
+    public static let tariff = EndpointDescription(
+        path: "/v1/tariff", operationId: "tariff",
+        summary: "Price a parking ticket and tell when it runs out, counting only regulated minutes (geoq tariff).",
+        parameters: [
+            .init(
+                name: "zone", required: true, description: "The zone: blue, orange, red or green (or its name).",
+                schema: .string, example: "blue"),
+            .init(
+                name: "minutes", required: false,
+                description: "Regulated minutes to buy at least (the smallest amount is quoted); or give euros.",
+                schema: .integer(1...100_000), example: "30"),
+            .init(
+                name: "euros", required: false,
+                description: "Amount to spend, a multiple of 0.05 (1.25 or 1,25); or give minutes.",
+                schema: .string, example: nil),
+            .init(
+                name: "start", required: false,
+                description:
+                    "When the ticket is bought: ISO 8601, the city's wall clock without an offset (default now).",
+                schema: .string, example: "2026-11-23T13:50"),
+            .init(
+                name: "city", required: false, description: "The city whose tariffs apply (default pamplona).",
+                schema: .string, example: "pamplona"),
+            .init(
+                name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
+                schema: .string, example: "5,10"),
+            .init(
+                name: "lang", required: false,
+                description: "Language of the messages; default: the Accept-Language header, else es.",
+                schema: .choice(["es", "eu", "en"]), example: "en"),
+        ],
+        answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
+        problemStatuses: [400, 404, 422, 503])
+
     public static let metrics = EndpointDescription(
         path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
         parameters: [], answer: "Prometheus text exposition",
@@ -185,5 +219,5 @@ public struct EndpointDescription: Sendable {
         path: "/openapi.json", operationId: "openapi", summary: "This document.", parameters: [],
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
-    public static let all = [health, readiness, layers, sector, nearest, services, metrics, openAPI]
+    public static let all = [health, readiness, layers, sector, nearest, services, tariff, metrics, openAPI]
 }

@@ -10,13 +10,18 @@ public struct Problem: Error, Codable, Hashable, Sendable {
     public var status: Int
     public var detail: String
     public var parameter: String?
+    /// A stable code for the problem where the domain has one (a refused ticket's
+    /// `beyond-max-stay`, say), the same as the command line's JSON errors.
+    public var code: String?
 
-    public init(type: String, title: String, status: Int, detail: String, parameter: String? = nil) {
+    public init(type: String, title: String, status: Int, detail: String, parameter: String? = nil, code: String? = nil)
+    {
         self.type = type
         self.title = title
         self.status = status
         self.detail = detail
         self.parameter = parameter
+        self.code = code
     }
 
     /// The media type of a problem body.

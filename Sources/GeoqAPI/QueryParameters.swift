@@ -54,7 +54,12 @@ public struct QueryParameters: Sendable {
 
     /// An optional whole number within `range`, `defaultValue` when absent.
     public func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(Problem) -> Int {
-        guard let text = try value(name) else { return defaultValue }
+        try integer(name, in: range) ?? defaultValue
+    }
+
+    /// An optional whole number within `range`, nil when absent.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
+        guard let text = try value(name) else { return nil }
         guard text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else {
             throw .invalid(name, "\(name) must be a whole number, got \"\(Self.shown(text))\"")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqLayers
+import GeoqTariffs
 
 /// Everything the service answers from, loaded and indexed once: an immutable snapshot that
 /// many requests read at once and a reload replaces whole (never a mix of two loads).
@@ -37,6 +38,10 @@ public struct ServiceData: Sendable {
     public let serviceLayers: [(type: String, layer: String)]
     /// Every layer the catalog and the store know, in the library's order.
     public let layers: [LayerSummary]
+    /// Each city's tariffs, hours and holidays (data/tariffs beside the catalog), by city.
+    public let tariffs: [String: CityTariffs]
+    /// Cities whose tariff file is there but could not be read, with the reason.
+    public let tariffProblems: [String: String]
     /// Where the data came from (the store file), for `/readyz` and the logs.
     public let storeFile: String
     /// When this snapshot was loaded.
@@ -45,8 +50,11 @@ public struct ServiceData: Sendable {
     public init(
         sectorLookups: [String: SectorLookup], pointLayers: [String: PointLayer] = [:],
         links: [String: [String: [String: Feature]]] = [:], serviceLayers: [(type: String, layer: String)] = [],
-        layers: [LayerSummary], storeFile: String, loadedAt: Date
+        layers: [LayerSummary], tariffs: [String: CityTariffs] = [:], tariffProblems: [String: String] = [:],
+        storeFile: String, loadedAt: Date
     ) {
+        self.tariffs = tariffs
+        self.tariffProblems = tariffProblems
         self.sectorLookups = sectorLookups
         self.pointLayers = pointLayers
         self.links = links
@@ -92,9 +100,20 @@ public struct ServiceData: Sendable {
                 )
             }
         }
+        // Tariffs live beside the catalog (data/tariffs), whatever directory the layers come from.
+        let dataDirectory = library.catalog.file.deletingLastPathComponent()
+        var tariffs: [String: CityTariffs] = [:]
+        var tariffProblems: [String: String] = [:]
+        for city in CityTariffs.available(in: dataDirectory.appendingPathComponent("tariffs")) {
+            do throws(TariffError) {
+                tariffs[city] = try CityTariffs.load(city: city, dataDirectory: dataDirectory)
+            } catch {
+                tariffProblems[city] = error.message(.en)
+            }
+        }
         return ServiceData(
             sectorLookups: lookups, pointLayers: points, links: links,
             serviceLayers: library.serviceLayers.filter { points[$0.layer] != nil }, layers: summaries,
-            storeFile: library.storeFile.path, loadedAt: Date())
+            tariffs: tariffs, tariffProblems: tariffProblems, storeFile: library.storeFile.path, loadedAt: Date())
     }
 }

@@ -52,6 +52,13 @@ public enum Routes {
             let data = try current(state)
             return Responses.json(try ServicesEndpoint.answer(parameters(request), data: data))
         }
+
+        router.get("/v1/tariff") { request, _ -> Response in
+            let data = try current(state)
+            return Responses.json(
+                try TariffEndpoint.answer(
+                    parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage]))
+        }
         return router
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import GeoqAPI
 import GeoqLayers
+import GeoqParking
 import GeoqServer
+import GeoqTariffs
 import GeoqTestSupport
 import Hummingbird
 import HummingbirdTesting
@@ -32,6 +34,32 @@ import Testing
 
     static func json(_ response: TestResponse) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    /// `/v1/tariff` over the snapshot's tariffs (ServiceData.load reads data/tariffs): the
+    /// messages follow Accept-Language, and a refused ticket is a 422 problem with its code.
+    @Test func tariffFollowsAcceptLanguage() async throws {
+        let data = ServiceData.load(from: TestLibrary.catalogOnly())
+        #expect(data.tariffs.keys.sorted() == ["pamplona"] && data.tariffProblems.isEmpty)
+        try await withClient(state: ServiceState(data)) { client in
+            let ticket = "/v1/tariff?zone=blue&minutes=30&start=2026-11-23T13:50"
+            try await client.execute(uri: ticket, method: .get, headers: [.acceptLanguage: "eu-ES,eu;q=0.9"]) {
+                response in
+                #expect(response.status == .ok)
+                let answer = try JSONDecoder().decode(TariffAnswer.self, from: Data(buffer: response.body))
+                #expect(answer.language == "eu" && answer.zoneName == "Gune urdina")
+                #expect(answer.end == "2026-11-23T16:20:00+01:00")
+            }
+            try await client.execute(
+                uri: "/v1/tariff?zone=blue&minutes=121&start=2026-11-23T10:00", method: .get,
+                headers: [.acceptLanguage: "en"]
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(response.headers[.contentType] == Problem.mediaType)
+                let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
+                #expect(problem.code == "beyond-max-stay" && problem.parameter == "minutes")
+            }
+        }
     }
 
     @Test func sectorAnswersInJSON() async throws {
