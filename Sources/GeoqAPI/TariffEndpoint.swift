@@ -72,17 +72,14 @@ public enum TariffEndpoint {
     /// `reminder=5,10,15`: minutes before the end, each a positive whole number.
     static func reminderMinutes(_ query: QueryParameters) throws(Problem) -> [Int] {
         guard let text = try query.value("reminder") else { return [] }
-        var minutes: [Int] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard item.utf8.count <= 6, let n = Int(item), n > 0 else {
-                throw .invalid(
-                    "reminder",
-                    "reminder expects minutes before the end separated by commas, e.g. 5,10,15; "
-                        + "\"\(QueryParameters.shown(String(item)))\" is not one")
-            }
-            minutes.append(n)
+        switch TicketQuote.reminderMinutes(text) {
+        case .success(let minutes): return minutes
+        case .failure(let bad):
+            throw .invalid(
+                "reminder",
+                "reminder expects minutes before the end separated by commas, e.g. 5,10,15; "
+                    + "\"\(QueryParameters.shown(bad.item))\" is not one")
         }
-        return minutes
     }
 
     /// `start`: ISO 8601, the city's wall clock when it has no offset.

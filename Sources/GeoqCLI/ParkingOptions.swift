@@ -46,12 +46,9 @@ struct ParkingOptions: ParsableArguments {
 
     func reminderMinutes() throws -> [Int] {
         guard let reminder else { return [] }
-        return try reminder.split(separator: ",").map { item in
-            guard let n = Int(item.trimmingCharacters(in: .whitespaces)), n > 0 else {
-                throw ValidationError("--reminder expects minutes before the end, e.g. 5,10,15; '\(item)' is not one")
-            }
-            return n
-        }
+        return try TicketQuote.reminderMinutes(reminder).mapError { bad in
+            ValidationError("--reminder expects minutes before the end, e.g. 5,10,15; '\(bad.item)' is not one")
+        }.get()
     }
 
     /// The city's tariffs from data/tariffs beside the catalog.

@@ -117,3 +117,27 @@ public struct TicketQuote: Hashable, Sendable {
                 || calendar.isProvisional(paidSpan.end.date.year))
     }
 }
+
+extension TicketQuote {
+    /// An item of a reminder list that is not a positive whole number of minutes.
+    public struct BadReminder: Error, Hashable, Sendable {
+        public var item: String
+
+        public init(item: String) { self.item = item }
+    }
+
+    /// Reminders as people write them, `5,10,15`: minutes before the end, each a positive whole
+    /// number (spaces around an item allowed); the first item that is not one otherwise. One
+    /// reading for every face (`--reminder` and `reminder=`).
+    public static func reminderMinutes(_ text: String) -> Result<[Int], BadReminder> {
+        var minutes: [Int] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = item.trimmingCharacters(in: .whitespaces)
+            guard trimmed.utf8.count <= 6, let n = Int(trimmed), n > 0 else {
+                return .failure(BadReminder(item: trimmed))
+            }
+            minutes.append(n)
+        }
+        return .success(minutes)
+    }
+}
