@@ -42,7 +42,10 @@ let package = Package(
 
         // Domain modules on the core (no files, no C): nearest-N ranking over point layers, the
         // augmented-reality overlay, trips from GPS traces.
-        .target(name: "GeoqNearby", dependencies: ["GeoqCore"]),
+        // One CPU hint Swift does not expose (__builtin_prefetch), header-only: the point index
+        // asks for a leaf's cache lines as soon as it queues the leaf.
+        .target(name: "CPrefetch"),
+        .target(name: "GeoqNearby", dependencies: ["GeoqCore", "CPrefetch"]),
         .target(name: "GeoqAR", dependencies: ["GeoqCore"]),
         .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
         .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),

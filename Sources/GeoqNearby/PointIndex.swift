@@ -1,3 +1,4 @@
+import CPrefetch
 import GeoqCore
 
 #if canImport(Glibc)
@@ -15,21 +16,21 @@ import GeoqCore
 /// positions with x = longitude in [-180, 180] and y = latitude in [-90, 90] (degrees); a point
 /// outside those ranges, or not finite, is kept in the count but never found.
 ///
-/// Layout: a `NormalTree`, a packed 3-D R-tree over the points' unit surface normals, with
-/// each point's Earth-centred coordinates prepared for the short-line formula.
+/// Layout: a `PositionTree`, a packed 3-D R-tree over the points' Earth-centred positions,
+/// which are also what the short-line formula starts from.
 ///
 /// Complexity: build O(n log n); a nearest-k query visits O(log n + k) nodes on well-spread
-/// data, with no trigonometry per node, and solves about k short geodesics (or Karney's
-/// inverse problem for lines over 100 km).
+/// data with no trigonometry per node or point, then solves about k geodesics: the short-line
+/// formula, or Karney's inverse problem for lines over 100 km.
 public struct PointIndex: Sendable {
     /// The indexed points, item `i` at index `i`.
     public let points: [Point]
-    let tree: NormalTree
+    let tree: PositionTree
 
     /// Builds the index over `points`; item `i` is `points[i]`.
     public init(_ points: [Point]) {
         self.points = points
-        tree = NormalTree(
+        tree = PositionTree(
             points.indices.compactMap { i in
                 Self.isGeographic(points[i]) ? (i, points[i].y, points[i].x) : nil
             })
@@ -59,12 +60,12 @@ public struct PointIndex: Sendable {
     /// change (a near-tie with its neighbour, a distance within 0.1 mm of `maxMetres`), are
     /// Karney's (`geodesic`). So the order is always Karney's.
     ///
-    /// Search: best first over the `NormalTree` (Hjaltason and Samet, "Distance Browsing in
-    /// Spatial Databases", 1999). Boxes and points are ranked by the squared chord between unit
-    /// normals, which bounds the distance from below: with σ the angle between the normals,
-    /// every curve from the query to a point is at least R_min·σ long (R_min = b²/a, see
-    /// `SphericalBound`). The search stops once the next box's bound passes the k-th hit's
-    /// distance plus three tolerances.
+    /// Search: best first over the `PositionTree` (Hjaltason and Samet, "Distance Browsing in
+    /// Spatial Databases", 1999), by the straight-line distance (chord) alone, which bounds the
+    /// geodesic from below; `ChordBound` bounds it from above. Once k points are reached, the
+    /// k-th chord c_k caps the search at the longest geodesic such a chord allows (plus three
+    /// tolerances): farther points cannot be among the answer. Only the points within that cap
+    /// (about k near cities: the bound exceeds the chord by 1 mm at 10 km) get a distance.
     ///
     /// - Parameters:
     ///   - q: the query position (x = longitude, y = latitude); an invalid position (outside the
@@ -86,13 +87,19 @@ public struct PointIndex: Sendable {
         }
     }
 
-    /// One entry of the search queue: a box or point of the tree and its squared-chord bound.
+    /// One entry of the search queue: a box of the tree and its squared-chord bound.
     struct QueueEntry: Comparable {
         var key: Double
         var level: Int32
         var entry: Int32
 
         static func < (a: QueueEntry, b: QueueEntry) -> Bool { a.key < b.key }
+    }
+
+    /// A point the search found within reach: its squared chord and where it sits in the tree.
+    struct Reached {
+        var squaredChord: Double
+        var position: Int32
     }
 
     /// A hit in the making: its distance from the short-line formula (bearing to come, from
@@ -112,83 +119,71 @@ public struct PointIndex: Sendable {
         solve: (Point, Point) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         guard limit > 0, Self.isGeographic(q), tree.count > 0 else { return [] }
-        let maxMetres = maxMetres ?? .infinity
         let tolerance = Self.distanceTolerance
         let shortLine = ShortGeodesic(latitude: q.y, longitude: q.x)
-        let query = shortLine.normal
+        let query = shortLine.start * SIMD4(1, 1, 1, 0)
 
-        // Candidates sorted by (distance, item), all within `cutoff`.
-        var candidates: [Candidate] = []
-        candidates.reserveCapacity(Swift.min(limit, tree.count) + 8)
-        var cutoff = maxMetres + tolerance
-        var stopKey = Self.squaredChordBound(metres: cutoff + tolerance)
+        // Phase 1, by chords only. `reached` holds, sorted by chord, every included point whose
+        // chord is within `reach`: the k-th of them is at most `longestGeodesic(chord)` away, so
+        // a point with a longer chord is farther than k others (three tolerances cover the
+        // short-line formula's error, as `settle` needs). A radius caps the reach likewise.
+        var reach = (maxMetres ?? .infinity) + 2 * tolerance
+        var squaredReach = reach * reach
+        var reached: [Reached] = []
+        reached.reserveCapacity(Swift.min(limit, tree.count) + 8)
 
-        // Adds an item with its distance, and tightens the cutoff once `limit` are held.
-        func consider(_ candidate: Candidate) {
-            guard candidate.distance <= cutoff else { return }
-            var at = candidates.count
-            while at > 0
-                && (candidates[at - 1].distance, candidates[at - 1].item) > (candidate.distance, candidate.item)
-            {
-                at -= 1
-            }
-            candidates.insert(candidate, at: at)
-            if candidates.count >= limit {
-                // Anything more than two tolerances beyond the k-th can neither precede it nor
-                // tie with it; finding everything within three covers the k-th's own error.
-                cutoff = Swift.min(cutoff, candidates[limit - 1].distance + 2 * tolerance)
-                while let last = candidates.last, last.distance > cutoff { candidates.removeLast() }
-                stopKey = Self.squaredChordBound(metres: cutoff + tolerance)
-            }
-        }
-
-        // A point: short lines are solved at once (tens of nanoseconds, cheaper than queueing
-        // them); long ones wait in the queue for Karney, which may never be needed.
-        var queue = MinHeap<QueueEntry>(capacity: 64)
-        // The straight line is shorter than the geodesic: a point whose chord is beyond the
-        // cutoff is beyond it too.
         func visit(point j: Int) {
-            let position = tree.positions[j]
-            let c2 = shortLine.squaredChord(to: position)
-            let reach = cutoff + tolerance
-            guard c2 <= reach * reach else { return }
-            let item = Int(position.w)
-            guard include(item) else { return }
-            if let distance = shortLine.distance(to: position, squaredChord: c2) {
-                consider(Candidate(item: item, distance: distance, karneyBearing: nil, position: j))
-            } else {
-                let key = Self.squaredChordBound(metres: c2.squareRoot())
-                queue.push(QueueEntry(key: key, level: 0, entry: Int32(j)))
-            }
+            let c2 = shortLine.squaredChord(to: tree.positions[j])
+            guard c2 <= squaredReach, include(Int(tree.positions[j].w)) else { return }
+            var at = reached.count
+            while at > 0 && reached[at - 1].squaredChord > c2 { at -= 1 }
+            reached.insert(Reached(squaredChord: c2, position: Int32(j)), at: at)
+            guard reached.count >= limit else { return }
+            let kth = ChordBound.longestGeodesic(chord: reached[limit - 1].squaredChord.squareRoot())
+            guard kth + 3 * tolerance < reach else { return }
+            reach = kth + 3 * tolerance
+            squaredReach = reach * reach
+            while let last = reached.last, last.squaredChord > squaredReach { reached.removeLast() }
         }
 
         let root = tree.rootLevel
+        var queue = MinHeap<QueueEntry>(capacity: 64)
         if root == 0 {
             visit(point: 0)
         } else {
             queue.push(
                 QueueEntry(key: tree.squaredDistance(from: query, level: root, entry: 0), level: Int32(root), entry: 0))
         }
-        while let next = queue.pop(), next.key <= stopKey {
+        while let next = queue.pop(), next.key <= squaredReach {
             let level = Int(next.level), entry = Int(next.entry)
-            if level == 0 {
-                let item = Int(tree.positions[entry].w)
-                let exact = solve(q, points[item])
-                consider(Candidate(item: item, distance: exact.distance, karneyBearing: exact.bearing, position: entry))
-                continue
-            }
-            let first = entry * NormalTree.nodeSize
-            let end = Swift.min(first + NormalTree.nodeSize, tree.levelCounts[level - 1])
+            let first = entry * PositionTree.nodeSize
+            let end = Swift.min(first + PositionTree.nodeSize, tree.levelCounts[level - 1])
             if level == 1 {
                 for j in first..<end { visit(point: j) }
             } else {
                 for child in first..<end {
                     let key = tree.squaredDistance(from: query, level: level - 1, entry: child)
-                    if key <= stopKey { queue.push(QueueEntry(key: key, level: Int32(level - 1), entry: Int32(child))) }
+                    if key <= squaredReach {
+                        queue.push(QueueEntry(key: key, level: Int32(level - 1), entry: Int32(child)))
+                        tree.prefetch(level: level - 1, entry: child)
+                    }
                 }
             }
         }
-        return Self.settle(candidates, limit: limit, within: maxMetres) { c in
+
+        // Phase 2: distances for the few reached, short lines by formula, long ones by Karney.
+        var candidates = reached.map { r -> Candidate in
+            let position = tree.positions[Int(r.position)]
+            let item = Int(position.w)
+            if let distance = shortLine.distance(to: position, squaredChord: r.squaredChord) {
+                return Candidate(item: item, distance: distance, karneyBearing: nil, position: Int(r.position))
+            }
+            let exact = solve(q, points[item])
+            return Candidate(
+                item: item, distance: exact.distance, karneyBearing: exact.bearing, position: Int(r.position))
+        }
+        candidates.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
+        return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity) { c in
             if let bearing = c.karneyBearing { return bearing }
             return shortLine.bearing(to: tree.positions[c.position])
         } karney: {
@@ -226,15 +221,5 @@ public struct PointIndex: Sendable {
             // -0 and 360 both mean north.
             return NearestHit(item: c.item, distance: c.distance, bearing: b >= 360 ? 0 : b + 0)
         }
-    }
-
-    /// The squared chord between unit normals that no point within `metres` of the query
-    /// exceeds: (2 sin(σ/2))² for σ = metres / R_min, plus a margin for rounding (about 10⁻¹⁵
-    /// in a squared chord, that is 0.2 m of extra search near the query).
-    static func squaredChordBound(metres: Double) -> Double {
-        let halfAngle = metres / (2 * SphericalBound.radius)
-        guard halfAngle < .pi / 2 else { return .infinity }
-        let chord = 2 * sin(halfAngle)
-        return chord * chord * (1 + 1e-12) + 1e-15
     }
 }

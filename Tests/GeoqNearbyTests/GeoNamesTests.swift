@@ -12,7 +12,7 @@ import Testing
 /// that cannot change its answer: with σ the central angle between geodetic normals,
 /// R_lower · σ ≤ s ≤ R_upper · σ for every WGS84 geodesic of length s (R_lower = b²/a and
 /// R_upper = a²/b are the smallest and largest radii of curvature; both inequalities are also
-/// checked on GeodTest-short in ``SphericalBoundTests``). If σ₁₀ is the 10th smallest angle,
+/// checked on GeodTest-short in ``ChordBoundTests``). If σ₁₀ is the 10th smallest angle,
 /// ten cities lie within R_upper · σ₁₀, so no city with R_lower · σ > R_upper · σ₁₀ can be
 /// among the ten nearest, nor tie with the 10th: Karney runs only on the cities with
 /// σ ≤ σ₁₀ · R_upper / R_lower (about 1 % farther than the 10th). The angles come from chord

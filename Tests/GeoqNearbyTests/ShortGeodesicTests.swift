@@ -51,10 +51,10 @@ import Testing
     /// formula answers (chord from 1 m to 100 km) against the file's s12 and azi1.
     @Test(
         .enabled(
-            if: FileManager.default.fileExists(atPath: SphericalBoundTests.geodTest.path),
+            if: FileManager.default.fileExists(atPath: ChordBoundTests.geodTest.path),
             "GeodTest-short.dat.gz not found"))
     func geodTestShortLinesAgree() throws {
-        let text = try SphericalBoundTests.geodTestText()
+        let text = try ChordBoundTests.geodTestText()
         var answered = 0
         for line in text.split(separator: "\n") {
             let f = line.split(separator: " ").map { Double($0)! }

@@ -1,31 +1,31 @@
-/// A static packed R-tree over points of the ellipsoid, keyed by their unit surface normals in
-/// three dimensions: the spatial half of ``PointIndex``.
+import CPrefetch
+
+/// A static packed R-tree over points of the ellipsoid, keyed by their Earth-centred cartesian
+/// positions (metres): the spatial half of ``PointIndex``.
 ///
-/// Why 3-D: the squared distance from a query's normal to a box of normals is a few
-/// subtractions and multiplications, and it bounds the central angle to every point inside from
-/// below with no trigonometry, no antimeridian and no pole to treat apart (on the unit sphere
-/// the chord 2 sin(σ/2) grows with the angle σ). The longitude/latitude boxes it replaces cost
-/// about ten transcendental functions each.
+/// Why 3-D: the straight line between two points is never longer than the geodesic, and the
+/// squared distance from a query to a box of positions is a few subtractions and
+/// multiplications: a lower bound of the geodesic distance to every point inside, with no
+/// trigonometry, no antimeridian and no pole to treat apart. Boxes and points are ranked by one
+/// measure, the chord, so a point costs the search as little as a box.
 ///
 /// Layout (implicit, as in flatbush): level 0 holds the points in tree order, and entry `j` of
 /// level `L > 0` bounds entries `j·nodeSize ..< (j+1)·nodeSize` of level `L − 1` (fewer at the
 /// end of a level). The top level has one entry. Tree order is a Hilbert curve over longitude and
 /// latitude, which keeps each run of neighbours compact at every level.
 ///
-/// Invariants: `Int(positions[i].w)` is the caller's index of the point at tree position `i`; a box's
-/// lower and upper bounds hold the normal of every point under it, componentwise. The points
-/// themselves are kept as cartesian positions (their straight-line distance bounds the
-/// geodesic's from below as well, and it is what the short-line formula starts from).
-struct NormalTree: Sendable {
+/// Invariants: `Int(positions[i].w)` is the caller's index of the point at tree position `i`; a
+/// box's lower and upper bounds hold the position of every point under it, componentwise.
+struct PositionTree: Sendable {
     static let nodeSize = 8
 
     /// Positions in tree order, each tagged (w) with the caller's index of the point.
     let positions: [EllipsoidPosition]
     /// The boxes of levels 1... up to the root, one level after the other: entry `j` of level
-    /// `L` is `boxes[levelStarts[L] + j]`, lanes 0–2 the lower and 4–6 the upper bounds of the
-    /// normals below it (lanes 3 and 7 zero). Single precision, rounded outwards, so a box is
-    /// 32 bytes and still holds its points; the looser bound (at most 1.2·10⁻⁷ of a unit
-    /// vector, under a metre) only makes the search look at a few more boxes.
+    /// `L` is `boxes[levelStarts[L] + j]`, lanes 0–2 the lower and 4–6 the upper bounds (metres)
+    /// of the positions below it (lanes 3 and 7 zero). Single precision, rounded outwards, so a
+    /// box is 32 bytes and still holds its points; the looser bound (half a metre at most) only
+    /// makes the search look at a few more boxes.
     let boxes: [SIMD8<Float>]
     /// Where each level starts in the box numbering (level 0, the points, has no boxes);
     /// `levelStarts.count − 1` levels of boxes, then one past the end.
@@ -40,11 +40,11 @@ struct NormalTree: Sendable {
         positions = items.map {
             EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index))
         }
-        let normals = items.map { SIMD4<Double>(normalAtLatitude: $0.latitude, longitude: $0.longitude) }
         var boxes: [SIMD8<Float>] = []
         var levelStarts = [0, 0]
-        var levelCounts = [normals.count]
-        var lower = normals, upper = normals
+        var levelCounts = [positions.count]
+        var lower = positions.map { $0 * SIMD4(1, 1, 1, 0) }
+        var upper = lower
         while lower.count > 1 {
             var parentLower: [SIMD4<Double>] = [], parentUpper: [SIMD4<Double>] = []
             for start in stride(from: 0, to: lower.count, by: Self.nodeSize) {
@@ -74,14 +74,36 @@ struct NormalTree: Sendable {
     /// The level of the root (0 when the tree holds a single point or none).
     var rootLevel: Int { levelCounts.count - 1 }
 
-    /// The squared distance from `q` to the nearest point of the box of entry `j` at `level`
-    /// (1 and up): never above the squared chord to any normal under the entry.
+    /// The squared distance in square metres from `q` (w = 0) to the nearest point of the box
+    /// of entry `j` at `level` (1 and up): never above the squared chord to any point under it.
     @inline(__always)
     func squaredDistance(from q: SIMD4<Double>, level: Int, entry j: Int) -> Double {
         let box = boxes[levelStarts[level] + j]
         let lower = SIMD4<Double>(box.lowHalf), upper = SIMD4<Double>(box.highHalf)
-        let d = pointwiseMax(pointwiseMax(lower - q, q - upper), SIMD4<Double>(repeating: 0))
-        return (d * d).sum()
+        // Per axis, how far q lies outside [lower, upper] (0 inside); scalar code, as the
+        // generic pointwiseMax is not inlined.
+        let below = lower - q, above = q - upper
+        let dx = Swift.max(below.x, above.x, 0), dy = Swift.max(below.y, above.y, 0)
+        let dz = Swift.max(below.z, above.z, 0)
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// Asks the CPU to fetch what expanding entry `j` of `level` (1 and up) will read: its
+    /// children's boxes, or its points at level 1.
+    @inline(__always)
+    func prefetch(level: Int, entry j: Int) {
+        let first = j * Self.nodeSize
+        if level == 1 {
+            positions.withUnsafeBufferPointer { p in
+                let base = UnsafeRawPointer(p.baseAddress! + first)
+                for line in stride(from: 0, to: Self.nodeSize * 32, by: 64) { geoq_prefetch(base + line) }
+            }
+        } else {
+            boxes.withUnsafeBufferPointer { b in
+                let base = UnsafeRawPointer(b.baseAddress! + levelStarts[level - 1] + first)
+                for line in stride(from: 0, to: Self.nodeSize * 32, by: 64) { geoq_prefetch(base + line) }
+            }
+        }
     }
 
     /// A single-precision box holding [lower, upper]: each bound rounded outwards.

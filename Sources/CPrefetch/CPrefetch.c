@@ -1,0 +1,1 @@
+// Header-only: see include/CPrefetch.h.
