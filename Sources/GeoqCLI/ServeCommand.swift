@@ -43,7 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
 
-    @Flag(name: .long, help: "Log every request (id, method, path; swift-log) to standard error.")
+    @Flag(
+        name: .long,
+        help: "Log every answered request (method, path, status, duration, request id; swift-log) to standard error.")
     var logRequests = false
 
     func validate() throws {

@@ -6,13 +6,13 @@ import Hummingbird
 /// writes the answer or the problem back. No geometry and no rules live here.
 public enum Routes {
     /// The router for `state`.
-    /// - Parameter logRequests: log each request (id, method, path) with swift-log
-    ///   at info level; off in tests.
+    /// - Parameter logRequests: log each answered request (id, method, path, status,
+    ///   duration) with swift-log at info level; off in tests.
     public static func router(
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), logRequests: Bool = false
     ) -> Router<BasicRequestContext> {
         let router = Router()
-        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+        if logRequests { router.add(middleware: AccessLogMiddleware(level: .info)) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
 
