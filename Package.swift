@@ -79,7 +79,9 @@ let package = Package(
         // the data snapshot the service answers from. Testable without building a server.
         .target(
             name: "GeoqAPI",
-            dependencies: ["GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule"]),
+            dependencies: [
+                "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
+            ]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
             name: "GeoqServer",
@@ -136,7 +138,7 @@ let package = Package(
             name: "GeoqAPITests",
             dependencies: [
                 "GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule",
-                "GeoqTestSupport",
+                "GeoqIncidents", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",

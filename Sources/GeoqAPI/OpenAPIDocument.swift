@@ -211,6 +211,31 @@ public struct EndpointDescription: Sendable {
         answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
         problemStatuses: [400, 404, 422, 503])
 
+    public static let incidents = EndpointDescription(
+        path: "/v1/incidents", operationId: "incidents",
+        summary: "The city incidents held (geoq incidents): nearest first with lat/lon, else newest first.",
+        parameters: position("41.6488", "-0.8891").map { parameter in
+            var optional = parameter
+            optional.required = false
+            optional.description += " Give both lat and lon, or neither."
+            return optional
+        } + [
+            within("incidents (needs lat and lon)"),
+            .init(
+                name: "type", required: false,
+                description: "Only this type, a number 0–5 or its code (traffic-cut, ...); repeatable.",
+                schema: .string, example: "traffic-cut"),
+            .init(
+                name: "since", required: false,
+                description: "Only incidents published since: ISO 8601, Europe/Madrid without an offset.",
+                schema: .string, example: "2026-01-01T00:00"),
+            .init(
+                name: "n", required: false, description: "How many at most (default all).",
+                schema: .integer(1...100_000), example: "20"),
+        ],
+        answer: "held, count, status (how old the data is), refreshedAt, ageSeconds, incidents",
+        problemStatuses: [400, 500, 503])
+
     public static let metrics = EndpointDescription(
         path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
         parameters: [], answer: "Prometheus text exposition",
@@ -219,5 +244,7 @@ public struct EndpointDescription: Sendable {
         path: "/openapi.json", operationId: "openapi", summary: "This document.", parameters: [],
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
-    public static let all = [health, readiness, layers, sector, nearest, services, tariff, metrics, openAPI]
+    public static let all = [
+        health, readiness, layers, sector, nearest, services, tariff, incidents, metrics, openAPI,
+    ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqIncidents
 import GeoqLayers
 import GeoqTariffs
 
@@ -42,6 +43,11 @@ public struct ServiceData: Sendable {
     public let tariffs: [String: CityTariffs]
     /// Cities whose tariff file is there but could not be read, with the reason.
     public let tariffProblems: [String: String]
+    /// The incidents held in the store (layer `incidents`, written by `geoq incidents
+    /// refresh`), when it was last refreshed, and why they could not be read, if so.
+    public let incidents: [Incident]
+    public let incidentsRefreshedAt: Date?
+    public let incidentsProblem: String?
     /// Where the data came from (the store file), for `/readyz` and the logs.
     public let storeFile: String
     /// When this snapshot was loaded.
@@ -51,8 +57,12 @@ public struct ServiceData: Sendable {
         sectorLookups: [String: SectorLookup], pointLayers: [String: PointLayer] = [:],
         links: [String: [String: [String: Feature]]] = [:], serviceLayers: [(type: String, layer: String)] = [],
         layers: [LayerSummary], tariffs: [String: CityTariffs] = [:], tariffProblems: [String: String] = [:],
+        incidents: [Incident] = [], incidentsRefreshedAt: Date? = nil, incidentsProblem: String? = nil,
         storeFile: String, loadedAt: Date
     ) {
+        self.incidents = incidents
+        self.incidentsRefreshedAt = incidentsRefreshedAt
+        self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs
         self.tariffProblems = tariffProblems
         self.sectorLookups = sectorLookups
@@ -111,9 +121,16 @@ public struct ServiceData: Sendable {
                 tariffProblems[city] = error.message(.en)
             }
         }
+        var incidents: (incidents: [Incident], refreshedAt: Date?) = ([], nil)
+        var incidentsProblem: String?
+        do throws(IncidentStoreError) { incidents = try IncidentStore(storeFile: library.storeFile).held() } catch {
+            incidentsProblem = error.description
+        }
         return ServiceData(
             sectorLookups: lookups, pointLayers: points, links: links,
             serviceLayers: library.serviceLayers.filter { points[$0.layer] != nil }, layers: summaries,
-            tariffs: tariffs, tariffProblems: tariffProblems, storeFile: library.storeFile.path, loadedAt: Date())
+            tariffs: tariffs, tariffProblems: tariffProblems, incidents: incidents.incidents,
+            incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
+            storeFile: library.storeFile.path, loadedAt: Date())
     }
 }

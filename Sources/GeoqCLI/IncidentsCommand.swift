@@ -42,14 +42,8 @@ struct IncidentsCommand: ParsableCommand {
     }
 
     /// "12 incidents held, refreshed 22/11/2026 18:50:12 (5 min ago)".
-    static func age(count: Int, refreshedAt: Date?, now: Date = Date()) -> String {
-        guard let refreshedAt else { return "no incidents held yet (run geoq incidents refresh --feed URL)" }
-        let minutes = Int(now.timeIntervalSince(refreshedAt) / 60)
-        let ago =
-            minutes < 1
-            ? "just now" : minutes < 120 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
-        return
-            "\(count) incident\(count == 1 ? "" : "s") held, refreshed \(IncidentDates.display(refreshedAt)) (\(ago))"
+    static func age(count: Int, refreshedAt: Date?) -> String {
+        IncidentsAnswer.status(held: count, refreshedAt: refreshedAt)
     }
 }
 
@@ -102,11 +96,7 @@ struct IncidentsList: ParsableCommand {
         }
     }
 
-    static func date(_ text: String) -> Date? {
-        guard let clock = try? GeoqSchedule.CityClock(timeZoneIdentifier: "Europe/Madrid") else { return nil }
-        if let date = try? clock.parse(text) { return date }
-        return text.count == 10 ? try? clock.parse(text + "T00:00") : nil
-    }
+    static func date(_ text: String) -> Date? { IncidentsAnswer.since(text) }
 
     func run() throws {
         let incidentStore = try IncidentsCommand.store(store)

@@ -34,40 +34,31 @@ enum IncidentsOutput {
             }
             return lines.joined(separator: "\n") + "\n"
         case .json:
-            var object: [String: Any] = [
-                "held": held, "count": hits.count, "incidents": hits.map(json), "status": age,
-            ]
-            if let refreshedAt {
-                object["refreshedAt"] = iso(refreshedAt)
-                object["ageSeconds"] = Int(Date().timeIntervalSince(refreshedAt))
-            }
-            return AnswerRenderer.serialise(object, pretty: true) + "\n"
+            return encoded(IncidentsAnswer(hits, held: held, refreshedAt: refreshedAt), pretty: true) + "\n"
         case .geojson:
             let features: [[String: Any]] = hits.compactMap { (hit) -> [String: Any]? in
                 guard let geometry = hit.incident.geometry else { return nil }
                 return [
-                    "type": "Feature", "id": hit.incident.id, "geometry": geoJSON(geometry), "properties": json(hit),
+                    "type": "Feature", "id": hit.incident.id, "geometry": geoJSON(geometry),
+                    "properties": properties(hit),
                 ]
             }
             return AnswerRenderer.serialise(["type": "FeatureCollection", "features": features], pretty: false) + "\n"
         }
     }
 
-    static func json(_ hit: IncidentQuery.Hit) -> [String: Any] {
-        let i = hit.incident
-        var o: [String: Any] = [
-            "id": i.id, "type": i.type.rawValue, "typeName": i.type.spanishName, "title": i.title,
-            "description": i.description, "seen": iso(i.seen),
-        ]
-        if let link = i.link { o["link"] = link }
-        if let published = i.published {
-            o["published"] = iso(published)
-            o["publishedDisplay"] = IncidentDates.display(published)
-        }
-        if let d = hit.distanceMetres { o["distanceMetres"] = (d * 100).rounded() / 100 }
-        if let b = hit.bearing { o["bearing"] = (b * 10).rounded() / 10 }
-        if case .point(let p)? = i.geometry { o["location"] = ["latitude": p.y, "longitude": p.x] }
-        return o
+    /// The JSON answer's item for `hit`, as a GeoJSON feature's properties.
+    static func properties(_ hit: IncidentQuery.Hit) -> [String: Any] {
+        let data = Data(encoded(IncidentsAnswer.Item(hit), pretty: false).utf8)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    static func encoded(_ value: some Encodable, pretty: Bool) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func geoJSON(_ geometry: GeoqCore.Geometry) -> [String: Any] {
