@@ -211,6 +211,39 @@ public struct EndpointDescription: Sendable {
         answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
         problemStatuses: [400, 404, 422, 503])
 
+    public static let park = EndpointDescription(
+        path: "/v1/park", operationId: "park",
+        summary: "Can I park here, in which sector and zone, is it regulated now, and what a ticket costs (geoq park).",
+        parameters: position("42.8125", "-1.6458") + [
+            .init(
+                name: "zone", required: false,
+                description:
+                    "The zone read on the street (blue, orange, red, green); needed without the city's zone lines.",
+                schema: .string, example: "blue"),
+            .init(
+                name: "minutes", required: false, description: "Price a stay of at least this many regulated minutes.",
+                schema: .integer(1...100_000), example: "30"),
+            .init(
+                name: "euros", required: false, description: "Or price this amount (1.25 or 1,25).", schema: .string,
+                example: nil),
+            .init(
+                name: "at", required: false,
+                description: "When: ISO 8601, the city's wall clock without an offset (default now).",
+                schema: .string, example: "2026-11-23T13:50"),
+            .init(
+                name: "city", required: false, description: "The city whose tariffs apply (default pamplona).",
+                schema: .string, example: "pamplona"),
+            .init(
+                name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
+                schema: .string, example: "5"),
+            .init(
+                name: "lang", required: false,
+                description: "Language of the messages; default: the Accept-Language header, else es.",
+                schema: .choice(["es", "eu", "en"]), example: "es"),
+        ],
+        answer: "sector (approximate or not), zone, regulation now and next change, ticket quote, messages",
+        problemStatuses: [400, 404, 422, 500, 503])
+
     public static let incidents = EndpointDescription(
         path: "/v1/incidents", operationId: "incidents",
         summary: "The city incidents held (geoq incidents): nearest first with lat/lon, else newest first.",
@@ -245,6 +278,6 @@ public struct EndpointDescription: Sendable {
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
     public static let all = [
-        health, readiness, layers, sector, nearest, services, tariff, incidents, metrics, openAPI,
+        health, readiness, layers, sector, nearest, services, tariff, park, incidents, metrics, openAPI,
     ]
 }

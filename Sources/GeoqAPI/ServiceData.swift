@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqIncidents
 import GeoqLayers
+import GeoqParking
 import GeoqTariffs
 
 /// Everything the service answers from, loaded and indexed once: an immutable snapshot that
@@ -43,6 +44,8 @@ public struct ServiceData: Sendable {
     public let tariffs: [String: CityTariffs]
     /// Cities whose tariff file is there but could not be read, with the reason.
     public let tariffProblems: [String: String]
+    /// Each city's zone lines (its tariffs' zone layer), when that layer loaded.
+    public let zoneLocators: [String: ZoneLocator]
     /// The incidents held in the store (layer `incidents`, written by `geoq incidents
     /// refresh`), when it was last refreshed, and why they could not be read, if so.
     public let incidents: [Incident]
@@ -57,6 +60,7 @@ public struct ServiceData: Sendable {
         sectorLookups: [String: SectorLookup], pointLayers: [String: PointLayer] = [:],
         links: [String: [String: [String: Feature]]] = [:], serviceLayers: [(type: String, layer: String)] = [],
         layers: [LayerSummary], tariffs: [String: CityTariffs] = [:], tariffProblems: [String: String] = [:],
+        zoneLocators: [String: ZoneLocator] = [:],
         incidents: [Incident] = [], incidentsRefreshedAt: Date? = nil, incidentsProblem: String? = nil,
         storeFile: String, loadedAt: Date
     ) {
@@ -65,6 +69,7 @@ public struct ServiceData: Sendable {
         self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs
         self.tariffProblems = tariffProblems
+        self.zoneLocators = zoneLocators
         self.sectorLookups = sectorLookups
         self.pointLayers = pointLayers
         self.links = links
@@ -121,6 +126,13 @@ public struct ServiceData: Sendable {
                 tariffProblems[city] = error.message(.en)
             }
         }
+        var zoneLocators: [String: ZoneLocator] = [:]
+        for (city, cityTariffs) in tariffs {
+            guard let spec = cityTariffs.zoneLayer, let features = try? library.features(of: spec.layer) else {
+                continue
+            }
+            zoneLocators[city] = ZoneLocator(features: features, spec: spec)
+        }
         var incidents: (incidents: [Incident], refreshedAt: Date?) = ([], nil)
         var incidentsProblem: String?
         do throws(IncidentStoreError) { incidents = try IncidentStore(storeFile: library.storeFile).held() } catch {
@@ -129,7 +141,8 @@ public struct ServiceData: Sendable {
         return ServiceData(
             sectorLookups: lookups, pointLayers: points, links: links,
             serviceLayers: library.serviceLayers.filter { points[$0.layer] != nil }, layers: summaries,
-            tariffs: tariffs, tariffProblems: tariffProblems, incidents: incidents.incidents,
+            tariffs: tariffs, tariffProblems: tariffProblems, zoneLocators: zoneLocators,
+            incidents: incidents.incidents,
             incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
             storeFile: library.storeFile.path, loadedAt: Date())
     }

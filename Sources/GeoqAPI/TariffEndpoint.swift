@@ -24,12 +24,7 @@ public enum TariffEndpoint {
         let request = try ticketRequest(query)
         let reminders = try reminderMinutes(query)
         let startText = try query.value("start")
-        guard let tariffs = data.tariffs[city] else {
-            if let reason = data.tariffProblems[city] {
-                throw .internalError("the tariffs of \(city) could not be loaded: \(reason)")
-            }
-            throw Problem(.unknownCity(city, known: data.tariffs.keys.sorted()), language: language, request: request)
-        }
+        let tariffs = try cityTariffs(city, data: data, language: language)
         do throws(TariffError) {
             let start =
                 try startText.map { text throws(TariffError) in try startTime(text, clock: tariffs.clock) } ?? now
@@ -39,6 +34,16 @@ public enum TariffEndpoint {
         } catch {
             throw Problem(error, language: language, request: request)
         }
+    }
+
+    /// The tariffs of `city`: a 404 naming `city` when there are none, a 500 when its file
+    /// could not be read.
+    static func cityTariffs(_ city: String, data: ServiceData, language: Language) throws(Problem) -> CityTariffs {
+        if let tariffs = data.tariffs[city] { return tariffs }
+        if let reason = data.tariffProblems[city] {
+            throw .internalError("the tariffs of \(city) could not be loaded: \(reason)")
+        }
+        throw Problem(.unknownCity(city, known: data.tariffs.keys.sorted()), language: language, request: nil)
     }
 
     /// `lang` if given, else the first supported language of `Accept-Language`, else Spanish.
@@ -101,9 +106,9 @@ extension Problem {
     /// 400 (or 404 for an unknown city or zone) naming the parameter; a ticket the rules refuse
     /// (beyond the max stay, below the minimum, ...) is a 422 with the rule's code; broken data
     /// files are the service's fault, a 500.
-    init(_ error: TariffError, language: Language, request: TicketQuote.Request) {
+    init(_ error: TariffError, language: Language, request: TicketQuote.Request?) {
         let detail = error.message(language)
-        let asked = if case .amount = request { "euros" } else { "minutes" }
+        let asked = if case .amount? = request { "euros" } else { "minutes" }
         func refused(_ parameter: String?) -> Problem {
             Problem(
                 type: "/problems/ticket-refused", title: "The tariff refuses this ticket", status: 422, detail: detail,

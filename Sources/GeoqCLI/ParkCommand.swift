@@ -70,9 +70,7 @@ struct ParkCommand: ParsableCommand {
         }
         let zones = try tariffs.zoneLayer.map { spec in
             try ExitStatus.reporting(format: format) { () throws(LayerError) in
-                ZoneLocator(features: try library.features(of: spec.layer), toleranceMetres: spec.toleranceMetres) {
-                    $0.properties[spec.field]?.text.flatMap { spec.values[$0] }
-                }
+                ZoneLocator(features: try library.features(of: spec.layer), spec: spec)
             }
         }
         let query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: zones)

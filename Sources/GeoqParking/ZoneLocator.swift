@@ -1,4 +1,5 @@
 import GeoqCore
+import GeoqTariffs
 
 /// Which regulated zone a car stands in, from the city's zone lines (the colour painted along
 /// each regulated street segment, e.g. Pamplona's `SEGU_Lin_EsRegZonas`): the nearest segment
@@ -53,6 +54,14 @@ public struct ZoneLocator: Sendable {
             }
         }
         self.init(segments: segments, toleranceMetres: toleranceMetres)
+    }
+
+    /// The zone lines of a city's tariffs: `features` of `spec.layer`, each segment's zone read
+    /// from `spec.field` through `spec.values`.
+    public init(features: [Feature], spec: CityTariffs.ZoneLayerSpec) {
+        self.init(features: features, toleranceMetres: spec.toleranceMetres) {
+            $0.properties[spec.field]?.text.flatMap { spec.values[$0] }
+        }
     }
 
     public struct Match: Hashable, Sendable {

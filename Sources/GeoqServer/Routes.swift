@@ -59,6 +59,13 @@ public enum Routes {
                 try TariffEndpoint.answer(
                     parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage]))
         }
+        router.get("/v1/park") { request, _ -> Response in
+            let data = try current(state)
+            return Responses.json(
+                try ParkEndpoint.answer(
+                    parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage]))
+        }
+
         router.get("/v1/incidents") { request, _ -> Response in
             let data = try current(state)
             return Responses.json(try IncidentsEndpoint.answer(parameters(request), data: data))

@@ -1,0 +1,91 @@
+import Foundation
+import GeoqAPI
+import GeoqLayers
+import GeoqParking
+import GeoqTariffs
+import GeoqTestSupport
+import Testing
+
+/// `/v1/park` over the real (approximate) Pamplona sector layer and the Pamplona tariff file,
+/// against the figures of SPEC §1 (the same cases as `geoq park`'s ParkQueryTests).
+@Suite struct ParkEndpointTests {
+    static let data: ServiceData = {
+        let tariffs = try! CityTariffs.load(
+            city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
+        let library = try! LayerLibrary(
+            locations: DataLocations(
+                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
+                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
+        let layer = try! library.layer(named: tariffs.sectorLayer!)
+        return ServiceData(
+            sectorLookups: [layer.name: SectorLookup(layer: layer)], layers: [], tariffs: ["pamplona": tariffs],
+            tariffProblems: ["bilbao": "broken file"], storeFile: "", loadedAt: Date())
+    }()
+
+    func answer(
+        _ pairs: [(String, String)], data: ServiceData = Self.data, acceptLanguage: String? = nil
+    ) throws(Problem) -> ParkAnswer {
+        try ParkEndpoint.answer(
+            QueryParameters(pairs.map { (name: $0.0, value: $0.1) }), data: data, acceptLanguage: acceptLanguage)
+    }
+
+    func problem(_ pairs: [(String, String)], data: ServiceData = Self.data) -> Problem? {
+        do {
+            _ = try answer(pairs, data: data)
+            return nil
+        } catch { return error }
+    }
+
+    static let ensanche = [("lat", "42.81"), ("lon", "-1.64")]
+
+    @Test func orangeZoneWithThreeEuros() throws {
+        let a = try answer(Self.ensanche + [("zone", "naranja"), ("euros", "3,00"), ("at", "2026-11-23T10:00")])
+        #expect(a.sector.id == "2" && a.sector.approximate)
+        #expect(a.zone?.id == "orange")
+        #expect(a.regulation.regulated && a.regulation.until == "2026-11-23T14:00:00+01:00")
+        #expect(a.ticket?.minutes == 300)
+        // 10:00–14:00 is 240 min; the other 60 run from 16:00.
+        #expect(a.ticket?.end == "2026-11-23T17:00:00+01:00")
+        #expect(a.maxStay?.minutes == 570 && a.maxStay?.amount == "4.35")
+        #expect(a.messages.contains { $0.hasPrefix("Sector aproximado:") })
+    }
+
+    @Test func blueZoneAcrossTheLunchBreakInEnglish() throws {
+        let a = try answer(
+            Self.ensanche + [("zone", "blue"), ("minutes", "30"), ("at", "2026-11-23T13:50")], acceptLanguage: "en")
+        #expect(a.ticket?.amount == "0.60")
+        #expect(a.ticket?.end == "2026-11-23T16:20:00+01:00")
+        #expect(!a.messages.contains { $0.hasPrefix("Sector aproximado:") })
+    }
+
+    @Test func justAskingGivesNoTicket() throws {
+        let a = try answer([("lat", "42.8169"), ("lon", "-1.6440"), ("zone", "red"), ("at", "2026-11-23T10:00")])
+        #expect(a.sector.id == "1")
+        #expect(a.ticket == nil)
+        let holiday = try answer([("lat", "42.8169"), ("lon", "-1.6440"), ("at", "2026-12-03T10:00")])
+        #expect(!holiday.regulation.regulated && holiday.regulation.reason == "holiday")
+        #expect(holiday.regulation.until == "2026-12-04T08:30:00+01:00")
+    }
+
+    @Test func badRequestsAndRefusals() {
+        let cases: [([(String, String)], Int, String?)] = [
+            ([("lon", "-1.64")], 400, "lat"),
+            (Self.ensanche + [("at", "tomorrow")], 400, "at"),
+            (Self.ensanche + [("minutes", "30"), ("at", "2026-11-23T10:00")], 400, "zone"),
+            (Self.ensanche + [("zone", "blue"), ("minutes", "30"), ("euros", "1")], 400, "euros"),
+            (Self.ensanche + [("zone", "blue"), ("reminder", "5,,10")], 400, "reminder"),
+            (Self.ensanche + [("zone", "purple")], 404, "zone"),
+            (Self.ensanche + [("city", "madrid")], 404, "city"),
+            (Self.ensanche + [("zone", "blue"), ("euros", "2.15"), ("at", "2026-11-23T10:00")], 422, "euros"),
+            (Self.ensanche + [("city", "bilbao")], 500, nil),
+        ]
+        for (pairs, status, parameter) in cases {
+            let p = problem(pairs)
+            #expect(p?.status == status, "\(pairs): \(String(describing: p?.detail))")
+            #expect(p?.parameter == parameter, "\(pairs)")
+        }
+        let noSectors = ServiceData(
+            sectorLookups: [:], layers: [], tariffs: Self.data.tariffs, storeFile: "", loadedAt: Date())
+        #expect(problem(Self.ensanche, data: noSectors)?.status == 500)
+    }
+}
