@@ -120,6 +120,22 @@ public struct EndpointDescription: Sendable {
                 schema: .number(-180...180), example: longitude),
         ]
     }
+    /// `city`, `reminder` and `lang`, shared by /v1/tariff and /v1/park.
+    static func ticketOptions(reminder: String, lang: String) -> [OpenAPIDocument.Parameter] {
+        [
+            .init(
+                name: "city", required: false, description: "The city whose tariffs apply (default pamplona).",
+                schema: .string, example: "pamplona"),
+            .init(
+                name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
+                schema: .string, example: reminder),
+            .init(
+                name: "lang", required: false,
+                description: "Language of the messages; default: the Accept-Language header, else es.",
+                schema: .choice(["es", "eu", "en"]), example: lang),
+        ]
+    }
+
     static func within(_ what: String) -> OpenAPIDocument.Parameter {
         .init(
             name: "within", required: false, description: "Only \(what) within this many metres (0 or more).",
@@ -197,17 +213,7 @@ public struct EndpointDescription: Sendable {
                 description:
                     "When the ticket is bought: ISO 8601, the city's wall clock without an offset (default now).",
                 schema: .string, example: "2026-11-23T13:50"),
-            .init(
-                name: "city", required: false, description: "The city whose tariffs apply (default pamplona).",
-                schema: .string, example: "pamplona"),
-            .init(
-                name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
-                schema: .string, example: "5,10"),
-            .init(
-                name: "lang", required: false,
-                description: "Language of the messages; default: the Accept-Language header, else es.",
-                schema: .choice(["es", "eu", "en"]), example: "en"),
-        ],
+        ] + ticketOptions(reminder: "5,10", lang: "en"),
         answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
         problemStatuses: [400, 404, 422, 503])
 
@@ -230,17 +236,7 @@ public struct EndpointDescription: Sendable {
                 name: "at", required: false,
                 description: "When: ISO 8601, the city's wall clock without an offset (default now).",
                 schema: .string, example: "2026-11-23T13:50"),
-            .init(
-                name: "city", required: false, description: "The city whose tariffs apply (default pamplona).",
-                schema: .string, example: "pamplona"),
-            .init(
-                name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
-                schema: .string, example: "5"),
-            .init(
-                name: "lang", required: false,
-                description: "Language of the messages; default: the Accept-Language header, else es.",
-                schema: .choice(["es", "eu", "en"]), example: "es"),
-        ],
+        ] + ticketOptions(reminder: "5", lang: "es"),
         answer: "sector (approximate or not), zone, regulation now and next change, ticket quote, messages",
         problemStatuses: [400, 404, 422, 500, 503])
 
