@@ -100,6 +100,15 @@ struct AnswerRenderer {
         return object
     }
 
+    /// An answer type as sorted JSON (pretty by default): what every `--format json` prints.
+    static func encoded(_ value: some Encodable, pretty: Bool = true) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func serialise(_ object: Any, pretty: Bool) -> String {
         var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         if pretty { options.insert(.prettyPrinted) }

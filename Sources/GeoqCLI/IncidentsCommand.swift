@@ -41,10 +41,6 @@ struct IncidentsCommand: ParsableCommand {
         }
     }
 
-    /// "12 incidents held, refreshed 22/11/2026 18:50:12 (5 min ago)".
-    static func age(count: Int, refreshedAt: Date?) -> String {
-        IncidentsAnswer.status(held: count, refreshedAt: refreshedAt)
-    }
 }
 
 /// `geoq incidents [list]`.
@@ -85,7 +81,7 @@ struct IncidentsList: ParsableCommand {
         }
         if within != nil && !near { throw ValidationError("--within needs --near LAT LON") }
         if let within, !(within > 0) { throw ValidationError("--within must be a positive number of metres") }
-        if let since, Self.date(since) == nil {
+        if let since, IncidentsAnswer.since(since) == nil {
             throw ValidationError("--since expects ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z")
         }
     }
@@ -96,8 +92,6 @@ struct IncidentsList: ParsableCommand {
         }
     }
 
-    static func date(_ text: String) -> Date? { IncidentsAnswer.since(text) }
-
     func run() throws {
         let incidentStore = try IncidentsCommand.store(store)
         let (incidents, refreshedAt): ([Incident], Date?)
@@ -106,7 +100,8 @@ struct IncidentsList: ParsableCommand {
             throw ExitCode(ExitStatus.dataError)
         }
         let query = IncidentQuery(
-            types: Set(type), near: near ? try position() : nil, withinMetres: within, since: since.flatMap(Self.date))
+            types: Set(type), near: near ? try position() : nil, withinMetres: within,
+            since: since.flatMap(IncidentsAnswer.since))
         var hits = query.run(incidents, geodesic: Geodesic.wgs84)
         if let limit { hits = Array(hits.prefix(max(0, limit))) }
         var output = StandardOutput()
@@ -152,7 +147,8 @@ struct IncidentsRefresh: ParsableCommand {
         let feedType = type ?? IncidentType(feedURL: feed)!
         let kept = { () -> String in
             let held = try? incidentStore.held()
-            return "; " + IncidentsCommand.age(count: held?.incidents.count ?? 0, refreshedAt: held?.refreshedAt ?? nil)
+            return "; "
+                + IncidentsAnswer.status(held: held?.incidents.count ?? 0, refreshedAt: held?.refreshedAt ?? nil)
                 + " (untouched)"
         }
         let data: Data

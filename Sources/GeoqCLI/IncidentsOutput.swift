@@ -18,7 +18,7 @@ enum IncidentsOutput {
     }
 
     static func render(_ hits: [IncidentQuery.Hit], held: Int, refreshedAt: Date?, format: OutputFormat) -> String {
-        let age = IncidentsCommand.age(count: held, refreshedAt: refreshedAt)
+        let age = IncidentsAnswer.status(held: held, refreshedAt: refreshedAt)
         switch format {
         case .text:
             var lines = [age + "."]
@@ -34,7 +34,7 @@ enum IncidentsOutput {
             }
             return lines.joined(separator: "\n") + "\n"
         case .json:
-            return encoded(IncidentsAnswer(hits, held: held, refreshedAt: refreshedAt), pretty: true) + "\n"
+            return AnswerRenderer.encoded(IncidentsAnswer(hits, held: held, refreshedAt: refreshedAt)) + "\n"
         case .geojson:
             let features: [[String: Any]] = hits.compactMap { (hit) -> [String: Any]? in
                 guard let geometry = hit.incident.geometry else { return nil }
@@ -49,16 +49,8 @@ enum IncidentsOutput {
 
     /// The JSON answer's item for `hit`, as a GeoJSON feature's properties.
     static func properties(_ hit: IncidentQuery.Hit) -> [String: Any] {
-        let data = Data(encoded(IncidentsAnswer.Item(hit), pretty: false).utf8)
+        let data = Data(AnswerRenderer.encoded(IncidentsAnswer.Item(hit), pretty: false).utf8)
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
-    static func encoded(_ value: some Encodable, pretty: Bool) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func geoJSON(_ geometry: GeoqCore.Geometry) -> [String: Any] {

@@ -128,7 +128,7 @@ struct ServicesCommand: ParsableCommand {
                 }
             }
         case .json, .geojson:
-            out.write(NearestRenderer.json(answer) + "\n")
+            out.write(AnswerRenderer.encoded(answer) + "\n")
         }
     }
 }
@@ -157,7 +157,7 @@ enum NearestRenderer {
             if let note = a.approximation { lines.append("Approximate: \(note)") }
             return lines.joined(separator: "\n")
         case .json:
-            return json(a)
+            return AnswerRenderer.encoded(a)
         case .geojson:
             let features: [[String: Any]] = a.hits.map { h in
                 var properties: [String: Any] = [
@@ -194,11 +194,5 @@ enum NearestRenderer {
     static func compass(_ degrees: Double) -> String {
         let names = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
         return names[Int(((degrees + 22.5).truncatingRemainder(dividingBy: 360)) / 45) % 8]
-    }
-
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

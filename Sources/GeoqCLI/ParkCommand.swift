@@ -91,10 +91,10 @@ struct ParkCommand: ParsableCommand {
         var output = StandardOutput()
         switch format {
         case .text: output.write(answer.messages.joined(separator: "\n") + "\n")
-        case .json: output.write(TariffReporting.json(answer) + "\n")
+        case .json: output.write(AnswerRenderer.encoded(answer) + "\n")
         case .geojson:
             output.write(
-                TariffReporting.json(ParkFeature(answer: answer)) + "\n")
+                AnswerRenderer.encoded(ParkFeature(answer: answer)) + "\n")
         }
     }
 }

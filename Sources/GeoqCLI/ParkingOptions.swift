@@ -122,14 +122,6 @@ enum TariffReporting {
         }
     }
 
-    /// Encodes an answer as sorted, pretty JSON.
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Writes an iCalendar file whole or not at all.
     static func writeCalendar(_ text: String, to path: String, format: OutputFormat) throws {
         do {

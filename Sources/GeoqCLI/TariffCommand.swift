@@ -69,7 +69,7 @@ struct TariffCommand: ParsableCommand {
         }
         var output = StandardOutput()
         switch format {
-        case .json, .geojson: output.write(TariffReporting.json(answer) + "\n")
+        case .json, .geojson: output.write(AnswerRenderer.encoded(answer) + "\n")
         case .text: output.write(answer.messages.joined(separator: "\n") + "\n")
         }
     }
