@@ -40,7 +40,6 @@ struct IncidentsCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
     }
-
 }
 
 /// `geoq incidents [list]`.
