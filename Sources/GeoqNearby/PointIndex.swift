@@ -87,21 +87,6 @@ public struct PointIndex: Sendable {
         }
     }
 
-    /// One entry of the search queue: a box of the tree and its squared-chord bound.
-    struct QueueEntry: Comparable {
-        var key: Double
-        var level: Int32
-        var entry: Int32
-
-        static func < (a: QueueEntry, b: QueueEntry) -> Bool { a.key < b.key }
-    }
-
-    /// A point the search found within reach: its squared chord and where it sits in the tree.
-    struct Reached {
-        var squaredChord: Double
-        var position: Int32
-    }
-
     /// A hit in the making: its distance from the short-line formula (bearing to come, from
     /// the tree position) or from Karney (with its bearing).
     struct Candidate {
@@ -121,68 +106,30 @@ public struct PointIndex: Sendable {
         guard limit > 0, Self.isGeographic(q), tree.count > 0 else { return [] }
         let tolerance = Self.distanceTolerance
         let shortLine = ShortGeodesic(latitude: q.y, longitude: q.x)
-        let query = shortLine.start * SIMD4(1, 1, 1, 0)
 
-        // Phase 1, by chords only. `reached` holds, sorted by chord, every included point whose
-        // chord is within `reach`: the k-th of them is at most `longestGeodesic(chord)` away, so
-        // a point with a longer chord is farther than k others (three tolerances cover the
-        // short-line formula's error, as `settle` needs). A radius caps the reach likewise.
-        var reach = (maxMetres ?? .infinity) + 2 * tolerance
-        var squaredReach = reach * reach
-        var reached: [Reached] = []
-        reached.reserveCapacity(Swift.min(limit, tree.count) + 8)
-
-        func visit(point j: Int) {
-            let c2 = shortLine.squaredChord(to: tree.positions[j])
-            guard c2 <= squaredReach, include(Int(tree.positions[j].w)) else { return }
-            var at = reached.count
-            while at > 0 && reached[at - 1].squaredChord > c2 { at -= 1 }
-            reached.insert(Reached(squaredChord: c2, position: Int32(j)), at: at)
-            guard reached.count >= limit else { return }
-            let kth = ChordBound.longestGeodesic(chord: reached[limit - 1].squaredChord.squareRoot())
-            guard kth + 3 * tolerance < reach else { return }
-            reach = kth + 3 * tolerance
-            squaredReach = reach * reach
-            while let last = reached.last, last.squaredChord > squaredReach { reached.removeLast() }
-        }
-
-        let root = tree.rootLevel
-        var queue = MinHeap<QueueEntry>(capacity: 64)
-        if root == 0 {
-            visit(point: 0)
-        } else {
-            queue.push(
-                QueueEntry(key: tree.squaredDistance(from: query, level: root, entry: 0), level: Int32(root), entry: 0))
-        }
-        while let next = queue.pop(), next.key <= squaredReach {
-            let level = Int(next.level), entry = Int(next.entry)
-            let first = entry * PositionTree.nodeSize
-            let end = Swift.min(first + PositionTree.nodeSize, tree.levelCounts[level - 1])
-            if level == 1 {
-                for j in first..<end { visit(point: j) }
-            } else {
-                for child in first..<end {
-                    let key = tree.squaredDistance(from: query, level: level - 1, entry: child)
-                    if key <= squaredReach {
-                        queue.push(QueueEntry(key: key, level: Int32(level - 1), entry: Int32(child)))
-                        tree.prefetch(level: level - 1, entry: child)
-                    }
-                }
-            }
-        }
+        // Phase 1, by chords only: every included point that can be among the answer (three
+        // tolerances cover the short-line formula's error, as `settle` needs; a radius caps
+        // the reach likewise).
+        let reached = tree.pointsWithinReach(
+            of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
+            margin: 3 * tolerance, where: include)
 
         // Phase 2: distances for the few reached, short lines by formula, long ones by Karney.
-        var candidates = reached.map { r -> Candidate in
+        var candidates: [Candidate] = []
+        candidates.reserveCapacity(reached.count)
+        for r in reached {
             let position = tree.positions[Int(r.position)]
             let item = Int(position.w)
             if let distance = shortLine.distance(to: position, squaredChord: r.squaredChord) {
-                return Candidate(item: item, distance: distance, karneyBearing: nil, position: Int(r.position))
+                candidates.append(
+                    Candidate(item: item, distance: distance, karneyBearing: nil, position: Int(r.position)))
+            } else {
+                let exact = solve(q, points[item])
+                candidates.append(
+                    Candidate(
+                        item: item, distance: exact.distance, karneyBearing: exact.bearing, position: Int(r.position)))
             }
-            let exact = solve(q, points[item])
-            return Candidate(
-                item: item, distance: exact.distance, karneyBearing: exact.bearing, position: Int(r.position))
         }
-        candidates.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
         return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity) { c in
             if let bearing = c.karneyBearing { return bearing }
             return shortLine.bearing(to: tree.positions[c.position])
@@ -191,35 +138,64 @@ public struct PointIndex: Sendable {
         }
     }
 
-    /// The final answer from the candidates (sorted by distance, all the search found within
-    /// reach of the k-th): Karney decides near-ties and the radius, then the first `limit`,
-    /// with their bearings.
+    /// The final answer from the candidates (all the search found within reach of the k-th,
+    /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
+    /// their bearings.
     static func settle(
         _ candidates: [Candidate], limit: Int, within maxMetres: Double,
         bearing: (Candidate) -> Double, karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         var candidates = candidates
         let tolerance = distanceTolerance
-        var needsKarney = [Bool](repeating: false, count: candidates.count)
+        sortByDistance(&candidates)
+        // A value within two tolerances of a neighbour's, or of the radius, could rank
+        // differently from Karney's: replace it. Neighbours are compared by the values first
+        // computed, as the rank those allow is what is in doubt.
+        var previous = -Double.infinity
         for i in candidates.indices {
-            if i > 0 && candidates[i].distance - candidates[i - 1].distance <= 2 * tolerance {
-                needsKarney[i] = true
-                needsKarney[i - 1] = true
+            let distance = candidates[i].distance
+            let next = i + 1 < candidates.count ? candidates[i + 1].distance : .infinity
+            if candidates[i].karneyBearing == nil
+                && (distance - previous <= 2 * tolerance || next - distance <= 2 * tolerance
+                    || distance > maxMetres - tolerance)
+            {
+                let exact = karney(candidates[i].item)
+                candidates[i].distance = exact.distance
+                candidates[i].karneyBearing = exact.bearing
             }
-            if candidates[i].distance > maxMetres - tolerance { needsKarney[i] = true }
-        }
-        for i in candidates.indices where needsKarney[i] && candidates[i].karneyBearing == nil {
-            let exact = karney(candidates[i].item)
-            candidates[i].distance = exact.distance
-            candidates[i].karneyBearing = exact.bearing
+            previous = distance
         }
         // Values more than two tolerances apart keep their order whichever of the two
         // computations gave them, so one sort by the mixed values is Karney's order.
-        candidates.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
-        return candidates.prefix { $0.distance <= maxMetres }.prefix(limit).map { c in
+        sortByDistance(&candidates)
+        var hits: [NearestHit] = []
+        hits.reserveCapacity(Swift.min(limit, candidates.count))
+        for c in candidates {
+            guard hits.count < limit, c.distance <= maxMetres else { break }
             let b = bearing(c)
             // -0 and 360 both mean north.
-            return NearestHit(item: c.item, distance: c.distance, bearing: b >= 360 ? 0 : b + 0)
+            hits.append(NearestHit(item: c.item, distance: c.distance, bearing: b >= 360 ? 0 : b + 0))
+        }
+        return hits
+    }
+
+    /// Sorts by (distance, item) in place: insertion sort, as there are about `limit`
+    /// candidates, already nearly in order (they come sorted by chord).
+    static func sortByDistance(_ candidates: inout [Candidate]) {
+        candidates.withUnsafeMutableBufferPointer { c in
+            guard c.count > 1 else { return }
+            for i in 1..<c.count {
+                let moving = c[i]
+                var at = i
+                while at > 0
+                    && (c[at - 1].distance > moving.distance
+                        || (c[at - 1].distance == moving.distance && c[at - 1].item > moving.item))
+                {
+                    c[at] = c[at - 1]
+                    at -= 1
+                }
+                c[at] = moving
+            }
         }
     }
 }

@@ -14,22 +14,29 @@ import CPrefetch
 /// end of a level). The top level has one entry. Tree order is a Hilbert curve over longitude and
 /// latitude, which keeps each run of neighbours compact at every level.
 ///
+/// Boxes are stored by sibling group, columns apart (as a structure of arrays): the eight
+/// entries `8g ..< 8g + 8` of a level, the children of one node, are six `SIMD8<Float>` rows
+/// (lower x, y, z, upper x, y, z), so that expanding a node keys its eight children in a few
+/// vector operations and reads three cache lines.
+///
 /// Invariants: `Int(positions[i].w)` is the caller's index of the point at tree position `i`; a
-/// box's lower and upper bounds hold the position of every point under it, componentwise.
+/// box's lower and upper bounds hold the position of every point under it, componentwise; the
+/// lanes of a group past the end of its level are empty boxes (lower +∞, upper −∞), infinitely
+/// far from every query.
 struct PositionTree: Sendable {
     static let nodeSize = 8
 
     /// Positions in tree order, each tagged (w) with the caller's index of the point.
     let positions: [EllipsoidPosition]
-    /// The boxes of levels 1... up to the root, one level after the other: entry `j` of level
-    /// `L` is `boxes[levelStarts[L] + j]`, lanes 0–2 the lower and 4–6 the upper bounds (metres)
-    /// of the positions below it (lanes 3 and 7 zero). Single precision, rounded outwards, so a
-    /// box is 32 bytes and still holds its points; the looser bound (half a metre at most) only
-    /// makes the search look at a few more boxes.
+    /// The boxes of levels 1... up to the root, by sibling group, one level after the other:
+    /// entry `j` of level `L` is lane `j % 8` of rows `boxes[6 (groupStarts[L] + j / 8) + r]`,
+    /// r = 0, 1, 2 its lower and 3, 4, 5 its upper bounds in x, y, z (metres). Single precision,
+    /// rounded outwards, so a box takes 24 bytes and still holds its points; the looser bound
+    /// (half a metre at most) only makes the search look at a few more boxes.
     let boxes: [SIMD8<Float>]
-    /// Where each level starts in the box numbering (level 0, the points, has no boxes);
-    /// `levelStarts.count − 1` levels of boxes, then one past the end.
-    let levelStarts: [Int]
+    /// Where each level starts in the numbering of sibling groups (level 0, the points, has
+    /// none); then one past the end.
+    let groupStarts: [Int]
     /// Number of entries per level, level 0 (the points) first.
     let levelCounts: [Int]
 
@@ -41,7 +48,7 @@ struct PositionTree: Sendable {
             EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index))
         }
         var boxes: [SIMD8<Float>] = []
-        var levelStarts = [0, 0]
+        var groupStarts = [0, 0]
         var levelCounts = [positions.count]
         var lower = positions.map { $0 * SIMD4(1, 1, 1, 0) }
         var upper = lower
@@ -56,16 +63,35 @@ struct PositionTree: Sendable {
                 }
                 parentLower.append(lo)
                 parentUpper.append(hi)
-                boxes.append(Self.box(lower: lo, upper: hi))
             }
+            boxes += Self.groups(lower: parentLower, upper: parentUpper)
             levelCounts.append(parentLower.count)
-            levelStarts.append(boxes.count)
+            groupStarts.append(boxes.count / 6)
             lower = parentLower
             upper = parentUpper
         }
         self.boxes = boxes
-        self.levelStarts = levelStarts
+        self.groupStarts = groupStarts
         self.levelCounts = levelCounts
+    }
+
+    /// The rows of one level's boxes by sibling group: single precision, each bound rounded
+    /// outwards; lanes past the end are empty boxes.
+    static func groups(lower: [SIMD4<Double>], upper: [SIMD4<Double>]) -> [SIMD8<Float>] {
+        var rows: [SIMD8<Float>] = []
+        for first in stride(from: 0, to: lower.count, by: Self.nodeSize) {
+            var group = [SIMD8<Float>](repeating: SIMD8(repeating: .infinity), count: 3)
+            group += [SIMD8<Float>](repeating: SIMD8(repeating: -.infinity), count: 3)
+            for lane in 0..<Swift.min(Self.nodeSize, lower.count - first) {
+                for axis in 0..<3 {
+                    let lo = Float(lower[first + lane][axis]), hi = Float(upper[first + lane][axis])
+                    group[axis][lane] = Double(lo) > lower[first + lane][axis] ? lo.nextDown : lo
+                    group[axis + 3][lane] = Double(hi) < upper[first + lane][axis] ? hi.nextUp : hi
+                }
+            }
+            rows += group
+        }
+        return rows
     }
 
     /// Number of points indexed.
@@ -76,45 +102,50 @@ struct PositionTree: Sendable {
 
     /// The squared distance in square metres from `q` (w = 0) to the nearest point of the box
     /// of entry `j` at `level` (1 and up): never above the squared chord to any point under it.
-    @inline(__always)
     func squaredDistance(from q: SIMD4<Double>, level: Int, entry j: Int) -> Double {
-        let box = boxes[levelStarts[level] + j]
-        let lower = SIMD4<Double>(box.lowHalf), upper = SIMD4<Double>(box.highHalf)
-        // Per axis, how far q lies outside [lower, upper] (0 inside); scalar code, as the
-        // generic pointwiseMax is not inlined.
-        let below = lower - q, above = q - upper
-        let dx = Swift.max(below.x, above.x, 0), dy = Swift.max(below.y, above.y, 0)
-        let dz = Swift.max(below.z, above.z, 0)
-        return dx * dx + dy * dy + dz * dz
+        let keys = squaredDistances(from: q, level: level, group: j / Self.nodeSize)
+        let lane = j % Self.nodeSize
+        return lane < 4 ? keys.low[lane] : keys.high[lane - 4]
+    }
+
+    /// The squared distances in square metres from `q` (w = 0) to the eight boxes of sibling
+    /// group `g` at `level` (1 and up), lanes 0–3 in `low` and 4–7 in `high`; infinity for
+    /// lanes past the end of the level.
+    @inline(__always)
+    func squaredDistances(from q: SIMD4<Double>, level: Int, group g: Int) -> (low: SIMD4<Double>, high: SIMD4<Double>)
+    {
+        boxes.withUnsafeBufferPointer { rows in
+            let row = rows.baseAddress! + 6 * (groupStarts[level] + g)
+            // Per axis, how far q lies outside [lower, upper] (0 inside).
+            @inline(__always)
+            func gap(_ lower: SIMD4<Float>, _ upper: SIMD4<Float>, _ q: Double) -> SIMD4<Double> {
+                let q = SIMD4<Double>(repeating: q)
+                let below = SIMD4<Double>(lower) - q, above = q - SIMD4<Double>(upper)
+                let outside = below.replacing(with: above, where: above .> below)
+                return outside.replacing(with: 0, where: outside .< 0)
+            }
+            let lowX = gap(row[0].lowHalf, row[3].lowHalf, q.x), highX = gap(row[0].highHalf, row[3].highHalf, q.x)
+            let lowY = gap(row[1].lowHalf, row[4].lowHalf, q.y), highY = gap(row[1].highHalf, row[4].highHalf, q.y)
+            let lowZ = gap(row[2].lowHalf, row[5].lowHalf, q.z), highZ = gap(row[2].highHalf, row[5].highHalf, q.z)
+            return (lowX * lowX + lowY * lowY + lowZ * lowZ, highX * highX + highY * highY + highZ * highZ)
+        }
     }
 
     /// Asks the CPU to fetch what expanding entry `j` of `level` (1 and up) will read: its
-    /// children's boxes, or its points at level 1.
+    /// children's boxes (one sibling group, 192 bytes), or its points at level 1 (256 bytes).
     @inline(__always)
     func prefetch(level: Int, entry j: Int) {
-        let first = j * Self.nodeSize
         if level == 1 {
             positions.withUnsafeBufferPointer { p in
-                let base = UnsafeRawPointer(p.baseAddress! + first)
+                let base = UnsafeRawPointer(p.baseAddress! + j * Self.nodeSize)
                 for line in stride(from: 0, to: Self.nodeSize * 32, by: 64) { geoq_prefetch(base + line) }
             }
         } else {
             boxes.withUnsafeBufferPointer { b in
-                let base = UnsafeRawPointer(b.baseAddress! + levelStarts[level - 1] + first)
-                for line in stride(from: 0, to: Self.nodeSize * 32, by: 64) { geoq_prefetch(base + line) }
+                let base = UnsafeRawPointer(b.baseAddress! + 6 * (groupStarts[level - 1] + j))
+                for line in stride(from: 0, to: 6 * 32, by: 64) { geoq_prefetch(base + line) }
             }
         }
-    }
-
-    /// A single-precision box holding [lower, upper]: each bound rounded outwards.
-    static func box(lower: SIMD4<Double>, upper: SIMD4<Double>) -> SIMD8<Float> {
-        var box = SIMD8<Float>(repeating: 0)
-        for k in 0..<3 {
-            let lo = Float(lower[k]), hi = Float(upper[k])
-            box[k] = Double(lo) > lower[k] ? lo.nextDown : lo
-            box[k + 4] = Double(hi) < upper[k] ? hi.nextUp : hi
-        }
-        return box
     }
 
     /// Orders items along a Hilbert curve over longitude and latitude (a 2¹⁶ × 2¹⁶ grid), as

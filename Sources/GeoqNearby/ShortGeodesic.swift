@@ -15,7 +15,11 @@ typealias EllipsoidPosition = SIMD4<Double>
 extension SIMD4<Double> {
     /// The prepared position of latitude and longitude in degrees, tagged `tag`.
     init(latitude: Double, longitude: Double, tag: Double = 0) {
-        let normal = Self(normalAtLatitude: latitude, longitude: longitude)
+        self.init(normal: Self(normalAtLatitude: latitude, longitude: longitude), tag: tag)
+    }
+
+    /// The prepared position whose geodetic normal is the unit vector `normal`, tagged `tag`.
+    init(normal: SIMD4<Double>, tag: Double = 0) {
         let primeVertical = ShortGeodesic.a / (1 - ShortGeodesic.e2 * normal.z * normal.z).squareRoot()
         self.init(
             primeVertical * normal.x, primeVertical * normal.y, primeVertical * (1 - ShortGeodesic.e2) * normal.z,
@@ -85,8 +89,8 @@ struct ShortGeodesic {
 
     /// Latitude and longitude of the start in degrees.
     init(latitude: Double, longitude: Double) {
-        start = EllipsoidPosition(latitude: latitude, longitude: longitude)
         let n = SIMD4<Double>(normalAtLatitude: latitude, longitude: longitude)
+        start = EllipsoidPosition(normal: n)
         normal = n
         let horizontal = (n.x * n.x + n.y * n.y).squareRoot()
         if horizontal > 0 {

@@ -26,6 +26,14 @@ import Testing
         #expect(index.nearest(to: Point(x: .infinity, y: 0), limit: 10, geodesic: wgs84).isEmpty)
     }
 
+    /// A tree of one point (the others invalid): the filter sees that point's own index.
+    @Test func aLonePointIsFilteredByItsOwnIndex() {
+        let index = PointIndex([Point(x: .nan, y: 0), Point(x: 0, y: 91), Point(x: 2, y: 2)])
+        let q = Point(x: 0, y: 0)
+        #expect(items(index.nearest(to: q, limit: 3, where: { $0 == 2 }, geodesic: wgs84)) == [2])
+        #expect(index.nearest(to: q, limit: 3, where: { $0 == 0 }, geodesic: wgs84).isEmpty)
+    }
+
     /// Expected values written out: at the equator, 1° of longitude is 111,319.491 m and 1° of
     /// latitude 110,574.389 m.
     @Test func distancesAndBearingsAreKarneys() throws {
