@@ -141,22 +141,25 @@ enum NearestBenchmark {
         let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
         let fmt = WhichSectorBenchmark.fmt
         print("")
-        print("| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / mean) | agree |")
+        print(
+            "| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / median / mean) | agree |"
+        )
         print("|---|---:|---:|---:|---:|")
         print(
             "| geoq PointIndex, queries uniform on the sphere | \(points.count) | \(ms(build.min)) / \(ms(build.mean)) "
-                + "| \(fmt(geoq.min)) / \(fmt(geoq.mean)) | \(agreements)/\(bruteQueries.count) |")
+                + "| \(fmt(geoq.min)) / \(fmt(geoq.median)) / \(fmt(geoq.mean)) | \(agreements)/\(bruteQueries.count) |"
+        )
         print(
             "| geoq PointIndex, queries within 0.05° of a city | \(points.count) | (same index) "
-                + "| \(fmt(near.min)) / \(fmt(near.mean)) | (same) |")
+                + "| \(fmt(near.min)) / \(fmt(near.median)) / \(fmt(near.mean)) | (same) |")
         print(
-            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.mean)) | – |"
+            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.median)) / \(fmt(brute.mean)) | – |"
         )
         print("")
         print(
             "Queries: \(queries.count) uniform on the sphere and \(nearCities.count) within 0.05° of a random city "
-                + "(seed \(seed)); brute force and the agreement check on 25 of each; \(runs) runs, min and mean of "
-                + "ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
+                + "(seed \(seed)); brute force and the agreement check on 25 of each; \(runs) runs, min, median and "
+                + "mean of ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
                 + "\(String(format: "%.1f", solvesPerNearQuery)) (near cities) Karney inverse problems per nearest-10 "
                 + "query, \(fmt(brute.min / Double(points.count))) ns each in the brute force; lines under 100 km take the short-line formula (agreement: same ids in the same order, distances within \(PointIndex.distanceTolerance) m, bearings within \(PointIndex.bearingTolerance)°)."
         )

@@ -188,9 +188,17 @@ struct WhichSectorBenchmark {
 }
 
 struct Stats {
-    let min: Double, mean: Double
+    /// The median too, for this noisy shared machine: one run slowed by a neighbour moves the
+    /// mean, not the median.
+    let min: Double, median: Double, mean: Double
     init(_ values: [Double]) {
         min = values.min() ?? .nan
+        let sorted = values.sorted()
+        median =
+            sorted.isEmpty
+            ? .nan
+            : sorted.count % 2 == 1
+                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         mean = values.reduce(0, +) / Double(Swift.max(values.count, 1))
     }
 }
