@@ -81,6 +81,7 @@ let package = Package(
             name: "GeoqAPI",
             dependencies: [
                 "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
+                "GeoqAR",
             ]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
@@ -138,7 +139,7 @@ let package = Package(
             name: "GeoqAPITests",
             dependencies: [
                 "GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule",
-                "GeoqIncidents", "GeoqTestSupport",
+                "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",

@@ -265,6 +265,64 @@ public struct EndpointDescription: Sendable {
         answer: "held, count, status (how old the data is), refreshedAt, ageSeconds, incidents",
         problemStatuses: [400, 500, 503])
 
+    public static let ar = EndpointDescription(
+        path: "/v1/ar", operationId: "ar",
+        summary: "Where each feature of a point layer goes on a phone's camera view (geoq ar).",
+        parameters: position("39.4699", "-0.3763") + [
+            .init(
+                name: "heading", required: true,
+                description: "Compass heading of the camera, degrees clockwise from north (-360 to 360).",
+                schema: .number(-360...360), example: "15"),
+            .init(
+                name: "heading-ref", required: false, description: "Whether heading is true (default) or magnetic.",
+                schema: .choice(["true", "magnetic"]), example: "magnetic"),
+            .init(
+                name: "declination", required: false,
+                description: "Magnetic declination, degrees east positive (true = magnetic + declination); "
+                    + "only with heading-ref=magnetic.",
+                schema: .number(-180...180), example: "1.2"),
+            .init(
+                name: "pitch", required: false, description: "Camera pitch, degrees, positive tilted up (default 0).",
+                schema: .number(-90...90), example: "-5"),
+            .init(
+                name: "roll", required: false,
+                description: "Camera roll, degrees, positive turned clockwise (default 0).",
+                schema: .number(-180...180), example: "0"),
+            .init(
+                name: "hfov", required: false,
+                description: "Horizontal field of view, degrees, between 0 and 180 (default 60).",
+                schema: .number(0...180), example: "66"),
+            .init(
+                name: "vfov", required: false,
+                description: "Vertical field of view, degrees (default: from hfov and the screen's aspect).",
+                schema: .number(0...180), example: nil),
+            .init(
+                name: "width", required: false, description: "Screen width in pixels (default 1080).",
+                schema: .number(0...100_000), example: "1080"),
+            .init(
+                name: "height", required: false, description: "Screen height in pixels (default 1920).",
+                schema: .number(0...100_000), example: "1920"),
+            .init(
+                name: "altitude", required: false, description: "Device altitude in metres (default 0).",
+                schema: .number(-500...9000), example: "15"),
+            .init(
+                name: "layer", required: false, description: "The point layer to label (default fallas).",
+                schema: .string, example: "fallas"),
+            .init(
+                name: "max-distance", required: false,
+                description: "Features farther than this many metres are not visible.",
+                schema: OpenAPIDocument.Schema(type: "number", minimum: 0), example: "800"),
+            .init(
+                name: "curvature", required: false,
+                description: "Lower features by the earth-curvature drop d²/(2R) (default false).",
+                schema: .choice(["true", "false"]), example: "false"),
+            .init(
+                name: "visible-only", required: false, description: "List only the visible labels (default false).",
+                schema: .choice(["true", "false"]), example: "true"),
+        ],
+        answer: "camera, visibleCount, labels nearest first: distance, bearing, relativeBearing, elevation, x, y, "
+            + "visible, scale, stackLevel")
+
     public static let metrics = EndpointDescription(
         path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
         parameters: [], answer: "Prometheus text exposition",
@@ -274,6 +332,6 @@ public struct EndpointDescription: Sendable {
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
     public static let all = [
-        health, readiness, layers, sector, nearest, services, tariff, park, incidents, metrics, openAPI,
+        health, readiness, layers, sector, nearest, services, ar, tariff, park, incidents, metrics, openAPI,
     ]
 }

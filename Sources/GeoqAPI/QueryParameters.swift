@@ -77,6 +77,25 @@ public struct QueryParameters: Sendable {
         return number
     }
 
+    /// An optional decimal number within `range`, nil when absent; `meaning` says what it is
+    /// in the error message.
+    public func number(_ name: String, in range: ClosedRange<Double>, meaning: String) throws(Problem) -> Double? {
+        guard let text = try value(name) else { return nil }
+        let number = try Self.number(text, parameter: name, meaning: meaning)
+        guard range.contains(number) else {
+            throw .outOfRange(
+                name,
+                "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(text)"
+            )
+        }
+        return number
+    }
+
+    /// An optional `true` or `false`, `false` when absent.
+    public func flag(_ name: String) throws(Problem) -> Bool {
+        try choice(name, of: ["true", "false"], default: "false") == "true"
+    }
+
     /// An optional choice among `choices`, `defaultValue` when absent.
     public func choice(_ name: String, of choices: [String], default defaultValue: String) throws(Problem) -> String {
         guard let text = try value(name) else { return defaultValue }

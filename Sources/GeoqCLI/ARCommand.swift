@@ -205,7 +205,8 @@ struct ARCommand: ParsableCommand {
             switch format {
             case .text: output.write(text(camera: camera, labels: labels, total: loaded.count) + "\n")
             default:
-                output.write(AnswerRenderer.serialise(json(camera: camera, labels: labels), pretty: true) + "\n")
+                let answer = ARAnswer(camera: camera, labels: labels, visibleOnly: visibleOnly)
+                output.write(AnswerRenderer.encoded(answer) + "\n")
             }
             return ExitStatus.success
         }
@@ -234,16 +235,13 @@ struct ARCommand: ParsableCommand {
                     "\(l.name) (\(Int((l.x ?? 0).rounded())), \(Int((l.y ?? 0).rounded())))"
                 }
                 output.write(
-                    "line \(number): heading \(Self.round(smoothed, 1))° (read \(Self.round(raw, 1))°), "
+                    "line \(number): heading \(ARAnswer.rounded(smoothed, 1))° (read \(ARAnswer.rounded(raw, 1))°), "
                         + "\(shown.count) visible\(shown.isEmpty ? "" : ": " + shown.joined(separator: "; "))\n")
             default:
-                var object = json(camera: smoothedCamera, labels: labels)
-                object["line"] = number
-                if var cam = object["camera"] as? [String: Any] {
-                    cam["readHeading"] = Self.round(raw, 2)
-                    object["camera"] = cam
-                }
-                output.write(AnswerRenderer.serialise(object, pretty: false) + "\n")
+                var answer = ARAnswer(camera: smoothedCamera, labels: labels, visibleOnly: visibleOnly)
+                answer.line = number
+                answer.camera.readHeading = ARAnswer.rounded(raw, 2)
+                output.write(AnswerRenderer.encoded(answer, pretty: false) + "\n")
             }
         }
         return badLines == 0 ? ExitStatus.success : ExitStatus.batchHadBadLines
@@ -287,11 +285,7 @@ struct ARCommand: ParsableCommand {
             let layer = try LayerLibrary(
                 locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:))
             ).pointLayer(named: self.layer ?? "fallas")
-            return zip(layer.features, layer.positions).map { f, p in
-                ARTarget(
-                    id: f.id, name: f.name ?? Self.guessedName(of: f) ?? f.id, position: p,
-                    altitude: Self.altitude(of: f))
-            }
+            return zip(layer.features, layer.positions).map { ARTarget(feature: $0, position: $1) }
         }
         let url = URL(fileURLWithPath: path)
         let spec = LayerSpec(
@@ -308,10 +302,7 @@ struct ARCommand: ParsableCommand {
                 skipped += 1
                 continue
             }
-            result.append(
-                ARTarget(
-                    id: f.id, name: f.name ?? Self.guessedName(of: f) ?? f.id, position: position,
-                    altitude: Self.altitude(of: f)))
+            result.append(ARTarget(feature: f, position: position))
         }
         if skipped > 0 {
             var stderr = StandardError()
@@ -320,79 +311,25 @@ struct ARCommand: ParsableCommand {
         return result
     }
 
-    /// The text of the first attribute (in name order) whose name has a word meaning "name":
-    /// name, nom, nombre, title, titulo, título (Valencia's fallas: "Nom / Nombre").
-    static func guessedName(of feature: Feature) -> String? {
-        let words: Set<String> = ["name", "nom", "nombre", "title", "titulo", "título"]
-        for key in feature.properties.keys.sorted() {
-            let parts = key.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
-            guard parts.contains(where: words.contains),
-                let text = feature.properties[key]?.text?.trimmingCharacters(in: .whitespaces), !text.isEmpty
-            else { continue }
-            return text
-        }
-        return nil
-    }
-
-    /// A numeric altitude attribute, if the feature has one.
-    static func altitude(of feature: Feature) -> Double? {
-        for key in ["altitude", "alt", "elevation", "ele", "z"] {
-            switch feature.properties[key] {
-            case .number(let v) where v.isFinite: return v
-            case .string(let s): if let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite { return v }
-            default: continue
-            }
-        }
-        return nil
-    }
-
     // MARK: Rendering
-
-    static func round(_ value: Double, _ places: Int) -> Double {
-        let p = pow(10.0, Double(places))
-        return (value * p).rounded() / p
-    }
-
-    func json(camera: ARCamera, labels: [ARLabel]) -> [String: Any] {
-        let shown = visibleOnly ? labels.filter(\.visible) : labels
-        let cameraObject: [String: Any] = [
-            "latitude": camera.position.latitude, "longitude": camera.position.longitude,
-            "altitude": camera.altitude, "heading": Self.round(camera.heading, 2), "pitch": camera.pitch,
-            "roll": camera.roll, "hfov": camera.horizontalFieldOfView,
-            "vfov": Self.round(camera.verticalFieldOfView, 3), "width": camera.width, "height": camera.height,
-        ]
-        return [
-            "camera": cameraObject, "visibleCount": labels.filter(\.visible).count,
-            "labels": shown.map(Self.jsonObject),
-        ]
-    }
-
-    static func jsonObject(_ l: ARLabel) -> [String: Any] {
-        [
-            "id": l.id, "name": l.name, "distance": round(l.distance, 1), "bearing": round(l.bearing, 2),
-            "relativeBearing": round(l.relativeBearing, 2), "elevation": round(l.elevation, 3),
-            "x": l.x.map { round($0, 1) } ?? NSNull(), "y": l.y.map { round($0, 1) } ?? NSNull(),
-            "visible": l.visible, "scale": round(l.scale, 3), "stackLevel": l.stackLevel,
-            "width": round(l.width, 1), "height": round(l.height, 1),
-        ]
-    }
 
     func text(camera: ARCamera, labels: [ARLabel], total: Int) -> String {
         let visible = labels.filter(\.visible)
         var lines = [
-            "From \(camera.position.latitude), \(camera.position.longitude) (altitude \(Self.round(camera.altitude, 1)) m), "
-                + "heading \(Self.round(camera.heading, 1))° true, pitch \(camera.pitch)°, roll \(camera.roll)°; "
-                + "\(Int(camera.width))×\(Int(camera.height)) px, field of view \(Self.round(camera.horizontalFieldOfView, 1))°"
-                + "×\(Self.round(camera.verticalFieldOfView, 1))°: \(visible.count) of \(total) targets visible."
+            "From \(camera.position.latitude), \(camera.position.longitude) (altitude \(ARAnswer.rounded(camera.altitude, 1)) m), "
+                + "heading \(ARAnswer.rounded(camera.heading, 1))° true, pitch \(camera.pitch)°, roll \(camera.roll)°; "
+                + "\(Int(camera.width))×\(Int(camera.height)) px, field of view \(ARAnswer.rounded(camera.horizontalFieldOfView, 1))°"
+                + "×\(ARAnswer.rounded(camera.verticalFieldOfView, 1))°: \(visible.count) of \(total) targets visible."
         ]
         for l in visible {
             let side =
                 l.relativeBearing == 0
-                ? "ahead" : "\(Self.round(abs(l.relativeBearing), 1))° \(l.relativeBearing > 0 ? "right" : "left")"
+                ? "ahead"
+                : "\(ARAnswer.rounded(abs(l.relativeBearing), 1))° \(l.relativeBearing > 0 ? "right" : "left")"
             var line =
                 "  \(l.name == l.id ? l.id : "\(l.name) (id \(l.id))"): \(AnswerRenderer.metres(l.distance)), "
-                + "bearing \(Self.round(l.bearing, 1))° (\(side)), elevation \(Self.round(l.elevation, 2))°, "
-                + "at x \(Int((l.x ?? 0).rounded())), y \(Int((l.y ?? 0).rounded())), scale \(Self.round(l.scale, 2))"
+                + "bearing \(ARAnswer.rounded(l.bearing, 1))° (\(side)), elevation \(ARAnswer.rounded(l.elevation, 2))°, "
+                + "at x \(Int((l.x ?? 0).rounded())), y \(Int((l.y ?? 0).rounded())), scale \(ARAnswer.rounded(l.scale, 2))"
             if l.stackLevel > 0 { line += ", stacked \(l.stackLevel) up" }
             lines.append(line)
         }

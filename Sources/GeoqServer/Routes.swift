@@ -53,6 +53,11 @@ public enum Routes {
             return Responses.json(try ServicesEndpoint.answer(parameters(request), data: data))
         }
 
+        router.get("/v1/ar") { request, _ -> Response in
+            let data = try current(state)
+            return Responses.json(try AREndpoint.answer(parameters(request), data: data))
+        }
+
         router.get("/v1/tariff") { request, _ -> Response in
             let data = try current(state)
             return Responses.json(

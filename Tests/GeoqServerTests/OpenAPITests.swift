@@ -38,7 +38,7 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 11)
+                #expect(paths.count == 12)
             }
         }
     }
