@@ -81,7 +81,7 @@ let package = Package(
             name: "GeoqAPI",
             dependencies: [
                 "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
-                "GeoqAR",
+                "GeoqAR", "GeoqFormats",
             ]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
@@ -97,7 +97,8 @@ let package = Package(
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqLayers", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ", "GeoqSchedule",
+                "GeoqLayers", "GeoqFormats", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ",
+                "GeoqSchedule",
                 "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -123,7 +124,7 @@ let package = Package(
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
         .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqParking", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
         .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),

@@ -11,14 +11,22 @@ public struct OpenAPIDocument: Encodable, Sendable {
     }
 
     public struct PathItem: Encodable, Sendable {
-        public var get: Operation
+        public var get: Operation?
+        public var post: Operation?
     }
 
     public struct Operation: Encodable, Sendable {
         public var operationId: String
         public var summary: String
         public var parameters: [Parameter]
+        public var requestBody: RequestBody?
         public var responses: [String: ResponseObject]
+    }
+
+    public struct RequestBody: Encodable, Sendable {
+        public var required = true
+        public var description: String
+        public var content: [String: MediaType]
     }
 
     public struct Parameter: Encodable, Sendable {
@@ -55,6 +63,7 @@ public struct OpenAPIDocument: Encodable, Sendable {
 
     public struct MediaType: Encodable, Sendable {
         public var schema: Schema
+        public var example: String?
     }
 
     public var openapi = "3.1.0"
@@ -81,12 +90,24 @@ public struct OpenAPIDocument: Encodable, Sendable {
                         description: "a problem (RFC 9457) naming what is wrong",
                         content: [Problem.mediaType: MediaType(schema: .object)])
                 }
+                let operation = Operation(
+                    operationId: endpoint.operationId, summary: endpoint.summary, parameters: endpoint.parameters,
+                    requestBody: endpoint.requestBody.map { body in
+                        RequestBody(
+                            description: body.description,
+                            content: Dictionary(
+                                uniqueKeysWithValues: body.examples.map {
+                                    (
+                                        $0.mediaType,
+                                        MediaType(
+                                            schema: $0.mediaType.contains("json") ? .object : .string,
+                                            example: $0.example)
+                                    )
+                                }))
+                    }, responses: responses)
                 return (
                     endpoint.path,
-                    PathItem(
-                        get: Operation(
-                            operationId: endpoint.operationId, summary: endpoint.summary,
-                            parameters: endpoint.parameters, responses: responses))
+                    endpoint.method == "post" ? PathItem(post: operation) : PathItem(get: operation)
                 )
             })
     }
@@ -95,12 +116,21 @@ public struct OpenAPIDocument: Encodable, Sendable {
     public static let service = OpenAPIDocument(endpoints: EndpointDescription.all)
 }
 
-/// One GET endpoint as the document describes it.
+/// One endpoint as the document describes it.
 public struct EndpointDescription: Sendable {
+    /// What a POST endpoint reads: an example body per media type it accepts.
+    public struct Body: Sendable {
+        public var description: String
+        public var examples: [(mediaType: String, example: String)]
+    }
+
     public var path: String
+    /// "get" or "post".
+    public var method = "get"
     public var operationId: String
     public var summary: String
     public var parameters: [OpenAPIDocument.Parameter]
+    public var requestBody: Body?
     /// What a 200 answer holds.
     public var answer: String
     public var mediaTypes: [String] = ["application/json"]
@@ -323,6 +353,33 @@ public struct EndpointDescription: Sendable {
         answer: "camera, visibleCount, labels nearest first: distance, bearing, relativeBearing, elevation, x, y, "
             + "visible, scale, stackLevel")
 
+    public static let sectorBatch = EndpointDescription(
+        path: "/v1/sector:batch", method: "post", operationId: "sectorBatch",
+        summary: "Which feature of a polygon layer contains each of many points (geoq which-sector --batch).",
+        parameters: [
+            .init(
+                name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
+                schema: .string, example: "pamplona-sectors")
+        ],
+        requestBody: Body(
+            description: "Points: NDJSON lines {\"lat\", \"lon\", \"id\"} or CSV lat,lon[,id] (latitude first), "
+                + "or a GeoJSON FeatureCollection of Points (longitude first). At most --max-batch points and "
+                + "--max-body-bytes bytes; the whole body is checked before the first answer.",
+            examples: [
+                (
+                    "application/x-ndjson",
+                    "{\"lat\": 42.81, \"lon\": -1.64, \"id\": \"car-1\"}\n{\"lat\": 42.8125, \"lon\": -1.6458}\n"
+                ),
+                ("text/csv", "lat,lon,id\n42.81,-1.64,car-1\n"),
+                (
+                    "application/geo+json",
+                    "{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"id\": \"car-1\", "
+                        + "\"geometry\": {\"type\": \"Point\", \"coordinates\": [-1.64, 42.81]}, \"properties\": {}}]}"
+                ),
+            ]),
+        answer: "NDJSON, one which-sector answer per point in the body's order, with its line or feature and id",
+        mediaTypes: ["application/x-ndjson"], problemStatuses: [400, 404, 413, 415, 503])
+
     public static let metrics = EndpointDescription(
         path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
         parameters: [], answer: "Prometheus text exposition",
@@ -332,6 +389,7 @@ public struct EndpointDescription: Sendable {
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
     public static let all = [
-        health, readiness, layers, sector, nearest, services, ar, tariff, park, incidents, metrics, openAPI,
+        health, readiness, layers, sector, sectorBatch, nearest, services, ar, tariff, park, incidents, metrics,
+        openAPI,
     ]
 }

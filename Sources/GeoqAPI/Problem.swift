@@ -3,7 +3,8 @@
 /// `type` is a URI reference naming the kind of problem (relative, under `/problems/`), `title`
 /// its short human summary (the same for every problem of the type), `detail` what was wrong
 /// with this request; `parameter` (an extension member) names the query parameter or body
-/// field at fault, so that a client can point at it.
+/// field at fault, so that a client can point at it, and `line` or `feature` where in a batch
+/// body.
 public struct Problem: Error, Codable, Hashable, Sendable {
     public var type: String
     public var title: String
@@ -13,15 +14,23 @@ public struct Problem: Error, Codable, Hashable, Sendable {
     /// A stable code for the problem where the domain has one (a refused ticket's
     /// `beyond-max-stay`, say), the same as the command line's JSON errors.
     public var code: String?
+    /// The line of a batch body at fault (NDJSON or CSV, from 1).
+    public var line: Int?
+    /// The feature of a batch body at fault (a FeatureCollection's, from 1).
+    public var feature: Int?
 
-    public init(type: String, title: String, status: Int, detail: String, parameter: String? = nil, code: String? = nil)
-    {
+    public init(
+        type: String, title: String, status: Int, detail: String, parameter: String? = nil, code: String? = nil,
+        line: Int? = nil, feature: Int? = nil
+    ) {
         self.type = type
         self.title = title
         self.status = status
         self.detail = detail
         self.parameter = parameter
         self.code = code
+        self.line = line
+        self.feature = feature
     }
 
     /// The media type of a problem body.
@@ -54,6 +63,39 @@ public struct Problem: Error, Codable, Hashable, Sendable {
             type: "/problems/unknown-layer", title: "No such layer", status: 404,
             detail: "no \(kind) layer named \"\(name)\"; \(kind) layers: \(known.joined(separator: ", "))",
             parameter: "layer")
+    }
+
+    /// A request body that cannot be read: not UTF-8, not JSON, not points (`line` or
+    /// `feature` says where).
+    public static func malformedBody(_ detail: String, line: Int? = nil, feature: Int? = nil) -> Problem {
+        Problem(
+            type: "/problems/malformed-body", title: "The request body cannot be read", status: 400, detail: detail,
+            parameter: "body", line: line, feature: feature)
+    }
+
+    /// A body of a media type the endpoint does not read.
+    public static func unsupportedMediaType(_ got: String?, accepted: [String]) -> Problem {
+        Problem(
+            type: "/problems/unsupported-media-type", title: "The body's media type is not accepted", status: 415,
+            detail:
+                "Content-Type \(got.map { "\"\($0)\"" } ?? "missing"); send one of \(accepted.joined(separator: ", "))",
+            parameter: "Content-Type")
+    }
+
+    /// A body over the service's size limit.
+    public static func bodyTooLarge(limit: Int) -> Problem {
+        Problem(
+            type: "/problems/body-too-large", title: "The request body is too large", status: 413,
+            detail: "the body is over \(limit) bytes, this service's limit (geoq serve --max-body-bytes)",
+            parameter: "body")
+    }
+
+    /// A batch of more points than the service answers in one request.
+    public static func batchTooLarge(count: Int, limit: Int) -> Problem {
+        Problem(
+            type: "/problems/batch-too-large", title: "The batch holds too many points", status: 413,
+            detail: "the batch holds \(count) points or more; at most \(limit) per request (geoq serve --max-batch)",
+            parameter: "body")
     }
 
     /// No route answers this path.

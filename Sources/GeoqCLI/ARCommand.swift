@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoqAR
 import GeoqCore
+import GeoqFormats
 import GeoqLayers
 import GeoqPROJ
 

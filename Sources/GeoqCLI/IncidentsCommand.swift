@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoqCore
 import GeoqFetch
+import GeoqFormats
 import GeoqIncidents
 import GeoqLayers
 import GeoqPROJ

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoqFormats
 import GeoqLayers
 import GeoqPROJ
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqCore
+import GeoqFormats
 import GeoqLayers
 import GeoqParking
 import GeoqSchedule

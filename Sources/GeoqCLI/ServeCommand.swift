@@ -21,15 +21,28 @@ struct ServeCommand: AsyncParsableCommand {
               GET /healthz                      the process is up
               GET /readyz                       the layers are loaded (503 until then)
               GET /v1/sector?lat=&lon=[&layer=] which-sector (Accept: application/geo+json for GeoJSON)
+              POST /v1/sector:batch[?layer=]    which-sector for NDJSON/CSV lines or a GeoJSON
+                                                FeatureCollection of points; NDJSON answers
               GET /v1/nearest?lat=&lon=&layer=[&n=][&within=][&category=...][&order=]
               GET /v1/services?lat=&lon=[&type=...][&n=][&within=]
+              GET /v1/ar?lat=&lon=&heading=[&pitch=][&roll=][&hfov=][&layer=][&max-distance=]...
+              GET /v1/tariff?zone=&(minutes=|euros=)[&start=][&city=][&reminder=][&lang=]
+              GET /v1/park?lat=&lon=[&zone=][&minutes=|&euros=][&at=][&city=][&lang=]
+              GET /v1/incidents[?lat=&lon=[&within=]][&type=...][&since=][&n=]
               GET /v1/layers                    the layers and what was loaded
+              GET /openapi.json, /metrics       the OpenAPI 3.1 document, Prometheus metrics
             Errors are RFC 9457 problem+json bodies that name the parameter at fault.
+            Limits: a body over --max-body-bytes or a batch over --max-batch points is
+            refused (413); a batch running past --request-timeout stops with a last line
+            saying how many points were answered.
 
             Examples:
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
+              geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
               curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'
+              curl -H 'Content-Type: application/x-ndjson' --data-binary @cars.ndjson \\
+                'http://127.0.0.1:8080/v1/sector:batch'
 
             Exit status: 0 after a clean stop, 66 missing data file, 70 the server failed.
             """)
@@ -48,7 +61,29 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Log every answered request (method, path, status, duration, request id; swift-log) to standard error.")
     var logRequests = false
 
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body read, in bytes.")
+    var maxBodyBytes = ServiceLimits().maxBodyBytes
+
+    @Option(name: .customLong("max-batch"), help: "The most points one POST /v1/sector:batch answers.")
+    var maxBatch = ServiceLimits().maxBatchPoints
+
+    @Option(name: .customLong("request-timeout"), help: "Seconds a batch may take before it stops.")
+    var requestTimeout: Double = 30
+
+    var limits: ServiceLimits {
+        ServiceLimits(
+            maxBodyBytes: maxBodyBytes, maxBatchPoints: maxBatch,
+            requestTimeout: .milliseconds(Int(requestTimeout * 1000)))
+    }
+
     func validate() throws {
+        guard maxBodyBytes >= 1024 else {
+            throw ValidationError("--max-body-bytes must be at least 1024, got \(maxBodyBytes)")
+        }
+        guard maxBatch >= 1 else { throw ValidationError("--max-batch must be at least 1, got \(maxBatch)") }
+        guard requestTimeout.isFinite, requestTimeout >= 0.001, requestTimeout <= 86_400 else {
+            throw ValidationError("--request-timeout must be between 0.001 and 86400 seconds, got \(requestTimeout)")
+        }
         guard (1...65_535).contains(port) else {
             throw ValidationError("--port must be between 1 and 65535, got \(port)")
         }
@@ -78,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await runService(
-                address: ServerAddress(host: host, port: port), state: state, reloader: reloader,
+                address: ServerAddress(host: host, port: port), state: state, reloader: reloader, limits: limits,
                 logRequests: logRequests)
         } catch {
             FileHandle.standardError.write(Data("geoq serve: \(error)\n".utf8))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqCore
+import GeoqFormats
 import GeoqLayers
 
 /// `geoq which-sector LAT LON`: the feature(s) of a polygon layer that contain a point.

@@ -38,6 +38,34 @@ enum Responses {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// The answers to a batch as an NDJSON stream, written in chunks of about 64 KiB as they
+    /// are computed; past `timeLimit` (counted from here) it stops after the chunk written,
+    /// with a last line saying how many points were answered.
+    static func batch(
+        _ items: [SectorBatchEndpoint.Item], target: SectorBatchEndpoint.Target, timeLimit: Duration
+    ) -> Response {
+        let deadline = ContinuousClock.now + timeLimit
+        let body = ResponseBody { writer in
+            var chunk = ByteBuffer()
+            for (index, item) in items.enumerated() {
+                chunk.writeBytes(target.answerLine(item))
+                guard chunk.readableBytes >= 65_536 || index == items.count - 1 else { continue }
+                try await writer.write(chunk)
+                chunk.clear()
+                if index < items.count - 1 && ContinuousClock.now > deadline {
+                    try await writer.write(
+                        ByteBuffer(
+                            bytes: SectorBatchEndpoint.timeLimitLine(
+                                answered: index + 1, of: items.count, limit: timeLimit)))
+                    break
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: SectorBatchEndpoint.answerMediaType], body: body)
+    }
+
     /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
     static func wantsGeoJSON(_ request: Request) -> Bool {
         request.headers[.accept]?.contains("application/geo+json") ?? false

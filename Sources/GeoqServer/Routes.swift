@@ -6,10 +6,13 @@ import Hummingbird
 /// writes the answer or the problem back. No geometry and no rules live here.
 public enum Routes {
     /// The router for `state`.
-    /// - Parameter logRequests: log each answered request (id, method, path, status,
-    ///   duration) with swift-log at info level; off in tests.
+    /// - Parameters:
+    ///   - limits: body size, batch length and batch time.
+    ///   - logRequests: log each answered request (id, method, path, status, duration) with
+    ///     swift-log at info level; off in tests.
     public static func router(
-        state: ServiceState, metrics: RequestMetrics = RequestMetrics(), logRequests: Bool = false
+        state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
+        logRequests: Bool = false
     ) -> Router<BasicRequestContext> {
         let router = Router()
         if logRequests { router.add(middleware: AccessLogMiddleware(level: .info)) }
@@ -43,6 +46,25 @@ public enum Routes {
             return Responses.wantsGeoJSON(request)
                 ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
         }
+        router.post("/v1/sector:batch") { request, _ -> Response in
+            let data = try current(state)
+            let target = try SectorBatchEndpoint.target(parameters(request), data: data)
+            let contentType = request.headers[.contentType]
+            // A declared length over the limit is refused before reading anything.
+            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {
+                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
+            }
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: limits.maxBodyBytes) } catch let error
+                as HTTPResponseError where error.status == .contentTooLarge
+            {
+                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
+            }
+            let items = try SectorBatchEndpoint.items(
+                Data(buffer: body), contentType: contentType, maxPoints: limits.maxBatchPoints)
+            return Responses.batch(items, target: target, timeLimit: limits.requestTimeout)
+        }
+
         router.get("/v1/nearest") { request, _ -> Response in
             let data = try current(state)
             return Responses.json(try NearestEndpoint.answer(parameters(request), data: data))
@@ -112,10 +134,12 @@ public struct ServerAddress: Sendable {
 /// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
 /// requests finish first).
 public func runService(
-    address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil, logRequests: Bool = false
+    address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
+    limits: ServiceLimits = ServiceLimits(),
+    logRequests: Bool = false
 ) async throws {
     let app = Application(
-        router: Routes.router(state: state, logRequests: logRequests),
+        router: Routes.router(state: state, limits: limits, logRequests: logRequests),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"),
         services: reloader.map { [$0] } ?? [])
     try await app.runService()

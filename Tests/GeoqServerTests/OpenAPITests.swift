@@ -38,9 +38,24 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 12)
+                #expect(paths.count == 13)
             }
         }
+    }
+
+    /// A request as the document describes it: GET with the examples, or POST with the first
+    /// example body.
+    static func request(
+        _ client: any TestClientProtocol, _ endpoint: EndpointDescription, uri: String,
+        headers: HTTPFields = [:], _ check: @escaping @Sendable (TestResponse) async throws -> Void
+    ) async throws {
+        guard endpoint.method == "post", let body = endpoint.requestBody?.examples.first else {
+            return try await client.execute(uri: uri, method: .get, headers: headers, body: nil, testCallback: check)
+        }
+        var headers = headers
+        headers[.contentType] = body.mediaType
+        try await client.execute(
+            uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body.example), testCallback: check)
     }
 
     @Test(arguments: EndpointDescription.all.map(\.operationId))
@@ -48,14 +63,25 @@ import Testing
         let endpoint = try #require(EndpointDescription.all.first { $0.operationId == operationId })
         try await withClient { client in
             for mediaType in endpoint.mediaTypes {
-                try await client.execute(uri: Self.uri(endpoint), method: .get, headers: [.accept: mediaType]) {
+                try await Self.request(client, endpoint, uri: Self.uri(endpoint), headers: [.accept: mediaType]) {
                     response in
                     #expect(response.status == .ok, "\(Self.uri(endpoint))")
                     #expect(response.headers[.contentType] == mediaType)
                 }
             }
+            // Every example body of a POST endpoint is answered.
+            for body in endpoint.requestBody?.examples ?? [] {
+                try await client.execute(
+                    uri: Self.uri(endpoint), method: .post, headers: [.contentType: body.mediaType],
+                    body: ByteBuffer(string: body.example)
+                ) { response in
+                    #expect(response.status == .ok, "\(body.mediaType)")
+                    #expect(response.headers[.contentType] == endpoint.mediaTypes.first)
+                }
+            }
             for parameter in endpoint.parameters where ["number", "integer"].contains(parameter.schema.type) {
-                try await client.execute(uri: Self.uri(endpoint, replacing: parameter.name, with: "x"), method: .get) {
+                try await Self.request(client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"))
+                {
                     response in
                     #expect(response.status == .badRequest)
                     let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
@@ -63,7 +89,7 @@ import Testing
                 }
             }
             guard !endpoint.parameters.isEmpty else { return }
-            try await client.execute(uri: Self.uri(endpoint) + "&bogus=1", method: .get) { response in
+            try await Self.request(client, endpoint, uri: Self.uri(endpoint) + "&bogus=1") { response in
                 #expect(response.status == .badRequest)
                 let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
                 #expect(problem.parameter == "bogus")

@@ -2,22 +2,24 @@ import Foundation
 import GeoqCore
 
 /// One input line of `which-sector --batch`: a point, or why the line is not one.
-struct BatchItem {
-    let line: Int
-    let id: String?
-    let result: Result<Point, CoordinateInputError>
+public struct BatchItem: Sendable {
+    public let line: Int
+    public let id: String?
+    public let result: Result<Point, CoordinateInputError>
 }
 
 /// Reads points, one per line: CSV `lat,lon[,id]` (an optional header names the columns, and
 /// `lon,lat` in a header is honoured) or NDJSON objects `{"lat": .., "lon": .., "id": ..}`
 /// (`latitude`/`longitude`/`lng` are accepted too). Blank lines and lines starting with `#`
 /// are skipped. Lines are numbered from 1 as in the input.
-struct BatchReader {
+public struct BatchReader {
     private var longitudeFirst = false
     private var sawData = false
 
     /// The item for one line, or nil for a line that carries no point (blank, comment, header).
-    mutating func item(line text: String, number: Int) -> BatchItem? {
+    public init() {}
+
+    public mutating func item(line text: String, number: Int) -> BatchItem? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         if trimmed.hasPrefix("{") { return jsonItem(trimmed, number: number) }

@@ -1,0 +1,159 @@
+import Foundation
+import GeoqCore
+import GeoqFormats
+import GeoqLayers
+
+/// `POST /v1/sector:batch[?layer=NAME]`: many points in one body, one which-sector answer each,
+/// in the body's order, as NDJSON (the lines of `geoq which-sector --batch --format json`).
+///
+/// The body is one of:
+/// - lines (`application/x-ndjson`, `application/jsonl`, `text/csv`, `text/plain`): NDJSON
+///   objects `{"lat": .., "lon": .., "id": ..}` or CSV `lat,lon[,id]`, read as the command
+///   line's `--batch` reads them (`BatchReader`: blank and `#` lines skipped, a header may put
+///   longitude first); each answer carries its `line`;
+/// - a GeoJSON FeatureCollection of points (`application/geo+json`, `application/json`),
+///   longitude first as GeoJSON is; each answer carries its `feature` number and the feature's
+///   `id`.
+///
+/// The whole body is read and checked before the first answer: a body that is not UTF-8, not
+/// JSON, or holds a line or feature that is not a valid point is a 400 naming the line or
+/// feature, and nothing is answered; a 200 stream holds only answers (and, if the time limit
+/// runs out, a last line saying so).
+public enum SectorBatchEndpoint {
+    public static let parameters = EndpointDescription.sectorBatch.parameterNames
+    /// The media types of line bodies and of FeatureCollection bodies.
+    public static let lineMediaTypes = ["application/x-ndjson", "application/jsonl", "text/csv", "text/plain"]
+    public static let collectionMediaTypes = ["application/geo+json", "application/json"]
+    /// The media type of the answer stream.
+    public static let answerMediaType = "application/x-ndjson"
+
+    /// One point of a batch, and where it stood in the body.
+    public struct Item: Hashable, Sendable {
+        public var point: Point
+        public var id: String?
+        /// Its line (line bodies) or its feature number (FeatureCollections), from 1.
+        public var line: Int?
+        public var feature: Int?
+    }
+
+    /// The layer a batch is answered against (query parameter `layer`, default the catalog's).
+    public struct Target: Sendable {
+        let lookup: SectorLookup
+        let others: [Layer]
+
+        /// The answer to `item` as one NDJSON line (ending in a newline): the which-sector JSON
+        /// answer with the item's `line` or `feature`, and its `id`.
+        public func answerLine(_ item: Item) -> Data {
+            let answer = lookup.answer(for: item.point, swapCandidates: { others })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var data = (try? encoder.encode(AnswerLine(answer: answer, item: item))) ?? Data("{}".utf8)
+            data.append(UInt8(ascii: "\n"))
+            return data
+        }
+    }
+
+    public static func target(_ query: QueryParameters, data: ServiceData) throws(Problem) -> Target {
+        try query.allowOnly(parameters)
+        let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
+        guard let lookup = data.sectorLookups[name] else {
+            throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
+        }
+        return Target(
+            lookup: lookup,
+            others: data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer })
+    }
+
+    /// The points of `body`, read per `contentType`, at most `maxPoints` of them.
+    public static func items(_ body: Data, contentType: String?, maxPoints: Int) throws(Problem) -> [Item] {
+        let mediaType = contentType?.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let items: [Item]
+        if let mediaType, lineMediaTypes.contains(mediaType) {
+            items = try lines(body, maxPoints: maxPoints)
+        } else if let mediaType, collectionMediaTypes.contains(mediaType) {
+            items = try features(body, maxPoints: maxPoints)
+        } else {
+            throw .unsupportedMediaType(contentType, accepted: lineMediaTypes + collectionMediaTypes)
+        }
+        guard !items.isEmpty else { throw .malformedBody("the body holds no points") }
+        return items
+    }
+
+    static func lines(_ body: Data, maxPoints: Int) throws(Problem) -> [Item] {
+        guard let text = String(data: body, encoding: .utf8) else {
+            throw .malformedBody("the body is not UTF-8 text")
+        }
+        var reader = BatchReader()
+        var items: [Item] = []
+        var number = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            guard let item = reader.item(line: String(line), number: number) else { continue }
+            switch item.result {
+            case .success(let point):
+                guard items.count < maxPoints else { throw .batchTooLarge(count: maxPoints + 1, limit: maxPoints) }
+                items.append(Item(point: point, id: item.id, line: item.line))
+            case .failure(let error):
+                throw .malformedBody(error.description, line: item.line)
+            }
+        }
+        return items
+    }
+
+    static func features(_ body: Data, maxPoints: Int) throws(Problem) -> [Item] {
+        let collection: FeatureCollection
+        do throws(FormatError) {
+            collection = try GeoJSONReader().read(data: body, source: "body")
+        } catch {
+            throw .malformedBody(error.description, line: error.line, feature: error.featureNumber)
+        }
+        guard collection.features.count <= maxPoints else {
+            throw .batchTooLarge(count: collection.features.count, limit: maxPoints)
+        }
+        var items: [Item] = []
+        for (index, feature) in collection.features.enumerated() {
+            let number = index + 1
+            guard case .point(let point) = feature.geometry else {
+                throw .malformedBody(
+                    "feature \(number): the geometry is not a Point (a batch is points, longitude first)",
+                    feature: number)
+            }
+            do throws(CoordinateRangeError) {
+                items.append(Item(point: try point.validatedGeographic(), id: feature.id, feature: number))
+            } catch {
+                throw .malformedBody(
+                    "feature \(number): \(error.description) (GeoJSON is longitude first)", feature: number)
+            }
+        }
+        return items
+    }
+
+    /// One answer line: the which-sector answer's members, then where the point came from.
+    struct AnswerLine: Encodable {
+        var answer: SectorAnswer
+        var item: Item
+
+        enum CodingKeys: String, CodingKey { case line, feature, id }
+
+        func encode(to encoder: any Encoder) throws {
+            try answer.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(item.line, forKey: .line)
+            try container.encodeIfPresent(item.feature, forKey: .feature)
+            try container.encodeIfPresent(item.id, forKey: .id)
+        }
+    }
+
+    /// The last line of a stream cut short by the time limit.
+    public static func timeLimitLine(answered: Int, of total: Int, limit: Duration) -> Data {
+        let message =
+            "stopped after \(answered) of \(total) points: the batch took longer than \(limit) "
+            + "(geoq serve --request-timeout); send the rest again"
+        let object: [String: Any] = ["error": ["code": "time-limit", "message": message], "answered": answered]
+        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
