@@ -142,18 +142,18 @@ enum NearestBenchmark {
         let fmt = WhichSectorBenchmark.fmt
         print("")
         print(
-            "| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / median / mean) | agree |"
+            "| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / median / mean) | queries/s (median) | agree |"
         )
-        print("|---|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|")
         print(
             "| geoq PointIndex, queries uniform on the sphere | \(points.count) | \(ms(build.min)) / \(ms(build.mean)) "
-                + "| \(fmt(geoq.min)) / \(fmt(geoq.median)) / \(fmt(geoq.mean)) | \(agreements)/\(bruteQueries.count) |"
+                + "| \(fmt(geoq.min)) / \(fmt(geoq.median)) / \(fmt(geoq.mean)) | \(qps(geoq.median)) | \(agreements)/\(bruteQueries.count) |"
         )
         print(
             "| geoq PointIndex, queries within 0.05° of a city | \(points.count) | (same index) "
-                + "| \(fmt(near.min)) / \(fmt(near.median)) / \(fmt(near.mean)) | (same) |")
+                + "| \(fmt(near.min)) / \(fmt(near.median)) / \(fmt(near.mean)) | \(qps(near.median)) | (same) |")
         print(
-            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.median)) / \(fmt(brute.mean)) | – |"
+            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.median)) / \(fmt(brute.mean)) | \(qps(brute.median)) | – |"
         )
         print("")
         print(
@@ -185,6 +185,8 @@ enum NearestBenchmark {
     }
 
     static func ms(_ ns: Double) -> String { String(format: "%.0f ms", ns / 1e6) }
+    /// Queries per second on one core for `ns` nanoseconds per query.
+    static func qps(_ ns: Double) -> String { String(format: ns > 1e8 ? "%.1f" : "%.0f", 1e9 / ns) }
 
     /// Item i is the i-th city by increasing geonameid.
     static func loadCities(_ file: URL) throws -> [Point] {
