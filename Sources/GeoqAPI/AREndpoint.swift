@@ -18,11 +18,10 @@ public enum AREndpoint {
         }
         let heading = try query.degrees("heading", in: -360...360, meaning: "compass heading of the camera")
         let magnetic = try query.choice("heading-ref", of: ["true", "magnetic"], default: "true") == "magnetic"
+        // As in geoq ar: the declination turns magnetic headings into true ones; true headings
+        // need none.
         let declination = try query.number(
             "declination", in: -180...180, meaning: "magnetic declination, east positive")
-        if declination != nil && !magnetic {
-            throw .invalid("declination", "declination applies to magnetic headings; add heading-ref=magnetic")
-        }
         let pitch = try query.number("pitch", in: -90...90, meaning: "camera pitch, positive tilted up") ?? 0
         let roll = try query.number("roll", in: -180...180, meaning: "camera roll, positive turned clockwise") ?? 0
         let hfov = try fieldOfView("hfov", query) ?? 60

@@ -55,7 +55,7 @@ public enum ServicesEndpoint {
 
 extension ServiceData {
     /// The names of the layers of `kind` that loaded.
-    func servedLayers(kind: String) -> [String] {
+    public func servedLayers(kind: String) -> [String] {
         layers.filter { $0.kind == kind && $0.error == nil }.map(\.name)
     }
 }

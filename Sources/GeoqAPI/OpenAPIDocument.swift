@@ -1,3 +1,5 @@
+import GeoqIncidents
+
 /// The OpenAPI 3.1 description of the service, served at `/openapi.json`.
 ///
 /// Each endpoint's accepted parameters are read from here (see ``EndpointDescription``), so
@@ -39,21 +41,63 @@ public struct OpenAPIDocument: Encodable, Sendable {
         public var example: String?
     }
 
+    /// The part of JSON Schema (2020-12) the document uses.
     public struct Schema: Encodable, Sendable {
-        public var type: String
+        public var type: String?
         public var minimum: Double?
         public var maximum: Double?
+        /// Bounds the value must not reach (a field of view of 0° or 180° is refused).
+        public var exclusiveMinimum: Double?
+        public var exclusiveMaximum: Double?
         public var `enum`: [String]?
+        public var minLength: Int?
+        public var pattern: String?
+        public var properties: [String: Schema]?
+        public var required: [String]?
+        /// The schema of every item (one element; an array, as a struct cannot hold itself).
+        public var items: [Schema]?
+        public var prefixItems: [Schema]?
+        public var minItems: Int?
+        public var maxItems: Int?
 
         public static func number(_ range: ClosedRange<Double>? = nil) -> Schema {
             Schema(type: "number", minimum: range?.lowerBound, maximum: range?.upperBound)
         }
+        /// A number strictly between the bounds.
+        public static func number(above lower: Double, below upper: Double) -> Schema {
+            Schema(type: "number", exclusiveMinimum: lower, exclusiveMaximum: upper)
+        }
         public static func integer(_ range: ClosedRange<Int>) -> Schema {
             Schema(type: "integer", minimum: Double(range.lowerBound), maximum: Double(range.upperBound))
         }
-        public static let string = Schema(type: "string")
+        /// A non-empty string (an empty value is refused like a missing one).
+        public static let string = Schema(type: "string", minLength: 1)
+        public static func string(pattern: String) -> Schema { Schema(type: "string", minLength: 1, pattern: pattern) }
         public static func choice(_ values: [String]) -> Schema { Schema(type: "string", enum: values) }
         public static let object = Schema(type: "object")
+
+        enum CodingKeys: String, CodingKey {
+            case type, minimum, maximum, exclusiveMinimum, exclusiveMaximum, `enum`, minLength, pattern, properties,
+                required, items, prefixItems, minItems, maxItems
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(type, forKey: .type)
+            try c.encodeIfPresent(minimum, forKey: .minimum)
+            try c.encodeIfPresent(maximum, forKey: .maximum)
+            try c.encodeIfPresent(exclusiveMinimum, forKey: .exclusiveMinimum)
+            try c.encodeIfPresent(exclusiveMaximum, forKey: .exclusiveMaximum)
+            try c.encodeIfPresent(`enum`, forKey: .enum)
+            try c.encodeIfPresent(minLength, forKey: .minLength)
+            try c.encodeIfPresent(pattern, forKey: .pattern)
+            try c.encodeIfPresent(properties, forKey: .properties)
+            try c.encodeIfPresent(required, forKey: .required)
+            try c.encodeIfPresent(items?.first, forKey: .items)
+            try c.encodeIfPresent(prefixItems, forKey: .prefixItems)
+            try c.encodeIfPresent(minItems, forKey: .minItems)
+            try c.encodeIfPresent(maxItems, forKey: .maxItems)
+        }
     }
 
     public struct ResponseObject: Encodable, Sendable {
@@ -99,9 +143,7 @@ public struct OpenAPIDocument: Encodable, Sendable {
                                 uniqueKeysWithValues: body.examples.map {
                                     (
                                         $0.mediaType,
-                                        MediaType(
-                                            schema: $0.mediaType.contains("json") ? .object : .string,
-                                            example: $0.example)
+                                        MediaType(schema: body.schemas[$0.mediaType] ?? .string, example: $0.example)
                                     )
                                 }))
                     }, responses: responses)
@@ -122,6 +164,8 @@ public struct EndpointDescription: Sendable {
     public struct Body: Sendable {
         public var description: String
         public var examples: [(mediaType: String, example: String)]
+        /// The schema of the body for each media type (a string when not given).
+        public var schemas: [String: OpenAPIDocument.Schema] = [:]
     }
 
     public var path: String
@@ -158,7 +202,7 @@ public struct EndpointDescription: Sendable {
                 schema: .string, example: "pamplona"),
             .init(
                 name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
-                schema: .string, example: reminder),
+                schema: .string(pattern: "^[0-9]{1,4}(,[0-9]{1,4})*$"), example: reminder),
             .init(
                 name: "lang", required: false,
                 description: "Language of the messages; default: the Accept-Language header, else es.",
@@ -237,12 +281,12 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "euros", required: false,
                 description: "Amount to spend, a multiple of 0.05 (1.25 or 1,25); or give minutes.",
-                schema: .string, example: nil),
+                schema: .amount, example: nil),
             .init(
                 name: "start", required: false,
                 description:
                     "When the ticket is bought: ISO 8601, the city's wall clock without an offset (default now).",
-                schema: .string, example: "2026-11-23T13:50"),
+                schema: .wallClock, example: "2026-11-23T13:50"),
         ] + ticketOptions(reminder: "5,10", lang: "en"),
         answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
         problemStatuses: [400, 404, 422, 503])
@@ -260,12 +304,12 @@ public struct EndpointDescription: Sendable {
                 name: "minutes", required: false, description: "Price a stay of at least this many regulated minutes.",
                 schema: .integer(1...100_000), example: "30"),
             .init(
-                name: "euros", required: false, description: "Or price this amount (1.25 or 1,25).", schema: .string,
+                name: "euros", required: false, description: "Or price this amount (1.25 or 1,25).", schema: .amount,
                 example: nil),
             .init(
                 name: "at", required: false,
                 description: "When: ISO 8601, the city's wall clock without an offset (default now).",
-                schema: .string, example: "2026-11-23T13:50"),
+                schema: .wallClock, example: "2026-11-23T13:50"),
         ] + ticketOptions(reminder: "5", lang: "es"),
         answer: "sector (approximate or not), zone, regulation now and next change, ticket quote, messages",
         problemStatuses: [400, 404, 422, 500, 503])
@@ -283,11 +327,12 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "type", required: false,
                 description: "Only this type, a number 0–5 or its code (traffic-cut, ...); repeatable.",
-                schema: .string, example: "traffic-cut"),
+                schema: .choice(IncidentType.allCases.flatMap { [String($0.rawValue), $0.code] }),
+                example: "traffic-cut"),
             .init(
                 name: "since", required: false,
                 description: "Only incidents published since: ISO 8601, Europe/Madrid without an offset.",
-                schema: .string, example: "2026-01-01T00:00"),
+                schema: .wallClock, example: "2026-01-01T00:00"),
             .init(
                 name: "n", required: false, description: "How many at most (default all).",
                 schema: .integer(1...100_000), example: "20"),
@@ -309,7 +354,7 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "declination", required: false,
                 description: "Magnetic declination, degrees east positive (true = magnetic + declination); "
-                    + "only with heading-ref=magnetic.",
+                    + "applies to magnetic headings only, as in geoq ar.",
                 schema: .number(-180...180), example: "1.2"),
             .init(
                 name: "pitch", required: false, description: "Camera pitch, degrees, positive tilted up (default 0).",
@@ -321,17 +366,17 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "hfov", required: false,
                 description: "Horizontal field of view, degrees, between 0 and 180 (default 60).",
-                schema: .number(0...180), example: "66"),
+                schema: .number(above: 0, below: 180), example: "66"),
             .init(
                 name: "vfov", required: false,
                 description: "Vertical field of view, degrees (default: from hfov and the screen's aspect).",
-                schema: .number(0...180), example: nil),
+                schema: .number(above: 0, below: 180), example: nil),
             .init(
                 name: "width", required: false, description: "Screen width in pixels (default 1080).",
-                schema: .number(0...100_000), example: "1080"),
+                schema: .pixels, example: "1080"),
             .init(
                 name: "height", required: false, description: "Screen height in pixels (default 1920).",
-                schema: .number(0...100_000), example: "1920"),
+                schema: .pixels, example: "1920"),
             .init(
                 name: "altitude", required: false, description: "Device altitude in metres (default 0).",
                 schema: .number(-500...9000), example: "15"),
@@ -376,6 +421,10 @@ public struct EndpointDescription: Sendable {
                     "{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"id\": \"car-1\", "
                         + "\"geometry\": {\"type\": \"Point\", \"coordinates\": [-1.64, 42.81]}, \"properties\": {}}]}"
                 ),
+            ],
+            schemas: [
+                "application/x-ndjson": .ndjsonPoints, "text/csv": .csvPoints,
+                "application/geo+json": .featureCollectionOfPoints(maxFeatures: ServiceLimits().maxBatchPoints),
             ]),
         answer: "NDJSON, one which-sector answer per point in the body's order, with its line or feature and id",
         mediaTypes: ["application/x-ndjson"], problemStatuses: [400, 404, 413, 415, 503])

@@ -103,6 +103,13 @@ public struct Problem: Error, Codable, Hashable, Sendable {
         Problem(type: "/problems/not-found", title: "No such endpoint", status: 404, detail: "nothing answers \(path)")
     }
 
+    /// A documented path asked with a method it does not take.
+    public static func methodNotAllowed(path: String, method: String, allowed: String) -> Problem {
+        Problem(
+            type: "/problems/method-not-allowed", title: "Method not allowed", status: 405,
+            detail: "\(path) takes \(allowed), not \(method)")
+    }
+
     /// Something failed on the service's side.
     public static func internalError(_ detail: String) -> Problem {
         Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: detail)

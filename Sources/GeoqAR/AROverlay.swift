@@ -60,9 +60,11 @@ public enum AROverlay {
         // In front: Z_cam > 0, with a relative margin so a target exactly abeam (cos 90° ≈ 6e-17)
         // has no image rather than one at x ≈ 10¹⁹.
         let range = (camera3.x * camera3.x + camera3.y * camera3.y + camera3.z * camera3.z).squareRoot()
-        if camera3.z > 1e-12 * range {
-            let px = camera.width / 2 + camera.focalLengthX * camera3.x / camera3.z
-            let py = camera.height / 2 - camera.focalLengthY * camera3.y / camera3.z
+        let px = camera.width / 2 + camera.focalLengthX * camera3.x / camera3.z
+        let py = camera.height / 2 - camera.focalLengthY * camera3.y / camera3.z
+        // A screen position beyond Double's range (a field of view or a screen of a few
+        // ulps, where the focal length overflows) is no position either.
+        if camera3.z > 1e-12 * range && px.isFinite && py.isFinite {
             x = px
             y = py
             // A nanopixel of slack so a target exactly on an edge (tan 45° = 0.999…) counts as inside.

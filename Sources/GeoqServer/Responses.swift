@@ -83,7 +83,17 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let problem as Problem {
             return Responses.problem(problem)
         } catch let error as HTTPError {
-            if error.status == .notFound { return Responses.problem(.notFound(path: request.uri.path)) }
+            if error.status == .notFound {
+                // A documented path asked with another method: 405 with the one it takes.
+                if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
+                    let method = endpoint.method.uppercased()
+                    var response = Responses.problem(
+                        .methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method))
+                    response.headers[.allow] = method
+                    return response
+                }
+                return Responses.problem(.notFound(path: request.uri.path))
+            }
             return Responses.problem(
                 Problem(
                     type: "/problems/http-\(error.status.code)", title: error.status.reasonPhrase,

@@ -24,7 +24,7 @@ public enum Routes {
                 Data(metrics.exposition().utf8), status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
 
-        router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service) }
+        router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service(for: state.data, limits: limits)) }
         router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
             let data = try current(state)

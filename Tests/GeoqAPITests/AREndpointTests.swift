@@ -102,7 +102,7 @@ import Testing
         (cityHall + [("heading", "10"), ("vfov", "-3")], "vfov", "/problems/out-of-range"),
         (cityHall + [("heading", "10"), ("width", "0")], "width", "/problems/out-of-range"),
         (cityHall + [("heading", "10"), ("pitch", "95")], "pitch", "/problems/out-of-range"),
-        (cityHall + [("heading", "10"), ("declination", "2")], "declination", "/problems/invalid-parameter"),
+        (cityHall + [("heading", "10"), ("declination", "east")], "declination", "/problems/invalid-parameter"),
         (cityHall + [("heading", "10"), ("heading-ref", "grid")], "heading-ref", "/problems/invalid-parameter"),
         (cityHall + [("heading", "10"), ("curvature", "yes")], "curvature", "/problems/invalid-parameter"),
         (cityHall + [("heading", "10"), ("max-distance", "-1")], "max-distance", "/problems/out-of-range"),
@@ -118,5 +118,22 @@ import Testing
             #expect(error.parameter == parameter && error.type == type, "\(error)")
             #expect(error.status == (type == "/problems/unknown-layer" ? 404 : 400))
         }
+    }
+}
+
+/// Found by schemathesis: a field of view or a screen a few ulps wide made the focal length
+/// overflow, and the answer (with infinite screen positions) could not be written as JSON.
+@Suite struct ARDegenerateCameraTests {
+    @Test(arguments: [
+        [("hfov", "5e-324")], [("vfov", "5e-324")], [("height", "5e-324"), ("vfov", "5e-324")],
+        [("width", "1e-300"), ("hfov", "1e-300")],
+    ])
+    func aDegenerateCameraGivesAnEncodableAnswer(pairs: [(String, String)]) throws {
+        let query = QueryParameters(
+            (AREndpointTests.cityHall + [("heading", "0"), ("pitch", "-90")] + pairs).map { ($0.0, $0.1) })
+        let answer = try AREndpoint.answer(query, data: AREndpointTests.data)
+        #expect(answer.labels.allSatisfy { ($0.x?.isFinite ?? true) && ($0.y?.isFinite ?? true) })
+        let encoded = try JSONEncoder().encode(answer)
+        #expect(!encoded.isEmpty)
     }
 }

@@ -94,7 +94,10 @@ import Testing
     @Test func randomBatchBodiesGiveItemsOrA4xx() {
         var rng = SeededRandom(seed: 4113)
         let valid: [(String, String)] = [
-            ("application/x-ndjson", "{\"lat\": 42.81, \"lon\": -1.64, \"id\": \"a\"}\n{\"lat\": 39.47, \"lon\": -0.38}\n"),
+            (
+                "application/x-ndjson",
+                "{\"lat\": 42.81, \"lon\": -1.64, \"id\": \"a\"}\n{\"lat\": 39.47, \"lon\": -0.38}\n"
+            ),
             ("text/csv", "lon,lat,id\n-1.64,42.81,a\n-0.38,39.47,b\n"),
             (
                 "application/geo+json",

@@ -43,6 +43,43 @@ import Testing
         }
     }
 
+    /// The served document lists the snapshot's names: polygon layers for /v1/sector, point
+    /// layers for /v1/nearest, the service types, the cities and zones; and a documented path
+    /// asked with another method is a 405 naming the one it takes.
+    @Test func theServedDocumentListsTheSnapshotsNamesAndRefusesOtherMethods() async throws {
+        let data = try #require(Self.state.data)
+        try await withClient { client in
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                let object = try #require(
+                    JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                func parameterEnum(_ path: String, _ method: String, _ name: String) -> [String]? {
+                    let paths = object["paths"] as? [String: Any]
+                    let operation = (paths?[path] as? [String: Any])?[method] as? [String: Any]
+                    let parameters = operation?["parameters"] as? [[String: Any]]
+                    let schema = parameters?.first { $0["name"] as? String == name }?["schema"] as? [String: Any]
+                    return schema?["enum"] as? [String]
+                }
+                #expect(parameterEnum("/v1/sector", "get", "layer") == data.servedLayers(kind: "polygon"))
+                #expect(parameterEnum("/v1/sector:batch", "post", "layer") == data.servedLayers(kind: "polygon"))
+                #expect(parameterEnum("/v1/nearest", "get", "layer") == data.servedLayers(kind: "point"))
+                #expect(parameterEnum("/v1/services", "get", "type") == data.serviceLayers.map(\.type))
+                #expect(parameterEnum("/v1/tariff", "get", "city") == ["pamplona"])
+                #expect(parameterEnum("/v1/tariff", "get", "zone")?.contains("blue") == true)
+            }
+            for (method, path, allowed) in [
+                (HTTPRequest.Method.trace, "/v1/services", "GET"), (.get, "/v1/sector:batch", "POST"),
+                (.delete, "/v1/sector", "GET"),
+            ] {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                    #expect(response.headers[.allow] == allowed)
+                    let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
+                    #expect(problem.type == "/problems/method-not-allowed" && problem.status == 405)
+                }
+            }
+        }
+    }
+
     /// A request as the document describes it: GET with the examples, or POST with the first
     /// example body.
     static func request(

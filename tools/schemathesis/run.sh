@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On demand (not in the tests, as it needs PyPI): schemathesis, installed from PyPI into
+# .build-schemathesis/, run against a live `geoq serve` (debug build) with every check, using
+# the served /openapi.json. Prints schemathesis's report; exits with its status.
+#
+#   tools/schemathesis/run.sh [extra schemathesis options, e.g. --max-examples 200]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+venv=.build-schemathesis
+if [ ! -x "$venv/bin/schemathesis" ]; then
+    echo "schemathesis: installing from PyPI into $venv" >&2
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" install -q schemathesis >&2
+fi
+tools/ensure-dependencies.sh >&2
+swift build --product geoq >&2
+geoq="$(swift build --show-bin-path)/geoq"
+
+port=18093
+"$geoq" serve --port "$port" 2>/dev/null &
+geoq_pid=$!
+trap 'kill "$geoq_pid" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    sleep 1
+done
+"$venv/bin/schemathesis" --config-file tools/schemathesis/schemathesis.toml run \
+    "http://127.0.0.1:$port/openapi.json" --checks all "$@"
