@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", .product(name: "Hummingbird", package: "hummingbird"),
+                "GeoqAPI", "GeoqLayers", "GeoqSchedule", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

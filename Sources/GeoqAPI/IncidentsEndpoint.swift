@@ -1,6 +1,7 @@
 import Foundation
 import GeoqIncidents
 import GeoqPROJ
+import GeoqSchedule
 
 /// `GET /v1/incidents[?lat=&lon=[&within=M]][&type=T...][&since=ISO][&n=N]`: the answer of
 /// `geoq incidents --format json`, from the incidents the snapshot read from the store.
@@ -13,26 +14,50 @@ public enum IncidentsEndpoint {
         let hasLatitude = try query.value("lat") != nil, hasLongitude = try query.value("lon") != nil
         if hasLatitude != hasLongitude {
             let missing = hasLatitude ? "lon" : "lat"
-            throw .missing(missing, "\(missing) is required with \(hasLatitude ? "lat" : "lon"): give both, or neither")
+            let given = hasLatitude ? "lat" : "lon"
+            throw .missing(
+                missing,
+                LocalizedText(
+                    es: "\(missing) es obligatorio con \(given): indique los dos, o ninguno",
+                    eu: "\(missing) derrigorrezkoa da \(given) ematean: eman biak, edo bat ere ez",
+                    en: "\(missing) is required with \(given): give both, or neither"))
         }
         let near = hasLatitude ? try query.point() : nil
         let within = try query.metres("within")
-        if within != nil && near == nil { throw .missing("lat", "within needs a position: give lat and lon") }
+        if within != nil && near == nil {
+            throw .missing(
+                "lat",
+                LocalizedText(
+                    es: "within necesita una posición: indique lat y lon",
+                    eu: "within-ek posizio bat behar du: eman lat eta lon",
+                    en: "within needs a position: give lat and lon"))
+        }
         var types: Set<IncidentType> = []
         for text in try query.values("type") {
             guard let type = IncidentType(argument: text) else {
                 let known = IncidentType.allCases.map { "\($0.rawValue) \($0.code)" }.joined(separator: ", ")
-                throw .invalid("type", "no incident type \"\(QueryParameters.shown(text))\"; types: \(known)")
+                let shown = QueryParameters.shown(text)
+                throw .invalid(
+                    "type",
+                    LocalizedText(
+                        es: "no hay ningún tipo de incidencia \"\(shown)\"; tipos: \(known)",
+                        eu: "ez dago \"\(shown)\" gertaera-motarik; motak: \(known)",
+                        en: "no incident type \"\(shown)\"; types: \(known)"))
             }
             types.insert(type)
         }
         var since: Date?
         if let text = try query.value("since") {
             guard let date = IncidentsAnswer.since(text) else {
+                let shown = QueryParameters.shown(text)
                 throw .invalid(
                     "since",
-                    "since must be ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z, got \"\(QueryParameters.shown(text))\""
-                )
+                    LocalizedText(
+                        es:
+                            "since debe ser ISO 8601, p. ej. 2026-11-20T00:00 o 2026-11-20T00:00:00Z; se recibió \"\(shown)\"",
+                        eu:
+                            "since ISO 8601 izan behar da, adib. 2026-11-20T00:00 edo 2026-11-20T00:00:00Z; \"\(shown)\" jaso da",
+                        en: "since must be ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z, got \"\(shown)\""))
             }
             since = date
         }

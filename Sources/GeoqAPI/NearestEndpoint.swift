@@ -1,6 +1,7 @@
 import GeoqCore
 import GeoqLayers
 import GeoqPROJ
+import GeoqSchedule
 
 /// `GET /v1/nearest?lat=&lon=&layer=L[&n=10][&within=M][&category=C...][&order=distance|category]`:
 /// the answer of `geoq nearest`.
@@ -11,7 +12,12 @@ public enum NearestEndpoint {
         try query.allowOnly(parameters)
         let point = try query.point()
         guard let name = try query.value("layer"), !name.isEmpty else {
-            throw .missing("layer", "layer (a point layer, see /v1/layers) is required")
+            throw .missing(
+                "layer",
+                LocalizedText(
+                    es: "falta layer (una capa de puntos, véase /v1/layers)",
+                    eu: "layer falta da (puntu-geruza bat, ikus /v1/layers)",
+                    en: "layer (a point layer, see /v1/layers) is required"))
         }
         guard let layer = data.pointLayers[name] else {
             throw .unknownLayer(name, kind: "point", known: data.servedLayers(kind: "point"))
@@ -37,8 +43,13 @@ public enum ServicesEndpoint {
         let types = try query.values("type")
         let known = data.serviceLayers.map(\.type)
         for type in types where !known.contains(type) {
+            let (shown, list) = (QueryParameters.shown(type), known.joined(separator: ", "))
             throw .invalid(
-                "type", "no service type \"\(QueryParameters.shown(type))\"; types: \(known.joined(separator: ", "))")
+                "type",
+                LocalizedText(
+                    es: "no hay ningún tipo de servicio \"\(shown)\"; tipos: \(list)",
+                    eu: "ez dago \"\(shown)\" zerbitzu-motarik; motak: \(list)",
+                    en: "no service type \"\(shown)\"; types: \(list)"))
         }
         let perType = try query.integer("n", default: 3, in: 1...100)
         let within = try query.metres("within")

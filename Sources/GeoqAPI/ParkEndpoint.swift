@@ -18,6 +18,16 @@ public enum ParkEndpoint {
     ) throws(Problem) -> ParkAnswer {
         try query.allowOnly(parameters)
         let language = try TariffEndpoint.language(query, acceptLanguage: acceptLanguage)
+        do throws(Problem) {
+            return try answer(query, data: data, language: language, now: now)
+        } catch {
+            throw error.chosen(language)
+        }
+    }
+
+    static func answer(_ query: QueryParameters, data: ServiceData, language: Language, now: Date) throws(Problem)
+        -> ParkAnswer
+    {
         let point = try query.point()
         let zone = try query.value("zone")
         let euros = try query.value("euros"), minutes = try query.value("minutes")
@@ -35,7 +45,10 @@ public enum ParkEndpoint {
         var time = now
         if let atText {
             do throws(TariffError) { time = try TariffEndpoint.startTime(atText, clock: tariffs.clock) } catch {
-                throw .invalid("at", error.message(language))
+                var problem = Problem.invalid("at", error.message(language))
+                problem.localizedDetail = LocalizedText(
+                    es: error.message(.es), eu: error.message(.eu), en: error.message(.en))
+                throw problem
             }
         }
         do throws(TariffError) {

@@ -17,9 +17,24 @@ public enum TariffEndpoint {
     ) throws(Problem) -> TariffAnswer {
         try query.allowOnly(parameters)
         let language = try self.language(query, acceptLanguage: acceptLanguage)
+        do throws(Problem) {
+            return try answer(query, data: data, language: language, now: now)
+        } catch {
+            throw error.chosen(language)
+        }
+    }
+
+    static func answer(_ query: QueryParameters, data: ServiceData, language: Language, now: Date) throws(Problem)
+        -> TariffAnswer
+    {
         let city = try query.value("city") ?? "pamplona"
         guard let zone = try query.value("zone"), !zone.isEmpty else {
-            throw .missing("zone", "zone (blue, orange, red, green, or its name) is required")
+            throw .missing(
+                "zone",
+                LocalizedText(
+                    es: "falta zone (blue, orange, red, green, o su nombre)",
+                    eu: "zone falta da (blue, orange, red, green, edo bere izena)",
+                    en: "zone (blue, orange, red, green, or its name) is required"))
         }
         let request = try ticketRequest(query)
         let reminders = try reminderMinutes(query)
@@ -60,8 +75,13 @@ public enum TariffEndpoint {
         let euros = try query.value("euros")
         let amount = try euros.map { text throws(Problem) -> Money in
             guard let amount = Money(euros: text) else {
+                let shown = QueryParameters.shown(text)
                 throw .invalid(
-                    "euros", "euros must be an amount such as 1.25 or 1,25, got \"\(QueryParameters.shown(text))\"")
+                    "euros",
+                    LocalizedText(
+                        es: "euros debe ser un importe como 1.25 o 1,25; se recibió \"\(shown)\"",
+                        eu: "euros 1.25 edo 1,25 bezalako zenbateko bat izan behar da; \"\(shown)\" jaso da",
+                        en: "euros must be an amount such as 1.25 or 1,25, got \"\(shown)\""))
             }
             return amount
         }
@@ -69,8 +89,19 @@ public enum TariffEndpoint {
         switch (amount, minutes) {
         case (let amount?, nil): return .amount(amount)
         case (nil, let minutes?): return .minutes(minutes)
-        case (.some, .some): throw .invalid("euros", "give euros or minutes, not both")
-        case (nil, nil): throw .missing("minutes", "give euros (an amount to spend) or minutes (a stay to price)")
+        case (.some, .some):
+            throw .invalid(
+                "euros",
+                LocalizedText(
+                    es: "indique euros o minutes, no los dos", eu: "eman euros edo minutes, ez biak",
+                    en: "give euros or minutes, not both"))
+        case (nil, nil):
+            throw .missing(
+                "minutes",
+                LocalizedText(
+                    es: "indique euros (un importe que gastar) o minutes (una estancia que tarificar)",
+                    eu: "eman euros (gastatzeko zenbateko bat) edo minutes (prezioa jartzeko egonaldi bat)",
+                    en: "give euros (an amount to spend) or minutes (a stay to price)"))
         }
     }
 
@@ -80,10 +111,17 @@ public enum TariffEndpoint {
         switch TicketQuote.reminderMinutes(text) {
         case .success(let minutes): return minutes
         case .failure(let bad):
+            let shown = QueryParameters.shown(bad.item)
             throw .invalid(
                 "reminder",
-                "reminder expects minutes before the end separated by commas, e.g. 5,10,15; "
-                    + "\"\(QueryParameters.shown(bad.item))\" is not one")
+                LocalizedText(
+                    es:
+                        "reminder espera minutos antes del final separados por comas, p. ej. 5,10,15; \"\(shown)\" no lo es",
+                    eu:
+                        "reminder-ek amaiera aurreko minutuak espero ditu, komaz bereizita, adib. 5,10,15; \"\(shown)\" ez da halakoa",
+                    en:
+                        "reminder expects minutes before the end separated by commas, e.g. 5,10,15; \"\(shown)\" is not one"
+                ))
         }
     }
 
@@ -139,5 +177,15 @@ extension Problem {
             }
         }
         if code == nil { code = error.code }
+        if status < 500 {
+            localizedDetail = LocalizedText(es: error.message(.es), eu: error.message(.eu), en: error.message(.en))
+        }
+    }
+
+    /// The problem in the endpoint's chosen language (its `lang`, or Accept-Language, or Spanish).
+    func chosen(_ language: Language) -> Problem {
+        var problem = self
+        problem.language = problem.language ?? language
+        return problem
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqSchedule
 import Hummingbird
 
 /// JSON and problem+json bodies, written the same way as the CLI's `--format json`: sorted
@@ -66,6 +67,12 @@ enum Responses {
             status: .ok, headers: [.contentType: SectorBatchEndpoint.answerMediaType], body: body)
     }
 
+    /// The language of problems for `request`: the first of es, eu, en in its
+    /// `Accept-Language`, else English.
+    static func language(of request: Request) -> Language {
+        request.headers[.acceptLanguage].flatMap(Language.preferred(acceptLanguage:)) ?? .en
+    }
+
     /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
     static func wantsGeoJSON(_ request: Request) -> Bool {
         request.headers[.accept]?.contains("application/geo+json") ?? false
@@ -81,18 +88,20 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return Responses.problem(problem)
+            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request)))
         } catch let error as HTTPError {
+            let language = Responses.language(of: request)
             if error.status == .notFound {
                 // A documented path asked with another method: 405 with the one it takes.
                 if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
                     let method = endpoint.method.uppercased()
                     var response = Responses.problem(
-                        .methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method))
+                        Problem.methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method)
+                            .localized(to: language))
                     response.headers[.allow] = method
                     return response
                 }
-                return Responses.problem(.notFound(path: request.uri.path))
+                return Responses.problem(Problem.notFound(path: request.uri.path).localized(to: language))
             }
             return Responses.problem(
                 Problem(

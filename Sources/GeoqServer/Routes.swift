@@ -105,7 +105,7 @@ public enum Routes {
     }
 
     static func current(_ state: ServiceState) throws(Problem) -> ServiceData {
-        guard let data = state.data else { throw .notReady("the layers are still loading") }
+        guard let data = state.data else { throw .stillLoading }
         return data
     }
 
