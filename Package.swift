@@ -87,7 +87,8 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqSchedule", .product(name: "Hummingbird", package: "hummingbird"),
+                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -9,6 +9,12 @@ public enum IncidentsEndpoint {
     public static let parameters = EndpointDescription.incidents.parameterNames
 
     public static func answer(_ query: QueryParameters, data: ServiceData) throws(Problem) -> IncidentsAnswer {
+        IncidentsAnswer(
+            try selection(query, data: data), held: data.incidents.count, refreshedAt: data.incidentsRefreshedAt)
+    }
+
+    /// The incidents the query selects, in the answer's order (what the GeoJSON rendering draws).
+    public static func selection(_ query: QueryParameters, data: ServiceData) throws(Problem) -> [IncidentQuery.Hit] {
         try query.allowOnly(parameters)
         if let problem = data.incidentsProblem { throw .internalError(problem) }
         let hasLatitude = try query.value("lat") != nil, hasLongitude = try query.value("lon") != nil
@@ -64,8 +70,6 @@ public enum IncidentsEndpoint {
         let limit = try query.integer("n", in: 1...100_000)
         let hits = IncidentQuery(types: types, near: near, withinMetres: within, since: since)
             .run(data.incidents, geodesic: Geodesic.wgs84)
-        return IncidentsAnswer(
-            limit.map { Array(hits.prefix($0)) } ?? hits, held: data.incidents.count,
-            refreshedAt: data.incidentsRefreshedAt)
+        return limit.map { Array(hits.prefix($0)) } ?? hits
     }
 }

@@ -252,7 +252,8 @@ public struct EndpointDescription: Sendable {
                 name: "order", required: false, description: "distance (default) or category (competition order).",
                 schema: .choice(["distance", "category"]), example: "distance"),
         ],
-        answer: "hits nearest first: id, name, category, distance, bearing, geo: URI, links")
+        answer: "hits nearest first: id, name, category, distance, bearing, geo: URI, links",
+        mediaTypes: ["application/json", "application/geo+json"])
     public static let services = EndpointDescription(
         path: "/v1/services", operationId: "services",
         summary: "The nearest services of each type (geoq services).",
@@ -265,7 +266,8 @@ public struct EndpointDescription: Sendable {
                 schema: .integer(1...100), example: "2"),
             within("services"),
         ],
-        answer: "groups by service type, each nearest first")
+        answer: "groups by service type, each nearest first",
+        mediaTypes: ["application/json", "application/geo+json"])
 
     public static let tariff = EndpointDescription(
         path: "/v1/tariff", operationId: "tariff",
@@ -312,7 +314,7 @@ public struct EndpointDescription: Sendable {
                 schema: .wallClock, example: "2026-11-23T13:50"),
         ] + ticketOptions(reminder: "5", lang: "es"),
         answer: "sector (approximate or not), zone, regulation now and next change, ticket quote, messages",
-        problemStatuses: [400, 404, 422, 500, 503])
+        mediaTypes: ["application/json", "application/geo+json"], problemStatuses: [400, 404, 422, 500, 503])
 
     public static let incidents = EndpointDescription(
         path: "/v1/incidents", operationId: "incidents",
@@ -338,7 +340,7 @@ public struct EndpointDescription: Sendable {
                 schema: .integer(1...100_000), example: "20"),
         ],
         answer: "held, count, status (how old the data is), refreshedAt, ageSeconds, incidents",
-        problemStatuses: [400, 500, 503])
+        mediaTypes: ["application/json", "application/geo+json"], problemStatuses: [400, 500, 503])
 
     public static let ar = EndpointDescription(
         path: "/v1/ar", operationId: "ar",

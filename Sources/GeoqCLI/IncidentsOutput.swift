@@ -36,33 +36,7 @@ enum IncidentsOutput {
         case .json:
             return AnswerRenderer.encoded(IncidentsAnswer(hits, held: held, refreshedAt: refreshedAt)) + "\n"
         case .geojson:
-            let features: [[String: Any]] = hits.compactMap { (hit) -> [String: Any]? in
-                guard let geometry = hit.incident.geometry else { return nil }
-                return [
-                    "type": "Feature", "id": hit.incident.id, "geometry": geoJSON(geometry),
-                    "properties": properties(hit),
-                ]
-            }
-            return AnswerRenderer.serialise(["type": "FeatureCollection", "features": features], pretty: false) + "\n"
-        }
-    }
-
-    /// The JSON answer's item for `hit`, as a GeoJSON feature's properties.
-    static func properties(_ hit: IncidentQuery.Hit) -> [String: Any] {
-        let data = Data(AnswerRenderer.encoded(IncidentsAnswer.Item(hit), pretty: false).utf8)
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
-    static func geoJSON(_ geometry: GeoqCore.Geometry) -> [String: Any] {
-        func pos(_ p: GeoqCore.Point) -> [Double] { [p.x, p.y] }
-        switch geometry {
-        case .point(let p): return ["type": "Point", "coordinates": pos(p)]
-        case .multiPoint(let ps): return ["type": "MultiPoint", "coordinates": ps.map(pos)]
-        case .lineString(let ps): return ["type": "LineString", "coordinates": ps.map(pos)]
-        case .multiLineString(let ls): return ["type": "MultiLineString", "coordinates": ls.map { $0.map(pos) }]
-        case .polygon(let p): return ["type": "Polygon", "coordinates": p.rings.map { $0.points.map(pos) }]
-        case .multiPolygon(let mp):
-            return ["type": "MultiPolygon", "coordinates": mp.polygons.map { $0.rings.map { $0.points.map(pos) } }]
+            return AnswerRenderer.serialise(IncidentsAnswer.geoJSON(hits), pretty: false) + "\n"
         }
     }
 

@@ -128,8 +128,8 @@ struct ServicesCommand: ParsableCommand {
                     out.write("  " + NearestRenderer.line(hit, rank: i + 1) + "\n")
                 }
             }
-        case .json, .geojson:
-            out.write(AnswerRenderer.encoded(answer) + "\n")
+        case .json: out.write(AnswerRenderer.encoded(answer) + "\n")
+        case .geojson: out.write(AnswerRenderer.serialise(answer.geoJSON, pretty: true) + "\n")
         }
     }
 }
@@ -160,20 +160,7 @@ enum NearestRenderer {
         case .json:
             return AnswerRenderer.encoded(a)
         case .geojson:
-            let features: [[String: Any]] = a.hits.map { h in
-                var properties: [String: Any] = [
-                    "id": h.id, "distanceMetres": h.distanceMetres, "bearingDegrees": h.bearingDegrees,
-                    "geoURI": h.geoURI,
-                ]
-                if let name = h.name { properties["name"] = name }
-                if let category = h.category { properties["category"] = category }
-                if let pin = h.pin { properties["pin"] = pin }
-                return [
-                    "type": "Feature", "id": h.id, "properties": properties,
-                    "geometry": ["type": "Point", "coordinates": [h.position.longitude, h.position.latitude]],
-                ]
-            }
-            return AnswerRenderer.serialise(["type": "FeatureCollection", "features": features], pretty: true)
+            return AnswerRenderer.serialise(a.geoJSON, pretty: true)
         }
     }
 

@@ -99,20 +99,3 @@ struct ParkCommand: ParsableCommand {
         }
     }
 }
-
-/// The park answer as a GeoJSON Feature (RFC 7946): the spot, longitude first.
-struct ParkFeature: Encodable {
-    let type = "Feature"
-    let geometry: PointGeometry
-    let properties: ParkAnswer
-
-    struct PointGeometry: Encodable {
-        let type = "Point"
-        let coordinates: [Double]
-    }
-
-    init(answer: ParkAnswer) {
-        geometry = PointGeometry(coordinates: [answer.query.longitude, answer.query.latitude])
-        properties = answer
-    }
-}

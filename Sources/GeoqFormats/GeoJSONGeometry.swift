@@ -15,7 +15,7 @@ struct GeometryIssue: Error, Sendable {
 /// are ignored); polygon rings must be closed and hold at least 4 positions (RFC 7946 §3.1.6;
 /// open rings are an error, not silently closed); lines need at least 2 positions; empty
 /// coordinate arrays are errors; `GeometryCollection` is not supported.
-enum GeoJSONGeometry {
+public enum GeoJSONGeometry {
     static let supportedTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]
 
     /// The geometry, or nil for a JSON `null` geometry.

@@ -1,4 +1,5 @@
 import GeoqCore
+import GeoqFormats
 
 extension SectorLookup {
     /// The answer as a GeoJSON FeatureCollection (RFC 7946, longitude first): the query
@@ -31,24 +32,10 @@ extension SectorLookup {
             if let name = m.name { properties["name"] = name }
             features.append([
                 "type": "Feature", "id": m.id,
-                "geometry": Self.geoJSONGeometry(layer.features[item].geometry),
+                "geometry": GeoJSONGeometry.object(layer.features[item].geometry),
                 "properties": properties,
             ])
         }
         return ["type": "FeatureCollection", "features": features]
-    }
-
-    /// A core geometry as a GeoJSON geometry object.
-    static func geoJSONGeometry(_ g: Geometry) -> [String: Any] {
-        func position(_ p: Point) -> [Double] { [p.x, p.y] }
-        func rings(_ p: Polygon) -> [[[Double]]] { p.rings.map { $0.points.map(position) } }
-        switch g {
-        case .point(let p): return ["type": "Point", "coordinates": position(p)]
-        case .multiPoint(let ps): return ["type": "MultiPoint", "coordinates": ps.map(position)]
-        case .lineString(let ps): return ["type": "LineString", "coordinates": ps.map(position)]
-        case .multiLineString(let ls): return ["type": "MultiLineString", "coordinates": ls.map { $0.map(position) }]
-        case .polygon(let p): return ["type": "Polygon", "coordinates": rings(p)]
-        case .multiPolygon(let mp): return ["type": "MultiPolygon", "coordinates": mp.polygons.map(rings)]
-        }
     }
 }

@@ -6,9 +6,11 @@ import Hummingbird
 /// JSON and problem+json bodies, written the same way as the CLI's `--format json`: sorted
 /// keys, slashes unescaped.
 enum Responses {
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    static func json(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, contentType: String = "application/json"
+    ) -> Response {
         guard let data = encode(value) else { return problem(.internalError("could not encode the answer")) }
-        return body(data, status: status, contentType: "application/json")
+        return body(data, status: status, contentType: contentType)
     }
 
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.

@@ -1,5 +1,8 @@
 import Foundation
 import GeoqAPI
+import GeoqIncidents
+import GeoqLayers
+import GeoqParking
 import Hummingbird
 
 /// The HTTP face of geoq: each route reads its query into ``GeoqAPI``, which does the work, and
@@ -67,12 +70,14 @@ public enum Routes {
 
         router.get("/v1/nearest") { request, _ -> Response in
             let data = try current(state)
-            return Responses.json(try NearestEndpoint.answer(parameters(request), data: data))
+            let answer = try NearestEndpoint.answer(parameters(request), data: data)
+            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
         }
 
         router.get("/v1/services") { request, _ -> Response in
             let data = try current(state)
-            return Responses.json(try ServicesEndpoint.answer(parameters(request), data: data))
+            let answer = try ServicesEndpoint.answer(parameters(request), data: data)
+            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
         }
 
         router.get("/v1/ar") { request, _ -> Response in
@@ -88,14 +93,20 @@ public enum Routes {
         }
         router.get("/v1/park") { request, _ -> Response in
             let data = try current(state)
-            return Responses.json(
-                try ParkEndpoint.answer(
-                    parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage]))
+            let answer = try ParkEndpoint.answer(
+                parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage])
+            return Responses.wantsGeoJSON(request)
+                ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
+                : Responses.json(answer)
         }
 
         router.get("/v1/incidents") { request, _ -> Response in
             let data = try current(state)
-            return Responses.json(try IncidentsEndpoint.answer(parameters(request), data: data))
+            guard Responses.wantsGeoJSON(request) else {
+                return Responses.json(try IncidentsEndpoint.answer(parameters(request), data: data))
+            }
+            return Responses.geoJSON(
+                IncidentsAnswer.geoJSON(try IncidentsEndpoint.selection(parameters(request), data: data)))
         }
         return router
     }
