@@ -21,67 +21,12 @@ public struct ARAnswer: Encodable, Sendable {
         public var readHeading: Double?
     }
 
-    /// One target's label; `x` and `y` are null for a target behind the camera.
-    public struct Label: Encodable, Sendable {
-        public var id: String
-        public var name: String
-        public var distance: Double
-        public var bearing: Double
-        public var relativeBearing: Double
-        public var elevation: Double
-        public var x: Double?
-        public var y: Double?
-        public var visible: Bool
-        public var scale: Double
-        public var stackLevel: Int
-        public var width: Double
-        public var height: Double
-
-        init(_ label: ARLabel) {
-            id = label.id
-            name = label.name
-            distance = ARAnswer.rounded(label.distance, 1)
-            bearing = ARAnswer.rounded(label.bearing, 2)
-            relativeBearing = ARAnswer.rounded(label.relativeBearing, 2)
-            elevation = ARAnswer.rounded(label.elevation, 3)
-            x = label.x.map { ARAnswer.rounded($0, 1) }
-            y = label.y.map { ARAnswer.rounded($0, 1) }
-            visible = label.visible
-            scale = ARAnswer.rounded(label.scale, 3)
-            stackLevel = label.stackLevel
-            width = ARAnswer.rounded(label.width, 1)
-            height = ARAnswer.rounded(label.height, 1)
-        }
-
-        // x and y are written as null, not left out, so that every label has the same keys.
-        enum CodingKeys: String, CodingKey {
-            case id, name, distance, bearing, relativeBearing, elevation, x, y, visible, scale, stackLevel, width,
-                height
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(name, forKey: .name)
-            try c.encode(distance, forKey: .distance)
-            try c.encode(bearing, forKey: .bearing)
-            try c.encode(relativeBearing, forKey: .relativeBearing)
-            try c.encode(elevation, forKey: .elevation)
-            try c.encode(x, forKey: .x)
-            try c.encode(y, forKey: .y)
-            try c.encode(visible, forKey: .visible)
-            try c.encode(scale, forKey: .scale)
-            try c.encode(stackLevel, forKey: .stackLevel)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-        }
-    }
-
     public var camera: Camera
     /// How many labels are visible (whether or not the others are listed).
     public var visibleCount: Int
-    /// Nearest first: draw them in reverse order so that the nearest is in front.
-    public var labels: [Label]
+    /// Nearest first: draw them in reverse order so that the nearest is in front. Rounded;
+    /// `x` and `y` are null for a target behind the camera.
+    public var labels: [ARLabel]
     /// In a stream, the line of input this overlay answers.
     public var line: Int?
 
@@ -94,12 +39,29 @@ public struct ARAnswer: Encodable, Sendable {
             hfov: camera.horizontalFieldOfView, vfov: Self.rounded(camera.verticalFieldOfView, 3),
             width: camera.width, height: camera.height)
         visibleCount = labels.filter(\.visible).count
-        self.labels = (visibleOnly ? labels.filter(\.visible) : labels).map(Label.init)
+        self.labels = (visibleOnly ? labels.filter(\.visible) : labels).map { $0.rounded() }
     }
 
     /// `value` rounded to `places` decimals.
     public static func rounded(_ value: Double, _ places: Int) -> Double {
         let scale = pow(10.0, Double(places))
         return (value * scale).rounded() / scale
+    }
+}
+
+extension ARLabel {
+    /// The label with its values rounded as ``ARAnswer`` gives them.
+    func rounded() -> ARLabel {
+        var label = self
+        label.distance = ARAnswer.rounded(distance, 1)
+        label.bearing = ARAnswer.rounded(bearing, 2)
+        label.relativeBearing = ARAnswer.rounded(relativeBearing, 2)
+        label.elevation = ARAnswer.rounded(elevation, 3)
+        label.x = x.map { ARAnswer.rounded($0, 1) }
+        label.y = y.map { ARAnswer.rounded($0, 1) }
+        label.scale = ARAnswer.rounded(scale, 3)
+        label.width = ARAnswer.rounded(width, 1)
+        label.height = ARAnswer.rounded(height, 1)
+        return label
     }
 }

@@ -45,4 +45,26 @@ public struct ARLabel: Hashable, Sendable, Codable {
         self.width = width
         self.height = height
     }
+
+    // x and y are written as null, not left out, so that every label has the same keys.
+    enum CodingKeys: String, CodingKey {
+        case id, name, distance, bearing, relativeBearing, elevation, x, y, visible, scale, stackLevel, width, height
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(distance, forKey: .distance)
+        try c.encode(bearing, forKey: .bearing)
+        try c.encode(relativeBearing, forKey: .relativeBearing)
+        try c.encode(elevation, forKey: .elevation)
+        try c.encode(x, forKey: .x)
+        try c.encode(y, forKey: .y)
+        try c.encode(visible, forKey: .visible)
+        try c.encode(scale, forKey: .scale)
+        try c.encode(stackLevel, forKey: .stackLevel)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+    }
 }
