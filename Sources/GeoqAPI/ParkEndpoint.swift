@@ -17,11 +17,8 @@ public enum ParkEndpoint {
         _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date = Date()
     ) throws(Problem) -> ParkAnswer {
         try query.allowOnly(parameters)
-        let language = try TariffEndpoint.language(query, acceptLanguage: acceptLanguage)
-        do throws(Problem) {
-            return try answer(query, data: data, language: language, now: now)
-        } catch {
-            throw error.chosen(language)
+        return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage) { language throws(Problem) in
+            try answer(query, data: data, language: language, now: now)
         }
     }
 

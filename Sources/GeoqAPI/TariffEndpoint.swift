@@ -16,12 +16,18 @@ public enum TariffEndpoint {
         _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date = Date()
     ) throws(Problem) -> TariffAnswer {
         try query.allowOnly(parameters)
-        let language = try self.language(query, acceptLanguage: acceptLanguage)
-        do throws(Problem) {
-            return try answer(query, data: data, language: language, now: now)
-        } catch {
-            throw error.chosen(language)
+        return try inLanguage(query, acceptLanguage: acceptLanguage) { language throws(Problem) in
+            try answer(query, data: data, language: language, now: now)
         }
+    }
+
+    /// `body` in the request's language (see ``language(_:acceptLanguage:)``), its problems
+    /// tagged with that language so that they are written in it.
+    static func inLanguage<Answer>(
+        _ query: QueryParameters, acceptLanguage: String?, _ body: (Language) throws(Problem) -> Answer
+    ) throws(Problem) -> Answer {
+        let language = try language(query, acceptLanguage: acceptLanguage)
+        do throws(Problem) { return try body(language) } catch { throw error.chosen(language) }
     }
 
     static func answer(_ query: QueryParameters, data: ServiceData, language: Language, now: Date) throws(Problem)
