@@ -3,48 +3,38 @@ import GeoqSchedule
 /// The kinds of ``Problem`` the API answers, with their titles and, where the detail is the
 /// service's own words, the detail in Spanish, Basque and English.
 extension Problem {
-    /// A required query parameter is absent.
-    public static func missing(_ parameter: String, _ detail: LocalizedText) -> Problem {
+    /// A required query parameter is absent; `detail` in one language (the tariff's own
+    /// messages, already in the asker's), or in every language below.
+    public static func missing(_ parameter: String, _ detail: String) -> Problem {
         Problem(
-            type: "/problems/missing-parameter", title: "A required parameter is missing", status: 400, detail: "",
-            parameter: parameter
-        ).detailed(detail)
+            type: "/problems/missing-parameter", title: "A required parameter is missing", status: 400,
+            detail: detail, parameter: parameter)
     }
 
     /// A parameter is present but cannot be read (not a number, not UTF-8, ...).
-    public static func invalid(_ parameter: String, _ detail: LocalizedText) -> Problem {
+    public static func invalid(_ parameter: String, _ detail: String) -> Problem {
         Problem(
-            type: "/problems/invalid-parameter", title: "A parameter is not valid", status: 400, detail: "",
-            parameter: parameter
-        ).detailed(detail)
+            type: "/problems/invalid-parameter", title: "A parameter is not valid", status: 400, detail: detail,
+            parameter: parameter)
     }
 
     /// A number is readable but outside the range the parameter allows.
-    public static func outOfRange(_ parameter: String, _ detail: LocalizedText) -> Problem {
-        Problem(
-            type: "/problems/out-of-range", title: "A parameter is out of range", status: 400, detail: "",
-            parameter: parameter
-        ).detailed(detail)
-    }
-
-    /// The same kinds with a detail in one language only (the tariff's own messages, already
-    /// in the asker's language).
-    public static func missing(_ parameter: String, _ detail: String) -> Problem {
-        var problem = missing(parameter, LocalizedText(es: detail, eu: detail, en: detail))
-        problem.localizedDetail = nil
-        return problem
-    }
-
-    public static func invalid(_ parameter: String, _ detail: String) -> Problem {
-        var problem = invalid(parameter, LocalizedText(es: detail, eu: detail, en: detail))
-        problem.localizedDetail = nil
-        return problem
-    }
-
     public static func outOfRange(_ parameter: String, _ detail: String) -> Problem {
-        var problem = outOfRange(parameter, LocalizedText(es: detail, eu: detail, en: detail))
-        problem.localizedDetail = nil
-        return problem
+        Problem(
+            type: "/problems/out-of-range", title: "A parameter is out of range", status: 400, detail: detail,
+            parameter: parameter)
+    }
+
+    public static func missing(_ parameter: String, _ detail: LocalizedText) -> Problem {
+        missing(parameter, detail.en).detailed(detail)
+    }
+
+    public static func invalid(_ parameter: String, _ detail: LocalizedText) -> Problem {
+        invalid(parameter, detail.en).detailed(detail)
+    }
+
+    public static func outOfRange(_ parameter: String, _ detail: LocalizedText) -> Problem {
+        outOfRange(parameter, detail.en).detailed(detail)
     }
 
     /// A layer name the service does not hold (or not of the kind the endpoint needs).
