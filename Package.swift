@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev).
@@ -87,11 +90,16 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
+                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
 
         // The `geoq` command line.
@@ -123,7 +131,8 @@ let package = Package(
                 "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite",
             ]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
@@ -148,6 +157,8 @@ let package = Package(
             dependencies: [
                 "GeoqServer", "GeoqAPI", "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(

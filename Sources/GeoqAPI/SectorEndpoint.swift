@@ -15,8 +15,11 @@ public enum SectorEndpoint {
         guard let lookup = data.sectorLookups[name] else {
             throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
         }
-        // The other layers in listing order, for the "did you swap latitude and longitude?" hint.
-        let others = data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
-        return (lookup.answer(for: point, swapCandidates: { others }), lookup)
+        // The other layers in listing order, for the "did you swap latitude and longitude?" hint
+        // (only wanted for a point outside the layer).
+        let answer = lookup.answer(for: point) {
+            data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
+        }
+        return (answer, lookup)
     }
 }

@@ -16,6 +16,12 @@ public final class RequestMetrics: Sendable {
         var counts = [Int](repeating: 0, count: RequestMetrics.buckets.count)
         var sum = 0.0
         var count = 0
+
+        mutating func add(_ seconds: Double) {
+            for (i, bound) in RequestMetrics.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     struct Tally {
@@ -35,12 +41,16 @@ public final class RequestMetrics: Sendable {
         let route = routes.contains(path) ? path : "other"
         tally.withLock { t in
             t.requests[route, default: [:]][status, default: 0] += 1
-            var h = t.latency[route] ?? Histogram()
-            for (i, bound) in Self.buckets.enumerated() where seconds <= bound { h.counts[i] += 1 }
-            h.sum += seconds
-            h.count += 1
-            t.latency[route] = h
+            // In place: a copy taken out of the dictionary would copy its counts on every request.
+            t.latency[route, default: Histogram()].add(seconds)
         }
+    }
+
+    /// Records one request answered since `started`.
+    func record(path: String, status: Int, since started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        record(path: path, status: status, seconds: seconds)
     }
 
     /// The Prometheus text exposition (version 0.0.4).
@@ -78,9 +88,7 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let started = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.record(path: request.uri.path, status: response.status.code, seconds: seconds)
+        metrics.record(path: request.uri.path, status: response.status.code, since: started)
         return response
     }
 }

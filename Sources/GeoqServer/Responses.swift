@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqFormats
 import GeoqSchedule
 import Hummingbird
 
@@ -8,13 +9,18 @@ import Hummingbird
 enum Responses {
     static func json(
         _ value: some Encodable, status: HTTPResponse.Status = .ok, contentType: String = "application/json"
-    ) -> Response {
+    ) -> Answer {
         guard let data = encode(value) else { return problem(.internalError("could not encode the answer")) }
         return body(data, status: status, contentType: contentType)
     }
 
+    /// JSON written by the value itself (the same text as `json(_:)` gives, faster).
+    static func json(_ value: some JSONWritable & Encodable) -> Answer {
+        Answer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: JSONText.of(value)))
+    }
+
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.
-    static func geoJSON(_ object: [String: Any]) -> Response {
+    static func geoJSON(_ object: [String: Any]) -> Answer {
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
@@ -22,7 +28,7 @@ enum Responses {
         return body(data, status: .ok, contentType: "application/geo+json")
     }
 
-    static func problem(_ problem: Problem) -> Response {
+    static func problem(_ problem: Problem) -> Answer {
         body(
             encode(problem) ?? Data("{}".utf8), status: HTTPResponse.Status(code: problem.status),
             contentType: Problem.mediaType)
@@ -35,10 +41,8 @@ enum Responses {
         return try? encoder.encode(value)
     }
 
-    static func body(_ data: Data, status: HTTPResponse.Status, contentType: String) -> Response {
-        Response(
-            status: status, headers: [.contentType: contentType],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    static func body(_ data: Data, status: HTTPResponse.Status, contentType: String) -> Answer {
+        Answer(status: status, headers: [.contentType: contentType], body: ByteBuffer(bytes: data))
     }
 
     /// The answers to a batch as an NDJSON stream, written in chunks of about 64 KiB as they
@@ -69,15 +73,10 @@ enum Responses {
             status: .ok, headers: [.contentType: SectorBatchEndpoint.answerMediaType], body: body)
     }
 
-    /// The language of problems for `request`: the first of es, eu, en in its
-    /// `Accept-Language`, else English.
-    static func language(of request: Request) -> Language {
-        request.headers[.acceptLanguage].flatMap(Language.preferred(acceptLanguage:)) ?? .en
-    }
-
-    /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
-    static func wantsGeoJSON(_ request: Request) -> Bool {
-        request.headers[.accept]?.contains("application/geo+json") ?? false
+    /// The language of problems for a request with these headers: the first of es, eu, en in
+    /// its `Accept-Language`, else English.
+    static func language(of headers: HTTPFields) -> Language {
+        headers[.acceptLanguage].flatMap(Language.preferred(acceptLanguage:)) ?? .en
     }
 }
 
@@ -90,25 +89,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request)))
+            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request.headers)))
+                .response
         } catch let error as HTTPError {
-            let language = Responses.language(of: request)
+            let language = Responses.language(of: request.headers)
             if error.status == .notFound {
                 // A documented path asked with another method: 405 with the one it takes.
                 if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
                     let method = endpoint.method.uppercased()
-                    var response = Responses.problem(
+                    var answer = Responses.problem(
                         Problem.methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method)
                             .localized(to: language))
-                    response.headers[.allow] = method
-                    return response
+                    answer.headers[.allow] = method
+                    return answer.response
                 }
-                return Responses.problem(Problem.notFound(path: request.uri.path).localized(to: language))
+                return Responses.problem(Problem.notFound(path: request.uri.path).localized(to: language)).response
             }
             return Responses.problem(
                 Problem(
                     type: "/problems/http-\(error.status.code)", title: error.status.reasonPhrase,
-                    status: error.status.code, detail: error.body ?? error.status.reasonPhrase))
+                    status: error.status.code, detail: error.body ?? error.status.reasonPhrase)
+            ).response
         }
     }
 }

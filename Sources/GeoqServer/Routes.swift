@@ -4,6 +4,8 @@ import GeoqIncidents
 import GeoqLayers
 import GeoqParking
 import Hummingbird
+import Logging
+import NIOPosix
 
 /// The HTTP face of geoq: each route reads its query into ``GeoqAPI``, which does the work, and
 /// writes the answer or the problem back. No geometry and no rules live here.
@@ -17,41 +19,30 @@ public enum Routes {
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         logRequests: Bool = false
     ) -> Router<BasicRequestContext> {
+        router(
+            endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
+            limits: limits, logRequests: logRequests)
+    }
+
+    static func router(
+        endpoints: GetEndpoints, state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits,
+        logRequests: Bool
+    ) -> Router<BasicRequestContext> {
         let router = Router()
-        if logRequests { router.add(middleware: AccessLogMiddleware(level: .info)) }
+        if logRequests { router.add(middleware: AccessLogMiddleware(log: AccessLog(level: .info))) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
 
-        router.get("/metrics") { _, _ in
-            Responses.body(
-                Data(metrics.exposition().utf8), status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        for path in endpoints.paths {
+            router.get(RouterPath(path)) { request, _ in
+                endpoints.answer(EndpointRequest(uri: request.uri, headers: request.headers))!.response
+            }
         }
 
-        router.get("/openapi.json") { _, _ in Responses.json(OpenAPIDocument.service(for: state.data, limits: limits)) }
-        router.get("/healthz") { _, _ in Responses.json(["status": "ok"]) }
-        router.get("/readyz") { _, _ -> Response in
-            let data = try current(state)
-            let served = data.sectorLookups.count
-            return Responses.json(
-                Readiness(
-                    status: "ready", store: data.storeFile, polygonLayers: served, pointLayers: data.pointLayers.count,
-                    generation: state.generation, loadedAt: data.loadedAt.ISO8601Format()))
-        }
-
-        router.get("/v1/layers") { _, _ -> Response in
-            let data = try current(state)
-            return Responses.json(["layers": data.layers])
-        }
-
-        router.get("/v1/sector") { request, _ -> Response in
-            let data = try current(state)
-            let (answer, lookup) = try SectorEndpoint.answer(parameters(request), data: data)
-            return Responses.wantsGeoJSON(request)
-                ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
-        }
         router.post("/v1/sector:batch") { request, _ -> Response in
-            let data = try current(state)
-            let target = try SectorBatchEndpoint.target(parameters(request), data: data)
+            guard let data = state.data else { throw Problem.stillLoading }
+            let target = try SectorBatchEndpoint.target(
+                EndpointRequest(uri: request.uri, headers: request.headers).parameters, data: data)
             let contentType = request.headers[.contentType]
             // A declared length over the limit is refused before reading anything.
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {
@@ -67,78 +58,59 @@ public enum Routes {
                 Data(buffer: body), contentType: contentType, maxPoints: limits.maxBatchPoints)
             return Responses.batch(items, target: target, timeLimit: limits.requestTimeout)
         }
-
-        router.get("/v1/nearest") { request, _ -> Response in
-            let data = try current(state)
-            let answer = try NearestEndpoint.answer(parameters(request), data: data)
-            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
-        }
-
-        router.get("/v1/services") { request, _ -> Response in
-            let data = try current(state)
-            let answer = try ServicesEndpoint.answer(parameters(request), data: data)
-            return Responses.wantsGeoJSON(request) ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
-        }
-
-        router.get("/v1/ar") { request, _ -> Response in
-            let data = try current(state)
-            return Responses.json(try AREndpoint.answer(parameters(request), data: data))
-        }
-
-        router.get("/v1/tariff") { request, _ -> Response in
-            let data = try current(state)
-            return Responses.json(
-                try TariffEndpoint.answer(
-                    parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage]))
-        }
-        router.get("/v1/park") { request, _ -> Response in
-            let data = try current(state)
-            let answer = try ParkEndpoint.answer(
-                parameters(request), data: data, acceptLanguage: request.headers[.acceptLanguage])
-            return Responses.wantsGeoJSON(request)
-                ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
-                : Responses.json(answer)
-        }
-
-        router.get("/v1/incidents") { request, _ -> Response in
-            let data = try current(state)
-            guard Responses.wantsGeoJSON(request) else {
-                return Responses.json(try IncidentsEndpoint.answer(parameters(request), data: data))
-            }
-            return Responses.geoJSON(
-                IncidentsAnswer.geoJSON(try IncidentsEndpoint.selection(parameters(request), data: data)))
-        }
         return router
     }
 
-    static func parameters(_ request: Request) -> QueryParameters {
-        QueryParameters(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+    /// The service as a Hummingbird application: the router above, and the GET endpoints also
+    /// answered on each connection's event loop (``InlineAnswerHandler``).
+    public static func application(
+        state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
+        metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
+        logRequests: Bool = false, logger: Logger? = nil
+    ) -> some ApplicationProtocol {
+        let logger = logger ?? defaultLogger()
+        let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
+        let accessLog = logRequests ? AccessLog(level: .info) : nil
+        return Application(
+            router: router(
+                endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    InlineAnswerHandler(
+                        endpoints: endpoints, metrics: metrics, accessLog: accessLog, logger: logger,
+                        serverName: serverName)
+                ])),
+            configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
+            services: reloader.map { [$0] } ?? [],
+            eventLoopGroupProvider: address.threads.map { .shared(MultiThreadedEventLoopGroup(numberOfThreads: $0)) }
+                ?? .singleton,
+            logger: logger)
     }
 
-    static func current(_ state: ServiceState) throws(Problem) -> ServiceData {
-        guard let data = state.data else { throw .stillLoading }
-        return data
+    /// Hummingbird's own default logger: labelled with the server name, level from LOG_LEVEL.
+    static func defaultLogger() -> Logger {
+        var logger = Logger(label: serverName)
+        if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
+            logger.logLevel = level
+        }
+        return logger
     }
 
-    struct Readiness: Encodable {
-        var status: String
-        var store: String
-        var polygonLayers: Int
-        var pointLayers: Int
-        /// How many snapshots have been loaded (1 at start, one more per reload).
-        var generation: Int
-        var loadedAt: String
-    }
+    /// The `Server` header of every answer.
+    static let serverName = "geoq"
 }
 
-/// Where the service listens.
+/// Where the service listens, and with how many event-loop threads.
 public struct ServerAddress: Sendable {
     public var host: String
     public var port: Int
+    /// Threads answering connections; nil: one per core (SwiftNIO's shared group).
+    public var threads: Int?
 
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
         self.host = host
         self.port = port
+        self.threads = threads
     }
 }
 
@@ -149,9 +121,7 @@ public func runService(
     limits: ServiceLimits = ServiceLimits(),
     logRequests: Bool = false
 ) async throws {
-    let app = Application(
-        router: Routes.router(state: state, limits: limits, logRequests: logRequests),
-        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geoq"),
-        services: reloader.map { [$0] } ?? [])
-    try await app.runService()
+    try await Routes.application(
+        state: state, address: address, reloader: reloader, limits: limits, logRequests: logRequests
+    ).runService()
 }

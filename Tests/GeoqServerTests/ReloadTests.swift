@@ -29,15 +29,20 @@ import Testing
 
     /// Four clients ask continuously while the data is swapped ten times: no request fails,
     /// and every answer is wholly A's or wholly B's (the layer named inside the answer and the
-    /// feature found agree with one snapshot).
-    @Test func tenReloadsUnderLoadLoseNothing() async throws {
+    /// feature found agree with one snapshot). Through the router alone, and over a socket where
+    /// the answers come from the event loop (`InlineAnswerHandler`).
+    @Test(arguments: [false, true]) func tenReloadsUnderLoadLoseNothing(live: Bool) async throws {
         let (a, b) = Self.snapshots
         let expectedA = a.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
         let expectedB = b.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
         #expect(expectedA.inside != expectedB.inside, "the two snapshots must differ")
         let state = ServiceState(a)
-        let app = Application(router: Routes.router(state: state))
-        let counts = try await app.test(.router) { client in
+        func run<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+            live
+                ? try await Routes.application(state: state).test(.live, body)
+                : try await Application(router: Routes.router(state: state)).test(.router, body)
+        }
+        let counts = try await run { client in
             try await withThrowingTaskGroup(of: (a: Int, b: Int, failed: Int).self) { group in
                 for _ in 0..<4 {
                     group.addTask {

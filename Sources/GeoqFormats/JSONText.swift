@@ -1,0 +1,135 @@
+/// JSON text written straight into bytes, the same bytes Foundation's `JSONEncoder` writes with
+/// `[.sortedKeys, .withoutEscapingSlashes]` (the format of every geoq JSON answer).
+///
+/// For the answers written thousands of times a second (the service's which-sector answer):
+/// `JSONEncoder` builds a tree of boxed values and sorts every object's keys on each call, which
+/// cost more than the lookup itself. A type writes itself here with its keys already in sorted
+/// order (``JSONWritable``); the tests hold the output to `JSONEncoder`'s, byte for byte.
+///
+/// Numbers are written as Swift's shortest round-trip `description`, without a trailing `.0`;
+/// a number that is not finite (which `JSONEncoder` refuses) is written as `null`. Strings
+/// escape `"`, `\` and the control characters, as `JSONEncoder` does.
+public struct JSONText: Sendable {
+    /// The text so far, UTF-8.
+    public var bytes: [UInt8] { storage }
+    @usableFromInline var storage: [UInt8] = []
+    /// Invariant: true when the next key or array element needs a comma before it.
+    @usableFromInline var needsComma = false
+
+    @inlinable public init(reservingCapacity capacity: Int = 512) { storage.reserveCapacity(capacity) }
+
+    /// The text of `value`.
+    @inlinable public static func of(_ value: some JSONWritable) -> [UInt8] {
+        var text = JSONText()
+        value.write(to: &text)
+        return text.storage
+    }
+
+    /// An object: `body` writes its members, in sorted key order.
+    @inlinable public mutating func object(_ body: (inout JSONText) -> Void) {
+        startValue()
+        storage.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        storage.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// An array: `body` writes its elements.
+    @inlinable public mutating func array(_ body: (inout JSONText) -> Void) {
+        startValue()
+        storage.append(UInt8(ascii: "["))
+        needsComma = false
+        body(&self)
+        storage.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A member's key; its value is written next.
+    @inlinable public mutating func key(_ name: String) {
+        startValue()
+        appendQuoted(name)
+        storage.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    @inlinable public mutating func string(_ value: String) {
+        startValue()
+        appendQuoted(value)
+        needsComma = true
+    }
+
+    @inlinable public mutating func number(_ value: Double) {
+        guard value.isFinite else { return null() }
+        startValue()
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        storage.append(contentsOf: text.utf8)
+        needsComma = true
+    }
+
+    @inlinable public mutating func number(_ value: Int) {
+        startValue()
+        storage.append(contentsOf: value.description.utf8)
+        needsComma = true
+    }
+
+    @inlinable public mutating func bool(_ value: Bool) {
+        startValue()
+        storage.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        needsComma = true
+    }
+
+    @inlinable public mutating func null() {
+        startValue()
+        storage.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    /// A member, left out when `value` is nil (as a synthesized `Encodable` does).
+    @inlinable public mutating func member<Value>(
+        _ name: String, _ value: Value?, _ write: (inout JSONText, Value) -> Void
+    ) {
+        guard let value else { return }
+        key(name)
+        write(&self, value)
+    }
+
+    @inlinable mutating func startValue() {
+        if needsComma { storage.append(UInt8(ascii: ",")) }
+    }
+
+    @usableFromInline mutating func appendQuoted(_ text: String) {
+        storage.append(UInt8(ascii: "\""))
+        // Most text needs no escape at all: copied in one go.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            storage.append(contentsOf: text.utf8)
+            storage.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): storage.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): storage.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: storage.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: storage.append(contentsOf: #"\r"#.utf8)
+            case 0x09: storage.append(contentsOf: #"\t"#.utf8)
+            case 0x08: storage.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: storage.append(contentsOf: #"\f"#.utf8)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                storage.append(contentsOf: #"\u00"#.utf8)
+                storage.append(hex[Int(byte >> 4)])
+                storage.append(hex[Int(byte & 0x0F)])
+            default: storage.append(byte)
+            }
+        }
+        storage.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A value that writes its own JSON text (keys in sorted order, nil members left out), the same
+/// as its `Encodable` conformance would through `JSONEncoder`.
+public protocol JSONWritable {
+    func write(to json: inout JSONText)
+}

@@ -1,0 +1,65 @@
+import GeoqFormats
+
+// The which-sector answer written without JSONEncoder: the service writes it for every
+// `GET /v1/sector` and every line of a batch. Members in sorted key order; the tests compare the
+// text with JSONEncoder's for real and made-up answers.
+
+extension SectorAnswer: JSONWritable {
+    public func write(to json: inout JSONText) {
+        json.object { json in
+            json.key("approximate")
+            json.bool(approximate)
+            json.member("approximation", approximation) { $0.string($1) }
+            json.key("inside")
+            json.array { json in for match in inside { match.write(to: &json) } }
+            json.key("layer")
+            json.string(layer)
+            json.member("nearest", nearest) { $1.write(to: &$0) }
+            json.key("query")
+            query.write(to: &json)
+            json.member("swapHint", swapHint) { $1.write(to: &$0) }
+        }
+    }
+}
+
+extension SectorAnswer.Position: JSONWritable {
+    public func write(to json: inout JSONText) {
+        json.object { json in
+            json.key("latitude")
+            json.number(latitude)
+            json.key("longitude")
+            json.number(longitude)
+        }
+    }
+}
+
+extension SectorAnswer.Match: JSONWritable {
+    public func write(to json: inout JSONText) {
+        json.object { json in
+            json.key("distanceToEdgeMetres")
+            json.number(distanceToEdgeMetres)
+            json.key("id")
+            json.string(id)
+            json.key("location")
+            json.string(location)
+            json.member("name", name) { $0.string($1) }
+            json.key("nearestEdgePoint")
+            nearestEdgePoint.write(to: &json)
+        }
+    }
+}
+
+extension SectorAnswer.SwapHint: JSONWritable {
+    public func write(to json: inout JSONText) {
+        json.object { json in
+            json.key("features")
+            json.array { json in for feature in features { json.string(feature) } }
+            json.key("latitude")
+            json.number(latitude)
+            json.key("layer")
+            json.string(layer)
+            json.key("longitude")
+            json.number(longitude)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GeoqAPI
+import GeoqIncidents
+import GeoqLayers
+import GeoqParking
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+
+/// What a GET endpoint reads of a request: its URI (path and query) and its headers.
+struct EndpointRequest {
+    var uri: URI
+    var headers: HTTPFields
+
+    var parameters: QueryParameters {
+        QueryParameters(uri.queryParameters.map { (String($0.key), String($0.value)) })
+    }
+
+    /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
+    var wantsGeoJSON: Bool { headers[.accept]?.contains("application/geo+json") ?? false }
+}
+
+/// A whole answer with its body already written, as every GET endpoint gives one.
+struct Answer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer
+
+    /// The answer as Hummingbird sends it.
+    var response: Response { Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body)) }
+}
+
+/// The service's GET endpoints: each a synchronous function from a request to its answer,
+/// reading one snapshot of the data.
+///
+/// Being synchronous is what lets ``InlineAnswerHandler`` answer them on the connection's
+/// event loop; Hummingbird's router serves the same table for everything that reaches it.
+struct GetEndpoints: Sendable {
+    typealias Handler = @Sendable (EndpointRequest) throws -> Answer
+
+    private let handlers: [String: Handler]
+
+    /// The paths answered here.
+    var paths: [String] { handlers.keys.sorted() }
+
+    init(state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits) {
+        @Sendable func current() throws(Problem) -> ServiceData {
+            guard let data = state.data else { throw .stillLoading }
+            return data
+        }
+        handlers = [
+            "/metrics": { _ in
+                Responses.body(
+                    Data(metrics.exposition().utf8), status: .ok,
+                    contentType: "text/plain; version=0.0.4; charset=utf-8")
+            },
+            "/openapi.json": { _ in Responses.json(OpenAPIDocument.service(for: state.data, limits: limits)) },
+            "/healthz": { _ in
+                Responses.body(Data(#"{"status":"ok"}"#.utf8), status: .ok, contentType: "application/json")
+            },
+            "/readyz": { _ in
+                let data = try current()
+                return Responses.json(
+                    Readiness(
+                        status: "ready", store: data.storeFile, polygonLayers: data.sectorLookups.count,
+                        pointLayers: data.pointLayers.count, generation: state.generation,
+                        loadedAt: data.loadedAt.ISO8601Format()))
+            },
+            "/v1/layers": { _ in Responses.json(["layers": try current().layers]) },
+            "/v1/sector": { request in
+                let (answer, lookup) = try SectorEndpoint.answer(request.parameters, data: current())
+                return request.wantsGeoJSON ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
+            },
+            "/v1/nearest": { request in
+                let answer = try NearestEndpoint.answer(request.parameters, data: current())
+                return request.wantsGeoJSON ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
+            },
+            "/v1/services": { request in
+                let answer = try ServicesEndpoint.answer(request.parameters, data: current())
+                return request.wantsGeoJSON ? Responses.geoJSON(answer.geoJSON) : Responses.json(answer)
+            },
+            "/v1/ar": { request in Responses.json(try AREndpoint.answer(request.parameters, data: current())) },
+            "/v1/tariff": { request in
+                Responses.json(
+                    try TariffEndpoint.answer(
+                        request.parameters, data: current(), acceptLanguage: request.headers[.acceptLanguage]))
+            },
+            "/v1/park": { request in
+                let answer = try ParkEndpoint.answer(
+                    request.parameters, data: current(), acceptLanguage: request.headers[.acceptLanguage])
+                return request.wantsGeoJSON
+                    ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
+                    : Responses.json(answer)
+            },
+            "/v1/incidents": { request in
+                guard request.wantsGeoJSON else {
+                    return Responses.json(try IncidentsEndpoint.answer(request.parameters, data: current()))
+                }
+                return Responses.geoJSON(
+                    IncidentsAnswer.geoJSON(try IncidentsEndpoint.selection(request.parameters, data: current())))
+            },
+        ]
+    }
+
+    /// True when a GET of `path` is answered here.
+    func answers(path: String) -> Bool { handlers[path] != nil }
+
+    /// The answer to a GET of `request.uri.path`, or nil when no endpoint has that path. A
+    /// problem is an answer too: problem+json in the request's language.
+    func answer(_ request: EndpointRequest) -> Answer? {
+        guard let handler = handlers[request.uri.path] else { return nil }
+        do {
+            return try handler(request)
+        } catch let problem as Problem {
+            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request.headers)))
+        } catch {
+            return Responses.problem(.internalError("\(error)"))
+        }
+    }
+
+    struct Readiness: Encodable {
+        var status: String
+        var store: String
+        var polygonLayers: Int
+        var pointLayers: Int
+        /// How many snapshots have been loaded (1 at start, one more per reload).
+        var generation: Int
+        var loadedAt: String
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GeoqFormats
+import Testing
+
+/// `JSONText` writes the bytes Foundation's JSONEncoder writes (sorted keys, slashes unescaped):
+/// JSONEncoder is the oracle, over random numbers and strings.
+@Suite struct JSONTextTests {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    struct Numbers: JSONWritable {
+        var values: [Double]
+        func write(to json: inout JSONText) { json.array { json in for v in values { json.number(v) } } }
+    }
+
+    struct Strings: JSONWritable {
+        var values: [String]
+        func write(to json: inout JSONText) { json.array { json in for v in values { json.string(v) } } }
+    }
+
+    @Test func numbersAsJSONEncoderWritesThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1, -3, 100, 12345, 53.63, 0.1, 1e-5, 1.5e-7, 1e16, 1e17, 2.5e21, 1e300]
+        values += [.leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude, 9_007_199_254_740_993]
+        for _ in 0..<20_000 {
+            // Every bit pattern that is a finite number, and ordinary coordinates and distances.
+            let bits = Double(bitPattern: generator.next())
+            if bits.isFinite { values.append(bits) }
+            values.append(Double.random(in: -180...180))
+            values.append((Double.random(in: 0...50_000) * 100).rounded() / 100)
+        }
+        let expected = try Self.encoder().encode(values)
+        #expect(JSONText.of(Numbers(values: values)) == Array(expected))
+    }
+
+    @Test func stringsAsJSONEncoderWritesThem() throws {
+        var values = [
+            "", "plain", #"quote " and \ backslash"#, "a/b", "\u{0}\u{1f}\u{7f}", "\n\r\t\u{8}\u{c}", "é€😀\u{2028}",
+        ]
+        let alphabet: [Unicode.Scalar] =
+            (0..<0x80).compactMap(Unicode.Scalar.init) + ["é", "ñ", "—", "€", "\u{2028}", "😀", "\u{FEFF}"]
+        for _ in 0..<5_000 {
+            values.append(
+                String(String.UnicodeScalarView((0..<Int.random(in: 0...12)).map { _ in alphabet.randomElement()! })))
+        }
+        let expected = try Self.encoder().encode(values)
+        #expect(JSONText.of(Strings(values: values)) == Array(expected))
+    }
+
+    struct Record: Encodable, JSONWritable {
+        var b: Bool
+        var items: [Int]
+        var name: String?
+        var nested: [Record]
+
+        func write(to json: inout JSONText) {
+            json.object { json in
+                json.key("b")
+                json.bool(b)
+                json.key("items")
+                json.array { json in for i in items { json.number(i) } }
+                json.member("name", name) { $0.string($1) }
+                json.key("nested")
+                json.array { json in for r in nested { r.write(to: &json) } }
+            }
+        }
+    }
+
+    @Test func objectsArraysAndAbsentMembers() throws {
+        let inner = Record(b: false, items: [], name: nil, nested: [])
+        let record = Record(b: true, items: [1, -2, 3], name: "x", nested: [inner, inner])
+        #expect(JSONText.of(record) == Array(try Self.encoder().encode(record)))
+        #expect(String(decoding: JSONText.of(inner), as: UTF8.self) == #"{"b":false,"items":[],"nested":[]}"#)
+    }
+
+    @Test func numbersThatAreNotFiniteAreNull() {
+        #expect(String(decoding: JSONText.of(Numbers(values: [.nan, .infinity, 1])), as: UTF8.self) == "[null,null,1]")
+    }
+}
