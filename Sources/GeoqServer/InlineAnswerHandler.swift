@@ -31,7 +31,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State {
         case idle
         /// A GET to answer here once its end has been read (a body, if any, is ignored).
-        case reading(HTTPRequest, started: ContinuousClock.Instant)
+        case reading(HTTPRequest, URI, started: ContinuousClock.Instant)
         /// The request being read goes to the router, part by part.
         case passingOn
     }
@@ -60,8 +60,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
-            if passedOn == 0, head.method == .get, let path = head.path, endpoints.answers(path: URI(path).path) {
-                state = .reading(head, started: .now)
+            if passedOn == 0, head.method == .get, let path = head.path, case let uri = URI(path),
+                endpoints.answers(path: uri.path)
+            {
+                state = .reading(head, uri, started: .now)
             } else {
                 state = .passingOn
                 passedOn += 1
@@ -69,9 +71,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case (.body, .reading):
             break
-        case (.end, .reading(let head, let started)):
+        case (.end, .reading(let head, let uri, let started)):
             state = .idle
-            answer(head, started: started, context: context)
+            answer(head, uri: uri, started: started, context: context)
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)
@@ -103,8 +105,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func answer(_ head: HTTPRequest, started: ContinuousClock.Instant, context: ChannelHandlerContext) {
-        let uri = URI(head.path ?? "/")
+    private func answer(
+        _ head: HTTPRequest, uri: URI, started: ContinuousClock.Instant, context: ChannelHandlerContext
+    ) {
         guard let answer = endpoints.answer(EndpointRequest(uri: uri, headers: head.headerFields)) else { return }
         var fields = answer.headers
         fields[.contentLength] = String(answer.body.readableBytes)

@@ -22,8 +22,10 @@ geoq="$(swift build -c release --show-bin-path)/geoq"
 work="$(mktemp -d)"
 geoq_port=18090
 nginx_port=18091
+single_port=18092
 cleanup() {
     [ -n "${geoq_pid:-}" ] && kill "$geoq_pid" 2>/dev/null || true
+    [ -n "${single_pid:-}" ] && kill "$single_pid" 2>/dev/null || true
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -31,9 +33,14 @@ trap cleanup EXIT
 
 "$geoq" serve --port "$geoq_port" 2>"$work/geoq.log" &
 geoq_pid=$!
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$geoq_port/readyz" >/dev/null && break
-    sleep 0.5
+# The same service on one event-loop thread (`--threads 1`): the other core is left to wrk.
+"$geoq" serve --port "$single_port" --threads 1 2>"$work/geoq-single.log" &
+single_pid=$!
+for port in "$geoq_port" "$single_port"; do
+    for _ in $(seq 1 120); do
+        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
+        sleep 0.5
+    done
 done
 path="/v1/sector?lat=42.81&lon=-1.64"
 curl -sf "http://127.0.0.1:$geoq_port$path" >"$work/answer.json"
@@ -79,15 +86,17 @@ measure() {
 
 # Also geoq's /healthz: the same HTTP stack and middleware with no lookup, the floor of what
 # the stack allows on this machine.
-echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx | geoq /healthz req/s (/ nginx) |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx | geoq /healthz req/s (/ nginx) | geoq --threads 1 req/s (/ nginx), p99 |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for c in 1 16 64; do
     IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$geoq_port$path" "$c")"
     IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$nginx_port/v1/sector" "$c")"
     IFS='|' read -r h_rps _ _ <<<"$(measure "http://127.0.0.1:$geoq_port/healthz" "$c")"
+    IFS='|' read -r s_rps _ s_p99 <<<"$(measure "http://127.0.0.1:$single_port$path" "$c")"
     ratio=$(awk -v a="$g_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", a / b }')
     floor=$(awk -v a="$h_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", a / b }')
-    echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $ratio | $h_rps ($floor) |"
+    single=$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", a / b }')
+    echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $ratio | $h_rps ($floor) | $s_rps ($single), $s_p99 |"
 done
 echo
 echo "wrk ${duration} s per run on loopback, $(nproc) cores; geoq and nginx answer the same $(wc -c <"$work/answer.json") bytes."
