@@ -27,21 +27,20 @@ public struct JSONText: Sendable {
 
     /// An object: `body` writes its members, in sorted key order.
     @inlinable public mutating func object(_ body: (inout JSONText) -> Void) {
-        startValue()
-        storage.append(UInt8(ascii: "{"))
-        needsComma = false
-        body(&self)
-        storage.append(UInt8(ascii: "}"))
-        needsComma = true
+        container(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
     /// An array: `body` writes its elements.
     @inlinable public mutating func array(_ body: (inout JSONText) -> Void) {
+        container(UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    @inlinable mutating func container(_ open: UInt8, _ close: UInt8, _ body: (inout JSONText) -> Void) {
         startValue()
-        storage.append(UInt8(ascii: "["))
+        storage.append(open)
         needsComma = false
         body(&self)
-        storage.append(UInt8(ascii: "]"))
+        storage.append(close)
         needsComma = true
     }
 
