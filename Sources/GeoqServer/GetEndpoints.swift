@@ -105,10 +105,10 @@ struct GetEndpoints: Sendable {
     /// True when a GET of `path` is answered here.
     func answers(path: String) -> Bool { handlers[path] != nil }
 
-    /// The answer to a GET of `request.uri.path`, or nil when no endpoint has that path. A
-    /// problem is an answer too: problem+json in the request's language.
-    func answer(_ request: EndpointRequest) -> Answer? {
-        guard let handler = handlers[request.uri.path] else { return nil }
+    /// The answer of the endpoint at `path` (by default the request's own path), or nil when no
+    /// endpoint has that path. A problem is an answer too: problem+json in the request's language.
+    func answer(_ request: EndpointRequest, endpoint path: String? = nil) -> Answer? {
+        guard let handler = handlers[path ?? request.uri.path] else { return nil }
         do {
             return try handler(request)
         } catch let problem as Problem {

@@ -34,8 +34,11 @@ public enum Routes {
         router.add(middleware: ProblemMiddleware())
 
         for path in endpoints.paths {
+            // The route's own path: the router also matches spellings such as a trailing slash.
             router.get(RouterPath(path)) { request, _ in
-                endpoints.answer(EndpointRequest(uri: request.uri, headers: request.headers))!.response
+                let answer = endpoints.answer(
+                    EndpointRequest(uri: request.uri, headers: request.headers), endpoint: path)
+                return answer?.response ?? Responses.problem(.notFound(path: request.uri.path)).response
             }
         }
 

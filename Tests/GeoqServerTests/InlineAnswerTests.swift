@@ -179,6 +179,8 @@ import Testing
             ("/v1/tariff?zone=blue&minutes=30&start=2026-11-23T13:50", [.acceptLanguage: "en"]),
             ("/v1/incidents", [:]),
             ("/nowhere", [:]),
+            ("/v1/sector/?lat=42.81&lon=-1.64", [:]),
+            ("/v1//sector?lat=42.81&lon=-1.64", [:]),
         ]
         typealias Seen = (status: HTTPResponse.Status, type: String?, body: String)
         func run(_ app: some ApplicationProtocol, _ mode: TestingSetup, live: Bool) async throws -> [Seen] {
@@ -202,8 +204,11 @@ import Testing
         for ((uri, _), (a, b)) in zip(requests, zip(routed, live)) {
             #expect(a.status == b.status && a.type == b.type && a.body == b.body, "\(uri)")
         }
-        // Answers and problems both (this snapshot has one polygon layer, no point layers, no tariffs).
+        // Answers and problems both (this snapshot has one polygon layer, no point layers, no tariffs);
+        // the router also takes a path with a trailing or doubled slash, and so answers it.
         #expect(
-            routed.map(\.status.code) == [200, 200, 200, 400, 404, 400, 200, 404, 200, 200, 200, 200, 404, 200, 404])
+            routed.map(\.status.code) == [
+                200, 200, 200, 400, 404, 400, 200, 404, 200, 200, 200, 200, 404, 200, 404, 200, 200,
+            ])
     }
 }
