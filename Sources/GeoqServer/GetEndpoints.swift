@@ -112,7 +112,7 @@ struct GetEndpoints: Sendable {
         do {
             return try handler(request)
         } catch let problem as Problem {
-            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request.headers)))
+            return Responses.problem(problem, for: request.headers)
         } catch {
             return Responses.problem(.internalError("\(error)"))
         }

@@ -108,7 +108,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(
         _ head: HTTPRequest, uri: URI, started: ContinuousClock.Instant, context: ChannelHandlerContext
     ) {
-        guard let answer = endpoints.answer(EndpointRequest(uri: uri, headers: head.headerFields)) else { return }
+        // Only known paths are read here, so the not-found fallback never leaves a request unanswered.
+        let request = EndpointRequest(uri: uri, headers: head.headerFields)
+        let answer =
+            endpoints.answer(request) ?? Responses.problem(.notFound(path: uri.path), for: head.headerFields)
         var fields = answer.headers
         fields[.contentLength] = String(answer.body.readableBytes)
         fields[.date] = date.now()

@@ -28,6 +28,11 @@ enum Responses {
         return body(data, status: .ok, contentType: "application/geo+json")
     }
 
+    /// A problem in the language the request asks for, unless the problem already has one.
+    static func problem(_ problem: Problem, for headers: HTTPFields) -> Answer {
+        Responses.problem(problem.localized(to: problem.language ?? language(of: headers)))
+    }
+
     static func problem(_ problem: Problem) -> Answer {
         body(
             encode(problem) ?? Data("{}".utf8), status: HTTPResponse.Status(code: problem.status),
@@ -89,7 +94,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return Responses.problem(problem.localized(to: problem.language ?? Responses.language(of: request.headers)))
+            return Responses.problem(problem, for: request.headers)
                 .response
         } catch let error as HTTPError {
             let language = Responses.language(of: request.headers)

@@ -1,8 +1,6 @@
 import Foundation
 import GeoqAPI
-import GeoqIncidents
 import GeoqLayers
-import GeoqParking
 import Hummingbird
 import Logging
 import NIOPosix
