@@ -6,6 +6,7 @@ import GeoqTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 /// Hot reload: snapshots swapped under continuous load, and the store watcher.
@@ -42,6 +43,10 @@ import Testing
                 ? try await Routes.application(state: state).test(.live, body)
                 : try await Application(router: Routes.router(state: state)).test(.router, body)
         }
+        // The swaps follow the clients' progress (one per 50 answers), not the clock, so that they
+        // fall while the clients are asking however slowly a live client gets going.
+        final class Counter: Sendable { let value = Atomic<Int>(0) }
+        let answered = Counter()
         let counts = try await run { client in
             try await withThrowingTaskGroup(of: (a: Int, b: Int, failed: Int).self) { group in
                 for _ in 0..<4 {
@@ -49,6 +54,7 @@ import Testing
                         var tally = (a: 0, b: 0, failed: 0)
                         for _ in 0..<150 {
                             try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) { response in
+                                answered.value.add(1, ordering: .relaxed)
                                 guard response.status == .ok,
                                     let answer = try? JSONDecoder().decode(
                                         SectorAnswer.self, from: Data(buffer: response.body))
@@ -67,8 +73,12 @@ import Testing
                         return tally
                     }
                 }
+                // A client that fails stops counting: the deadline keeps the test from waiting forever.
+                let deadline = ContinuousClock.now + .seconds(60)
                 for k in 0..<10 {
-                    try await Task.sleep(for: .milliseconds(5))
+                    while answered.value.load(ordering: .relaxed) < 50 * (k + 1), ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
                     state.replace(with: k % 2 == 0 ? b : a)
                 }
                 var total = (a: 0, b: 0, failed: 0)
