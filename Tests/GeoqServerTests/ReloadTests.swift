@@ -43,18 +43,32 @@ import Testing
                 ? try await Routes.application(state: state).test(.live, body)
                 : try await Application(router: Routes.router(state: state)).test(.router, body)
         }
-        // The swaps follow the clients' progress (one per 50 answers), not the clock, so that they
-        // fall while the clients are asking however slowly a live client gets going.
-        final class Counter: Sendable { let value = Atomic<Int>(0) }
-        let answered = Counter()
+        // Swaps and answers go in step, not by the clock: swap k comes after 50(k+1) answers, and
+        // the clients wait for it before running more than 10 answers past that point. So every
+        // swap falls while the clients are asking, however the threads are scheduled.
+        final class Progress: Sendable {
+            let answered = Atomic<Int>(0)
+            let swaps = Atomic<Int>(0)
+            let deadline = ContinuousClock.now + .seconds(60)
+
+            /// Waits while `ahead` holds (until the deadline, should the other side have failed).
+            func wait(while ahead: () -> Bool) async throws {
+                while ahead(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+            }
+        }
+        let progress = Progress()
         let counts = try await run { client in
             try await withThrowingTaskGroup(of: (a: Int, b: Int, failed: Int).self) { group in
                 for _ in 0..<4 {
                     group.addTask {
                         var tally = (a: 0, b: 0, failed: 0)
                         for _ in 0..<150 {
+                            try await progress.wait {
+                                let swaps = progress.swaps.load(ordering: .relaxed)
+                                return swaps < 10 && progress.answered.load(ordering: .relaxed) >= 50 * (swaps + 1) + 10
+                            }
                             try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) { response in
-                                answered.value.add(1, ordering: .relaxed)
+                                progress.answered.add(1, ordering: .relaxed)
                                 guard response.status == .ok,
                                     let answer = try? JSONDecoder().decode(
                                         SectorAnswer.self, from: Data(buffer: response.body))
@@ -73,13 +87,10 @@ import Testing
                         return tally
                     }
                 }
-                // A client that fails stops counting: the deadline keeps the test from waiting forever.
-                let deadline = ContinuousClock.now + .seconds(60)
                 for k in 0..<10 {
-                    while answered.value.load(ordering: .relaxed) < 50 * (k + 1), ContinuousClock.now < deadline {
-                        try await Task.sleep(for: .milliseconds(1))
-                    }
+                    try await progress.wait { progress.answered.load(ordering: .relaxed) < 50 * (k + 1) }
                     state.replace(with: k % 2 == 0 ? b : a)
+                    progress.swaps.add(1, ordering: .relaxed)
                 }
                 var total = (a: 0, b: 0, failed: 0)
                 for try await t in group { total = (total.a + t.a, total.b + t.b, total.failed + t.failed) }
