@@ -7,27 +7,45 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 
-/// What a GET endpoint reads of a request: its URI (path and query) and its headers.
+/// What a GET endpoint reads of a request: its URI (path and query) and the two headers that
+/// change an answer.
 struct EndpointRequest {
     var uri: URI
-    var headers: HTTPFields
+    /// The `Accept` header: GeoJSON or JSON.
+    var accept: String?
+    /// The `Accept-Language` header: the language of problems and tariff texts.
+    var acceptLanguage: String?
+
+    /// The request as Hummingbird's router hands it over.
+    init(_ request: Request) {
+        self.init(
+            uri: request.uri, accept: request.headers[.accept], acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    init(uri: URI, accept: String?, acceptLanguage: String?) {
+        self.uri = uri
+        self.accept = accept
+        self.acceptLanguage = acceptLanguage
+    }
 
     var parameters: QueryParameters {
         QueryParameters(uri.queryParameters.map { (String($0.key), String($0.value)) })
     }
 
     /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
-    var wantsGeoJSON: Bool { headers[.accept]?.contains("application/geo+json") ?? false }
+    var wantsGeoJSON: Bool { accept?.contains("application/geo+json") ?? false }
 }
 
 /// A whole answer with its body already written, as every GET endpoint gives one.
 struct Answer: Sendable {
     var status: HTTPResponse.Status
-    var headers: HTTPFields
+    var contentType: String
     var body: ByteBuffer
 
     /// The answer as Hummingbird sends it.
-    var response: Response { Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body)) }
+    var response: Response {
+        Response(status: status, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: body))
+    }
 }
 
 /// The service's GET endpoints: each a synchronous function from a request to its answer,
@@ -83,11 +101,11 @@ struct GetEndpoints: Sendable {
             "/v1/tariff": { request in
                 Responses.json(
                     try TariffEndpoint.answer(
-                        request.parameters, data: current(), acceptLanguage: request.headers[.acceptLanguage]))
+                        request.parameters, data: current(), acceptLanguage: request.acceptLanguage))
             },
             "/v1/park": { request in
                 let answer = try ParkEndpoint.answer(
-                    request.parameters, data: current(), acceptLanguage: request.headers[.acceptLanguage])
+                    request.parameters, data: current(), acceptLanguage: request.acceptLanguage)
                 return request.wantsGeoJSON
                     ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
                     : Responses.json(answer)
@@ -112,7 +130,7 @@ struct GetEndpoints: Sendable {
         do {
             return try handler(request)
         } catch let problem as Problem {
-            return Responses.problem(problem, for: request.headers)
+            return Responses.problem(problem, acceptLanguage: request.acceptLanguage)
         } catch {
             return Responses.problem(.internalError("\(error)"))
         }

@@ -1,10 +1,9 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
 /// Answers the service's GET endpoints on the connection's event loop, as soon as a request
 /// has been read; everything else goes on to Hummingbird's router.
@@ -15,23 +14,26 @@ import NIOHTTPTypes
 /// plain SwiftNIO handler). Answering here is that plain handler, with the same endpoints,
 /// problems, metrics and access log as the router (``GetEndpoints``).
 ///
-/// It sits in Hummingbird's HTTP/1 pipeline (`HTTP1Channel.Configuration.additionalChannelHandlers`),
-/// after the HTTP codec and before Hummingbird's connection state handler, so Hummingbird still
-/// owns the listening socket, graceful shutdown and the async routes.
+/// It sits right after SwiftNIO's HTTP/1 codec (see ``ServiceHTTP1Channel``), before the
+/// conversion to Swift HTTP Types that Hummingbird's router needs: the requests answered here
+/// skip that conversion. Its answers are written already encoded, head and body in one buffer,
+/// from the place of SwiftNIO's response encoder (`HTTPResponseEncoder`) in the pipeline, so
+/// they skip the encoder too; the router's answers pass through this handler and the encoder as
+/// usual. Hummingbird still owns the listening socket, graceful shutdown and the async routes.
 ///
 /// Invariant: answers leave in request order. While a request passed on to the router is
 /// unanswered (`passedOn > 0`), later requests on the connection are passed on too, so that a
 /// pipelined GET never overtakes a batch before it.
 final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private enum State {
         case idle
         /// A GET to answer here once its end has been read (a body, if any, is ignored).
-        case reading(HTTPRequest, URI, started: ContinuousClock.Instant)
+        case reading(HTTPRequestHead, URI, started: ContinuousClock.Instant)
         /// The request being read goes to the router, part by part.
         case passingOn
     }
@@ -48,6 +50,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeAfterAnswer = false
     private var needsFlush = false
     private var date = HTTPDate()
+    /// Where encoded answers are written: the response encoder's context, found when this
+    /// handler is added. Without an encoder before this handler, every request goes on to the
+    /// router.
+    private var encoded: ChannelHandlerContext?
 
     init(endpoints: GetEndpoints, metrics: RequestMetrics, accessLog: AccessLog?, logger: Logger, serverName: String) {
         self.endpoints = endpoints
@@ -57,10 +63,18 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.serverName = serverName
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        encoded = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        encoded = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
-            if passedOn == 0, head.method == .get, let path = head.path, case let uri = URI(path),
+            if passedOn == 0, encoded != nil, head.method == .GET, case let uri = URI(head.uri),
                 endpoints.answers(path: uri.path)
             {
                 state = .reading(head, uri, started: .now)
@@ -106,19 +120,18 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(
-        _ head: HTTPRequest, uri: URI, started: ContinuousClock.Instant, context: ChannelHandlerContext
+        _ head: HTTPRequestHead, uri: URI, started: ContinuousClock.Instant, context: ChannelHandlerContext
     ) {
+        let request = EndpointRequest(
+            uri: uri, accept: head.headers.combined("accept"), acceptLanguage: head.headers.combined("accept-language"))
         // Only known paths are read here, so the not-found fallback never leaves a request unanswered.
-        let request = EndpointRequest(uri: uri, headers: head.headerFields)
         let answer =
-            endpoints.answer(request) ?? Responses.problem(.notFound(path: uri.path), for: head.headerFields)
-        var fields = answer.headers
-        fields[.contentLength] = String(answer.body.readableBytes)
-        fields[.date] = date.now()
-        fields[.server] = serverName
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            endpoints.answer(request)
+            ?? Responses.problem(.notFound(path: uri.path), acceptLanguage: request.acceptLanguage)
+        let keepAlive = head.isKeepAlive && !closeAfterAnswer
+        encoded?.write(
+            NIOAny(IOData.byteBuffer(encode(answer, keepAlive: keepAlive, version: head.version, context: context))),
+            promise: nil)
         needsFlush = true
         metrics.record(path: uri.path, status: answer.status.code, since: started)
         if let accessLog {
@@ -128,11 +141,50 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 method: head.method.rawValue, path: uri.path, status: answer.status.code, since: started,
                 logger: logger)
         }
-        if closeAfterAnswer || head.headerFields[.connection] == "close" {
+        if !keepAlive {
             needsFlush = false
             context.flush()
             context.close(promise: nil)
         }
+    }
+
+    /// The answer as HTTP/1.1 bytes: status line, headers, body.
+    private func encode(
+        _ answer: Answer, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext
+    ) -> ByteBuffer {
+        var buffer = context.channel.allocator.buffer(capacity: 192 + answer.body.readableBytes)
+        // SwiftNIO's reason phrases: a problem's status is made from its code alone, without one.
+        let status = HTTPResponseStatus(statusCode: answer.status.code)
+        buffer.writeStaticString("HTTP/1.1 ")
+        buffer.writeString(String(status.code))
+        buffer.writeStaticString(" ")
+        buffer.writeString(status.reasonPhrase)
+        buffer.writeStaticString("\r\nContent-Type: ")
+        buffer.writeString(answer.contentType)
+        buffer.writeStaticString("\r\nContent-Length: ")
+        buffer.writeString(String(answer.body.readableBytes))
+        buffer.writeStaticString("\r\nDate: ")
+        buffer.writeString(date.now())
+        buffer.writeStaticString("\r\nServer: ")
+        buffer.writeString(serverName)
+        if !keepAlive {
+            buffer.writeStaticString("\r\nConnection: close")
+        } else if version == .http1_0 {
+            buffer.writeStaticString("\r\nConnection: keep-alive")
+        }
+        buffer.writeStaticString("\r\n\r\n")
+        var body = answer.body
+        buffer.writeBuffer(&body)
+        return buffer
+    }
+}
+
+extension HTTPHeaders {
+    /// Every value of the header `name`, joined as one (as Swift HTTP Types reads a header
+    /// given on several lines), or nil when absent.
+    fileprivate func combined(_ name: String) -> String? {
+        let values = self[name]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 }
 

@@ -16,7 +16,7 @@ enum Responses {
 
     /// JSON written by the value itself (the same text as `json(_:)` gives, faster).
     static func json(_ value: some JSONWritable & Encodable) -> Answer {
-        Answer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: JSONText.of(value)))
+        Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: JSONText.of(value)))
     }
 
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.
@@ -29,8 +29,8 @@ enum Responses {
     }
 
     /// A problem in the language the request asks for, unless the problem already has one.
-    static func problem(_ problem: Problem, for headers: HTTPFields) -> Answer {
-        Responses.problem(problem.localized(to: problem.language ?? language(of: headers)))
+    static func problem(_ problem: Problem, acceptLanguage: String?) -> Answer {
+        Responses.problem(problem.localized(to: problem.language ?? language(acceptLanguage: acceptLanguage)))
     }
 
     static func problem(_ problem: Problem) -> Answer {
@@ -47,7 +47,7 @@ enum Responses {
     }
 
     static func body(_ data: Data, status: HTTPResponse.Status, contentType: String) -> Answer {
-        Answer(status: status, headers: [.contentType: contentType], body: ByteBuffer(bytes: data))
+        Answer(status: status, contentType: contentType, body: ByteBuffer(bytes: data))
     }
 
     /// The answers to a batch as an NDJSON stream, written in chunks of about 64 KiB as they
@@ -78,10 +78,10 @@ enum Responses {
             status: .ok, headers: [.contentType: SectorBatchEndpoint.answerMediaType], body: body)
     }
 
-    /// The language of problems for a request with these headers: the first of es, eu, en in
-    /// its `Accept-Language`, else English.
-    static func language(of headers: HTTPFields) -> Language {
-        headers[.acceptLanguage].flatMap(Language.preferred(acceptLanguage:)) ?? .en
+    /// The language of problems for a request with this `Accept-Language`: the first of es, eu,
+    /// en in it, else English.
+    static func language(acceptLanguage: String?) -> Language {
+        acceptLanguage.flatMap(Language.preferred(acceptLanguage:)) ?? .en
     }
 }
 
@@ -94,19 +94,19 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return Responses.problem(problem, for: request.headers)
-                .response
+            return Responses.problem(problem, acceptLanguage: request.headers[.acceptLanguage]).response
         } catch let error as HTTPError {
-            let language = Responses.language(of: request.headers)
+            let language = Responses.language(acceptLanguage: request.headers[.acceptLanguage])
             if error.status == .notFound {
                 // A documented path asked with another method: 405 with the one it takes.
                 if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
                     let method = endpoint.method.uppercased()
-                    var answer = Responses.problem(
+                    var response = Responses.problem(
                         Problem.methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method)
-                            .localized(to: language))
-                    answer.headers[.allow] = method
-                    return answer.response
+                            .localized(to: language)
+                    ).response
+                    response.headers[.allow] = method
+                    return response
                 }
                 return Responses.problem(Problem.notFound(path: request.uri.path).localized(to: language)).response
             }

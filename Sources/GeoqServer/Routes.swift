@@ -2,6 +2,7 @@ import Foundation
 import GeoqAPI
 import GeoqLayers
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOPosix
 
@@ -35,7 +36,7 @@ public enum Routes {
             // The route's own path: the router also matches spellings such as a trailing slash.
             router.get(RouterPath(path)) { request, _ in
                 let answer = endpoints.answer(
-                    EndpointRequest(uri: request.uri, headers: request.headers), endpoint: path)
+                    EndpointRequest(request), endpoint: path)
                 return answer?.response ?? Responses.problem(.notFound(path: request.uri.path)).response
             }
         }
@@ -43,7 +44,7 @@ public enum Routes {
         router.post("/v1/sector:batch") { request, _ -> Response in
             guard let data = state.data else { throw Problem.stillLoading }
             let target = try SectorBatchEndpoint.target(
-                EndpointRequest(uri: request.uri, headers: request.headers).parameters, data: data)
+                EndpointRequest(request).parameters, data: data)
             let contentType = request.headers[.contentType]
             // A declared length over the limit is refused before reading anything.
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {
@@ -75,12 +76,13 @@ public enum Routes {
         return Application(
             router: router(
                 endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests),
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [
+            server: HTTPServerBuilder { responder in
+                ServiceHTTP1Channel(responder: responder) {
                     InlineAnswerHandler(
                         endpoints: endpoints, metrics: metrics, accessLog: accessLog, logger: logger,
                         serverName: serverName)
-                ])),
+                }
+            },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
             services: reloader.map { [$0] } ?? [],
             eventLoopGroupProvider: address.threads.map { .shared(MultiThreadedEventLoopGroup(numberOfThreads: $0)) }
