@@ -7,10 +7,13 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 
-/// What a GET endpoint reads of a request: its URI (path and query) and the two headers that
+/// What a GET endpoint reads of a request: its path and query, and the two headers that
 /// change an answer.
 struct EndpointRequest {
-    var uri: URI
+    /// The path, as sent (`/v1/sector`).
+    var path: String
+    /// The query, as sent, without the `?` (empty when there is none).
+    var query: String
     /// The `Accept` header: GeoJSON or JSON.
     var accept: String?
     /// The `Accept-Language` header: the language of problems and tariff texts.
@@ -19,18 +22,18 @@ struct EndpointRequest {
     /// The request as Hummingbird's router hands it over.
     init(_ request: Request) {
         self.init(
-            uri: request.uri, accept: request.headers[.accept], acceptLanguage: request.headers[.acceptLanguage])
+            path: request.uri.path, query: request.uri.query ?? "", accept: request.headers[.accept],
+            acceptLanguage: request.headers[.acceptLanguage])
     }
 
-    init(uri: URI, accept: String?, acceptLanguage: String?) {
-        self.uri = uri
+    init(path: String, query: String, accept: String?, acceptLanguage: String?) {
+        self.path = path
+        self.query = query
         self.accept = accept
         self.acceptLanguage = acceptLanguage
     }
 
-    var parameters: QueryParameters {
-        QueryParameters(uri.queryParameters.map { (String($0.key), String($0.value)) })
-    }
+    var parameters: QueryParameters { QueryParameters(query: query) }
 
     /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
     var wantsGeoJSON: Bool { accept?.contains("application/geo+json") ?? false }
@@ -126,7 +129,7 @@ struct GetEndpoints: Sendable {
     /// The answer of the endpoint at `path` (by default the request's own path), or nil when no
     /// endpoint has that path. A problem is an answer too: problem+json in the request's language.
     func answer(_ request: EndpointRequest, endpoint path: String? = nil) -> Answer? {
-        guard let handler = handlers[path ?? request.uri.path] else { return nil }
+        guard let handler = handlers[path ?? request.path] else { return nil }
         do {
             return try handler(request)
         } catch let problem as Problem {

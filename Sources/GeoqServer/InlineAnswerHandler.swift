@@ -33,7 +33,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State {
         case idle
         /// A GET to answer here once its end has been read (a body, if any, is ignored).
-        case reading(HTTPRequestHead, URI, started: ContinuousClock.Instant)
+        case reading(HTTPRequestHead, path: String, query: String, started: ContinuousClock.Instant)
         /// The request being read goes to the router, part by part.
         case passingOn
     }
@@ -74,10 +74,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
-            if passedOn == 0, encoded != nil, head.method == .GET, case let uri = URI(head.uri),
-                endpoints.answers(path: uri.path)
-            {
-                state = .reading(head, uri, started: .now)
+            let (path, query) = Self.pathAndQuery(of: head.uri)
+            if passedOn == 0, encoded != nil, head.method == .GET, endpoints.answers(path: path) {
+                state = .reading(head, path: path, query: query, started: .now)
             } else {
                 state = .passingOn
                 passedOn += 1
@@ -85,9 +84,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case (.body, .reading):
             break
-        case (.end, .reading(let head, let uri, let started)):
+        case (.end, .reading(let head, let path, let query, let started)):
             state = .idle
-            answer(head, uri: uri, started: started, context: context)
+            answer(head, path: path, query: query, started: started, context: context)
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)
@@ -120,25 +119,27 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(
-        _ head: HTTPRequestHead, uri: URI, started: ContinuousClock.Instant, context: ChannelHandlerContext
+        _ head: HTTPRequestHead, path: String, query: String, started: ContinuousClock.Instant,
+        context: ChannelHandlerContext
     ) {
         let request = EndpointRequest(
-            uri: uri, accept: head.headers.combined("accept"), acceptLanguage: head.headers.combined("accept-language"))
+            path: path, query: query, accept: head.headers.combined("accept"),
+            acceptLanguage: head.headers.combined("accept-language"))
         // Only known paths are read here, so the not-found fallback never leaves a request unanswered.
         let answer =
             endpoints.answer(request)
-            ?? Responses.problem(.notFound(path: uri.path), acceptLanguage: request.acceptLanguage)
+            ?? Responses.problem(.notFound(path: path), acceptLanguage: request.acceptLanguage)
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
         encoded?.write(
             NIOAny(IOData.byteBuffer(encode(answer, keepAlive: keepAlive, version: head.version, context: context))),
             promise: nil)
         needsFlush = true
-        metrics.record(path: uri.path, status: answer.status.code, since: started)
+        metrics.record(path: path, status: answer.status.code, since: started)
         if let accessLog {
             var logger = logger
             logger[metadataKey: "hb.request.id"] = "\(RequestID())"
             accessLog.record(
-                method: head.method.rawValue, path: uri.path, status: answer.status.code, since: started,
+                method: head.method.rawValue, path: path, status: answer.status.code, since: started,
                 logger: logger)
         }
         if !keepAlive {
@@ -146,6 +147,17 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.flush()
             context.close(promise: nil)
         }
+    }
+
+    /// The path and the query of a request target in origin form (`/v1/sector?lat=42.81&lon=-1.64`),
+    /// read as Hummingbird's `URI` reads them (a fragment ends the query; clients do not send one).
+    /// Any other form (`http://host/v1/sector`, `*`) gives a path no endpoint has, and so goes on
+    /// to the router.
+    static func pathAndQuery(of target: String) -> (path: String, query: String) {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+        let query = target[target.index(after: mark)...]
+        let end = query.utf8.firstIndex(of: UInt8(ascii: "#")) ?? query.endIndex
+        return (String(target[..<mark]), String(query[..<end]))
     }
 
     /// The answer as HTTP/1.1 bytes: status line, headers, body.

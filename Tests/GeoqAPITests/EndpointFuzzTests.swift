@@ -89,6 +89,30 @@ import Testing
         #expect(answered >= rounds / 16)
     }
 
+    /// Whole random query strings (random bytes, escapes, separators, the documented names):
+    /// read and asked of every endpoint, each gives an answer or a 4xx problem.
+    @Test func randomQueryStringsGiveAnAnswerOrA4xx() {
+        var rng = SeededRandom(seed: 5309)
+        let names = Array(Set(EndpointDescription.all.flatMap { $0.parameters.map(\.name) })).sorted()
+        let pieces = names + ["=", "&", "%", "%2", "%41", "%C3%A9", "%FF", "%00", "+", "42.81", "-1.64", "1e308", "é"]
+        for round in 0..<3000 {
+            let query: String
+            if round % 3 == 0 {
+                query = String(
+                    decoding: (0..<Int(rng.uniform(0...48))).map { _ in UInt8(rng.uniform(0...255)) }, as: UTF8.self)
+            } else {
+                query = (0..<Int(rng.uniform(0...14))).map { _ in pieces[Int(rng.uniform(0...Double(pieces.count - 1)))]
+                }.joined()
+            }
+            let operationId = Self.fuzzed[round % Self.fuzzed.count]
+            do {
+                try Self.ask(operationId, QueryParameters(query: query))
+            } catch {
+                #expect((400..<500).contains(error.status), "\(operationId) \(query): \(error)")
+            }
+        }
+    }
+
     /// Valid bodies with bytes flipped, cut short or spliced, and random bytes: the batch
     /// reader gives points in range or a 400/413/415 problem.
     @Test func randomBatchBodiesGiveItemsOrA4xx() {

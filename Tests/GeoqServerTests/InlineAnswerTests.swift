@@ -3,6 +3,7 @@ import GeoqAPI
 import GeoqLayers
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -144,6 +145,17 @@ import Testing
         try pipeline.send("GET", Self.sector, headers: ["Accept: text/html", "Accept: application/geo+json"])
         let answer = try #require(try pipeline.answers().first)
         #expect(answer.header("Content-Type") == "application/geo+json")
+    }
+
+    /// The handler reads a request target's path and query as Hummingbird's router does.
+    @Test(arguments: [
+        Self.sector, "/healthz", "/v1/sector?", "/v1/sector?lat=1?2", "/v1/sector?lat=1#top", "/v1/sector#top",
+        "/v1/sector/?lat=1", "/v1//sector?lat=%34", "/", "/v1/sector?&&lat=1&", "/v1/sector#a?b", "/v1/sector?a#b?c#d",
+    ])
+    func pathAndQueryAsTheRouterReadsThem(target: String) {
+        let (path, query) = InlineAnswerHandler.pathAndQuery(of: target)
+        let uri = URI(target)
+        #expect(path == uri.path && query == (uri.query ?? ""))
     }
 
     @Test func otherRequestsGoOnToTheRouter() throws {
