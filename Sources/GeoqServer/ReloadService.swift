@@ -60,7 +60,7 @@ public struct ReloadService: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 if trapSIGHUP {
                     group.addTask {
