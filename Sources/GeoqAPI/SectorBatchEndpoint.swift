@@ -43,13 +43,13 @@ public enum SectorBatchEndpoint {
 
         /// The answer to `item` as one NDJSON line (ending in a newline): the which-sector JSON
         /// answer with the item's `line` or `feature`, and its `id`.
-        public func answerLine(_ item: Item) -> Data {
-            let answer = lookup.answer(for: item.point, swapCandidates: { others })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var data = (try? encoder.encode(AnswerLine(answer: answer, item: item))) ?? Data("{}".utf8)
-            data.append(UInt8(ascii: "\n"))
-            return data
+        public func answerLine(_ item: Item) -> [UInt8] {
+            var json = JSONText(reservingCapacity: 640)
+            lookup.answer(for: item.point, swapCandidates: { others }).write(
+                to: &json, line: item.line, feature: item.feature, id: item.id)
+            var line = json.bytes
+            line.append(UInt8(ascii: "\n"))
+            return line
         }
     }
 
@@ -128,22 +128,6 @@ public enum SectorBatchEndpoint {
             }
         }
         return items
-    }
-
-    /// One answer line: the which-sector answer's members, then where the point came from.
-    struct AnswerLine: Encodable {
-        var answer: SectorAnswer
-        var item: Item
-
-        enum CodingKeys: String, CodingKey { case line, feature, id }
-
-        func encode(to encoder: any Encoder) throws {
-            try answer.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(item.line, forKey: .line)
-            try container.encodeIfPresent(item.feature, forKey: .feature)
-            try container.encodeIfPresent(item.id, forKey: .id)
-        }
     }
 
     /// The last line of a stream cut short by the time limit.

@@ -5,15 +5,22 @@ import GeoqFormats
 // text with JSONEncoder's for real and made-up answers.
 
 extension SectorAnswer: JSONWritable {
-    public func write(to json: inout JSONText) {
+    public func write(to json: inout JSONText) { write(to: &json, line: nil, feature: nil, id: nil) }
+
+    /// The answer as one line of a batch: its members and, in key order among them, where the
+    /// point came from (its `line` or `feature` number, and its `id`), each left out when nil.
+    public func write(to json: inout JSONText, line: Int?, feature: Int?, id: String?) {
         json.object { json in
             json.key("approximate")
             json.bool(approximate)
             json.member("approximation", approximation) { $0.string($1) }
+            json.member("feature", feature) { $0.number($1) }
+            json.member("id", id) { $0.string($1) }
             json.key("inside")
             json.array { json in for match in inside { match.write(to: &json) } }
             json.key("layer")
             json.string(layer)
+            json.member("line", line) { $0.number($1) }
             json.member("nearest", nearest) { $1.write(to: &$0) }
             json.key("query")
             query.write(to: &json)

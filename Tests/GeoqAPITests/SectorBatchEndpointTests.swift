@@ -1,8 +1,9 @@
 import Foundation
-import GeoqAPI
 import GeoqCore
 import GeoqLayers
 import Testing
+
+@testable import GeoqAPI
 
 /// `POST /v1/sector:batch` without HTTP: reading the three body formats, the errors that name
 /// the line or feature, and answer lines equal to `/v1/sector`'s answers.
@@ -98,7 +99,7 @@ import Testing
         let target = try SectorBatchEndpoint.target(QueryParameters([]), data: Self.data)
         let batch = try items("lat,lon,id\n42.81,-1.64,car-1\n39.4699,-0.3763,far\n", "text/csv")
         for item in batch {
-            let line = target.answerLine(item)
+            let line = Data(target.answerLine(item))
             #expect(line.last == UInt8(ascii: "\n"))
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             #expect(object["line"] as? Int == item.line && object["id"] as? String == item.id)
@@ -108,13 +109,53 @@ import Testing
             ).answer
             #expect(try JSONDecoder().decode(SectorAnswer.self, from: line) == single)
         }
-        let first = try JSONDecoder().decode(SectorAnswer.self, from: target.answerLine(batch[0]))
+        let first = try JSONDecoder().decode(SectorAnswer.self, from: Data(target.answerLine(batch[0])))
         #expect(first.inside.map(\.id) == ["2"] && first.approximate)
-        let second = try JSONDecoder().decode(SectorAnswer.self, from: target.answerLine(batch[1]))
+        let second = try JSONDecoder().decode(SectorAnswer.self, from: Data(target.answerLine(batch[1])))
         #expect(second.inside.isEmpty)
         do {
             _ = try SectorBatchEndpoint.target(QueryParameters([("layer", "fallas")]), data: Self.data)
             Issue.record("a point layer was taken for a batch")
         } catch { #expect(error.status == 404 && error.parameter == "layer") }
+    }
+
+    /// The answer's members and the item's, as JSONEncoder writes them (sorted keys, slashes
+    /// unescaped): the oracle for the hand-written lines.
+    struct EncodedLine: Encodable {
+        var answer: SectorAnswer
+        var item: SectorBatchEndpoint.Item
+        enum CodingKeys: String, CodingKey { case line, feature, id }
+        func encode(to encoder: any Encoder) throws {
+            try answer.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(item.line, forKey: .line)
+            try container.encodeIfPresent(item.feature, forKey: .feature)
+            try container.encodeIfPresent(item.id, forKey: .id)
+        }
+    }
+
+    /// Lines from both body kinds (line numbers, feature numbers, ids with quotes and slashes,
+    /// points inside, outside and swapped) are JSONEncoder's text, byte for byte.
+    @Test func answerLinesAreJSONEncodersText() throws {
+        let target = try SectorBatchEndpoint.target(QueryParameters([]), data: Self.data)
+        let lines = try items(
+            "lat,lon,id\n42.81,-1.64,car-1\n39.4699,-0.3763,\"a \"\"b\"\"/c\"\n-1.64,42.81,\n42.8,-1.65,é\n", "text/csv"
+        )
+        let features = try items(
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "x/1", "geometry": "#
+                + #"{"type": "Point", "coordinates": [-1.64, 42.81]}, "properties": {}}, {"type": "Feature", "#
+                + #""geometry": {"type": "Point", "coordinates": [0, 0]}, "properties": {}}]}"#,
+            "application/geo+json")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for item in lines + features {
+            let expected = try encoder.encode(
+                EncodedLine(
+                    answer: target.lookup.answer(for: item.point, swapCandidates: { target.others }), item: item))
+            #expect(
+                String(decoding: target.answerLine(item).dropLast(), as: UTF8.self)
+                    == String(decoding: expected, as: UTF8.self))
+        }
+        #expect(lines.count == 4 && features.count == 2)
     }
 }
