@@ -58,6 +58,15 @@ public struct BatchReader {
         return nil
     }
 
+    /// A JSON number as JSONSerialization gives it, or nil for anything else. A JSON boolean is
+    /// an NSNumber too, of its own class; `is Bool` cannot tell them apart, as on Linux the
+    /// numbers 0 and 1 cast to Bool as well (`{"lat": 0, "lon": 0}` was refused that way).
+    static func number(_ value: Any) -> Double? {
+        guard let number = value as? NSNumber, type(of: number) != booleanClass else { return nil }
+        return number.doubleValue
+    }
+    private static let booleanClass = type(of: NSNumber(value: true))
+
     private func jsonItem(_ text: String, number: Int) -> BatchItem {
         func fail(_ why: String) -> BatchItem {
             BatchItem(line: number, id: nil, result: .failure(.init(description: "line \(number): \(why)")))
@@ -69,11 +78,11 @@ public struct BatchReader {
         let id: String? = (value(["id"]) as? String) ?? (value(["id"]) as? NSNumber).map { "\($0)" }
         guard let lat = value(["lat", "latitude"]) else { return fail("missing \"lat\"") }
         guard let lon = value(["lon", "lng", "longitude"]) else { return fail("missing \"lon\"") }
-        guard let latNumber = lat as? NSNumber, !(lat is Bool), let lonNumber = lon as? NSNumber, !(lon is Bool) else {
+        guard let latitude = Self.number(lat), let longitude = Self.number(lon) else {
             return fail("\"lat\" and \"lon\" must be numbers")
         }
         do {
-            let p = try Point(latitude: latNumber.doubleValue, longitude: lonNumber.doubleValue).validatedGeographic()
+            let p = try Point(latitude: latitude, longitude: longitude).validatedGeographic()
             return BatchItem(line: number, id: id, result: .success(p))
         } catch {
             return BatchItem(
