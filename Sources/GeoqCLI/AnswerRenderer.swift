@@ -1,4 +1,5 @@
 import Foundation
+import GeoqFormats
 import GeoqLayers
 
 /// Renders which-sector answers in the chosen ``OutputFormat``.
@@ -22,10 +23,10 @@ struct AnswerRenderer {
             return "line \(line)\(id.map { " (\($0))" } ?? ""): "
                 + Self.text(answer).replacingOccurrences(of: "\n", with: " ") + "\n"
         case .json:
-            var object = Self.jsonObject(answer)
-            object["line"] = line
-            if let id { object["id"] = id }
-            return Self.serialise(object, pretty: false) + "\n"
+            // The same line as the service's batch answers (one writer for both).
+            var json = JSONText()
+            answer.write(to: &json, line: line, feature: nil, id: id)
+            return String(decoding: json.bytes, as: UTF8.self) + "\n"
         case .geojson:
             var collection = lookup.geoJSON(for: answer)
             collection["line"] = line
