@@ -9,21 +9,28 @@ import Testing
 
 /// The join of the real (approximate) Pamplona sector layer with the Pamplona tariff file.
 @Suite struct ParkQueryTests {
-    static let tariffs = try! CityTariffs.load(
-        city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
-    static let sectors: SectorLookup = {
-        let library = try! LayerLibrary(
+    let tariffs: CityTariffs
+    let sectors: SectorLookup
+    let query: ParkQuery
+
+    /// Loads per test, so that missing data (`../shared/data`) fails each test with its error
+    /// instead of stopping the whole run.
+    init() throws {
+        tariffs = try CityTariffs.load(
+            city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
+        let library = try LayerLibrary(
             locations: DataLocations(
                 catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
                 dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        return SectorLookup(layer: try! library.layer(named: tariffs.sectorLayer!))
-    }()
-    static let query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: nil)
-    static func at(_ text: String) -> Date { try! tariffs.clock.parse(text)! }
+        sectors = SectorLookup(layer: try library.layer(named: try #require(tariffs.sectorLayer)))
+        query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: nil)
+    }
+
+    func at(_ text: String) throws -> Date { try #require(try tariffs.clock.parse(text)) }
 
     @Test func ensancheOrangeWithATicket() throws {
-        let (answer, quote) = try Self.query.answer(
-            at: Point(latitude: 42.81, longitude: -1.64), time: Self.at("2026-11-23T10:00"), zoneID: "naranja",
+        let (answer, quote) = try query.answer(
+            at: Point(latitude: 42.81, longitude: -1.64), time: at("2026-11-23T10:00"), zoneID: "naranja",
             request: .amount(Money(cents: 300)), language: .es)
         #expect(answer.sector.id == "2" && answer.sector.approximate)
         #expect(answer.zone?.id == "orange" && answer.zone?.source == "argument")
@@ -42,8 +49,8 @@ import Testing
     }
 
     @Test func cascoAntiguoRedZoneResidentsPay() throws {
-        let (answer, _) = try Self.query.answer(
-            at: Point(latitude: 42.8169, longitude: -1.6440), time: Self.at("2026-11-23T10:00"), zoneID: "red",
+        let (answer, _) = try query.answer(
+            at: Point(latitude: 42.8169, longitude: -1.6440), time: at("2026-11-23T10:00"), zoneID: "red",
             request: nil, language: .en)
         #expect(answer.sector.id == "1")
         #expect(answer.residents == ["Residents must buy a ticket too."])
@@ -51,8 +58,8 @@ import Testing
     }
 
     @Test func withoutAZoneEveryZoneIsExplainedAndNoTicketIsPriced() throws {
-        let (answer, quote) = try Self.query.answer(
-            at: Point(latitude: 42.8169, longitude: -1.6440), time: Self.at("2026-12-03T10:00"), zoneID: nil,
+        let (answer, quote) = try query.answer(
+            at: Point(latitude: 42.8169, longitude: -1.6440), time: at("2026-12-03T10:00"), zoneID: nil,
             request: .minutes(30), language: .en)
         #expect(quote == nil && answer.zone == nil)
         #expect(!answer.regulation.regulated && answer.regulation.reason == "holiday")
@@ -63,8 +70,8 @@ import Testing
 
     @Test func outsideEverySectorSaysSo() throws {
         // Pamplona's bus station area (Yanguas y Miranda) lies outside the three approximated sectors.
-        let (answer, _) = try Self.query.answer(
-            at: Point(latitude: 42.8125, longitude: -1.6620), time: Self.at("2026-11-23T10:00"), zoneID: "blue",
+        let (answer, _) = try query.answer(
+            at: Point(latitude: 42.8125, longitude: -1.6620), time: at("2026-11-23T10:00"), zoneID: "blue",
             request: nil, language: .es)
         #expect(answer.sector.id == nil && answer.sector.nearestID != nil)
         #expect(answer.residents == ["Este punto no está en ningún sector de residentes."])
@@ -78,9 +85,9 @@ import Testing
                     zone: "blue", featureID: "k1", a: Point(latitude: 42.8168, longitude: -1.64405),
                     b: Point(latitude: 42.8170, longitude: -1.64405))
             ], toleranceMetres: 10)
-        let query = ParkQuery(tariffs: Self.tariffs, sectors: Self.sectors, zones: kerb)
+        let query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: kerb)
         let (answer, quote) = try query.answer(
-            at: spot, time: Self.at("2026-11-23T13:50"), zoneID: nil, request: .minutes(30), language: .es)
+            at: spot, time: at("2026-11-23T13:50"), zoneID: nil, request: .minutes(30), language: .es)
         #expect(answer.zone?.id == "blue" && answer.zone?.source == "zone-layer")
         #expect(abs(answer.zone!.distanceMetres! - 4.09) < 0.01)
         #expect(quote?.amount.decimal == "0.60")
