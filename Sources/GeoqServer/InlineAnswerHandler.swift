@@ -5,8 +5,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Answers the service's GET endpoints on the connection's event loop, as soon as a request
-/// has been read; everything else goes on to Hummingbird's router.
+/// Answers the service's GET endpoints (and HEAD of them) on the connection's event loop, as soon
+/// as a request has been read; everything else goes on to Hummingbird's router.
 ///
 /// Why: every GET endpoint is a synchronous lookup of a few microseconds, while Hummingbird's
 /// request path hands each request from the event loop to a Swift task and the answer back
@@ -75,7 +75,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
             let (path, query) = Self.pathAndQuery(of: head.uri)
-            if passedOn == 0, encoded != nil, head.method == .GET, endpoints.answers(path: path) {
+            if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD, endpoints.answers(path: path)
+            {
                 state = .reading(head, path: path, query: query, started: .now)
             } else {
                 state = .passingOn
@@ -130,9 +131,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             endpoints.answer(request)
             ?? Responses.problem(.notFound(path: path), acceptLanguage: request.acceptLanguage)
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
-        encoded?.write(
-            NIOAny(IOData.byteBuffer(encode(answer, keepAlive: keepAlive, version: head.version, context: context))),
-            promise: nil)
+        let bytes = encode(
+            answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
+        encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
         metrics.record(path: path, status: answer.status.code, since: started)
         if let accessLog {
@@ -160,9 +161,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return (String(target[..<mark]), String(query[..<end]))
     }
 
-    /// The answer as HTTP/1.1 bytes: status line, headers, body.
+    /// The answer as HTTP/1.1 bytes: status line, headers, and the body unless the request was a
+    /// HEAD (whose answer has the GET's headers, Content-Length included, and no body).
     private func encode(
-        _ answer: Answer, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext
+        _ answer: Answer, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
     ) -> ByteBuffer {
         var buffer = context.channel.allocator.buffer(capacity: 192 + answer.body.readableBytes)
         // SwiftNIO's reason phrases: a problem's status is made from its code alone, without one.
@@ -185,8 +187,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             buffer.writeStaticString("\r\nConnection: keep-alive")
         }
         buffer.writeStaticString("\r\n\r\n")
-        var body = answer.body
-        buffer.writeBuffer(&body)
+        if withBody {
+            var body = answer.body
+            buffer.writeBuffer(&body)
+        }
         return buffer
     }
 }

@@ -100,7 +100,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if error.status == .notFound {
                 // A documented path asked with another method: 405 with the one it takes.
                 if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
-                    let method = endpoint.method.uppercased()
+                    // A GET endpoint also answers HEAD.
+                    let method = endpoint.method == "get" ? "GET, HEAD" : endpoint.method.uppercased()
                     var response = Responses.problem(
                         Problem.methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method)
                             .localized(to: language)

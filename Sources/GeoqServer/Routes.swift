@@ -27,7 +27,8 @@ public enum Routes {
         endpoints: GetEndpoints, state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits,
         logRequests: Bool
     ) -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD of every GET route: the GET answer's status and headers, no body (RFC 9110).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         if logRequests { router.add(middleware: AccessLogMiddleware(log: AccessLog(level: .info))) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())

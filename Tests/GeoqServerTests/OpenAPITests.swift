@@ -67,8 +67,8 @@ import Testing
                 #expect(parameterEnum("/v1/tariff", "get", "zone")?.contains("blue") == true)
             }
             for (method, path, allowed) in [
-                (HTTPRequest.Method.trace, "/v1/services", "GET"), (.get, "/v1/sector:batch", "POST"),
-                (.delete, "/v1/sector", "GET"),
+                (HTTPRequest.Method.trace, "/v1/services", "GET, HEAD"), (.get, "/v1/sector:batch", "POST"),
+                (.delete, "/v1/sector", "GET, HEAD"),
             ] {
                 try await client.execute(uri: path, method: method) { response in
                     #expect(response.status == .methodNotAllowed, "\(method) \(path)")

@@ -61,7 +61,9 @@ import Testing
             #expect(spanish.type == english.type && basque.parameter == english.parameter, "\(uri)")
         }
         let wrongMethod = try await problem("/v1/sector", language: "es", method: .delete)
-        #expect(wrongMethod.title == "Método no permitido" && wrongMethod.detail == "/v1/sector admite GET, no DELETE")
+        #expect(
+            wrongMethod.title == "Método no permitido" && wrongMethod.detail == "/v1/sector admite GET, HEAD, no DELETE"
+        )
     }
 
     /// /v1/tariff's `lang` wins over Accept-Language, for its own refusals and for a bad
