@@ -169,11 +169,13 @@ public enum Messages {
             switch language {
             case .es:
                 return
-                    "Para calcular el precio hace falta la zona: indique --zone (no hay capa de zonas de \(city) cerca de este punto)."
+                    "Para calcular el precio hace falta la zona: indique la zona (--zone, o zone= en la API) (no hay capa de zonas de \(city) cerca de este punto)."
             case .eu:
                 return
-                    "Prezioa kalkulatzeko gunea behar da: adierazi --zone (ez dago \(city)(e)ko gune geruzarik puntu honetatik gertu)."
-            case .en: return "A price needs the zone: give --zone (no zone line of \(city) is near this spot)."
+                    "Prezioa kalkulatzeko gunea behar da: adierazi gunea (--zone, edo zone= APIan) (ez dago \(city)(e)ko gune geruzarik puntu honetatik gertu)."
+            case .en:
+                return
+                    "A price needs the zone: give the zone (--zone, or zone= in the API) (no zone line of \(city) is near this spot)."
             }
         case .noTicketsInZone(_, let name):
             switch language {
@@ -288,11 +290,13 @@ extension Messages {
         switch language {
         case .es:
             return
-                "Zona desconocida: no hay capa de zonas cargada para esta ciudad; indique --zone (azul, naranja, roja, verde)."
+                "Zona desconocida: no hay capa de zonas cargada para esta ciudad; indique la zona (--zone, o zone= en la API: azul, naranja, roja, verde)."
         case .eu:
             return
-                "Gune ezezaguna: ez dago hiri honetarako gune geruzarik kargatuta; adierazi --zone (urdina, laranja, gorria, berdea)."
-        case .en: return "Zone unknown: no zone layer is loaded for this city; give --zone (blue, orange, red, green)."
+                "Gune ezezaguna: ez dago hiri honetarako gune geruzarik kargatuta; adierazi gunea (--zone, edo zone= APIan: urdina, laranja, gorria, berdea)."
+        case .en:
+            return
+                "Zone unknown: no zone layer is loaded for this city; give the zone (--zone, or zone= in the API: blue, orange, red, green)."
         }
     }
 
@@ -300,11 +304,14 @@ extension Messages {
         let m = Int(toleranceMetres.rounded())
         switch language {
         case .es:
-            return "Zona desconocida: ningún tramo regulado a menos de \(m) m; indique --zone si la calle está pintada."
+            return
+                "Zona desconocida: ningún tramo regulado a menos de \(m) m; indique la zona (--zone, o zone= en la API) si la calle está pintada."
         case .eu:
             return
-                "Gune ezezaguna: ez dago tarte arauturik \(m) m baino gertuago; adierazi --zone kalea margotuta badago."
-        case .en: return "Zone unknown: no regulated segment within \(m) m; give --zone if the street is marked."
+                "Gune ezezaguna: ez dago tarte arauturik \(m) m baino gertuago; adierazi gunea (--zone, edo zone= APIan) kalea margotuta badago."
+        case .en:
+            return
+                "Zone unknown: no regulated segment within \(m) m; give the zone (--zone, or zone= in the API) if the street is marked."
         }
     }
 

@@ -84,6 +84,9 @@ import Testing
             #expect(p?.status == status, "\(pairs): \(String(describing: p?.detail))")
             #expect(p?.parameter == parameter, "\(pairs)")
         }
+        // The zone the API needs is named as the API takes it (the same message serves the CLI).
+        let zoneNeeded = problem(Self.ensanche + [("minutes", "30"), ("at", "2026-11-23T10:00")])
+        #expect(zoneNeeded?.detail.contains("zone=") == true, "\(String(describing: zoneNeeded?.detail))")
         let noSectors = ServiceData(
             sectorLookups: [:], layers: [], tariffs: Self.data.tariffs, storeFile: "", loadedAt: Date())
         #expect(problem(Self.ensanche, data: noSectors)?.status == 500)
