@@ -4,8 +4,8 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Reloads the service's data on SIGHUP and when the store file changes (its modification time
-/// or size, polled), runs beside the HTTP server and stops with it.
+/// Reloads the service's data on SIGHUP and when the store file changes (its inode, modification
+/// time or size, polled), runs beside the HTTP server and stops with it.
 ///
 /// A reload builds the new snapshot aside (the old one keeps answering meanwhile) and swaps it
 /// in at once; a reload that fails leaves the old snapshot in place and logs why.
@@ -88,8 +88,10 @@ public struct ReloadService: Service {
     }
 
     static func signature(of path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(modified)/\(attributes[.size] as? Int ?? -1)"
+        // stat(2) itself: FileManager's attributes also look up the owner's name (reading
+        // /etc/passwd and /etc/group on every poll), and round the time to a Double.
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_ino)/\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)/\(info.st_size)"
     }
 }
