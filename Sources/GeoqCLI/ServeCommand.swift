@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Event-loop threads answering connections (default: one per core).",
+            "Event-loop threads answering connections (default: one per core the process may run on).",
             discussion:
                 "One thread leaves the other cores to other work and gives steadier latency; more answer more requests at once."
         ))

@@ -4,6 +4,7 @@ import GeoqLayers
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import NIOPosix
 
 /// The HTTP face of geoq: each route reads its query into ``GeoqAPI``, which does the work, and
@@ -86,8 +87,8 @@ public enum Routes {
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
             services: reloader.map { [$0] } ?? [],
-            eventLoopGroupProvider: address.threads.map { .shared(MultiThreadedEventLoopGroup(numberOfThreads: $0)) }
-                ?? .singleton,
+            eventLoopGroupProvider: address.eventLoopThreads == System.coreCount
+                ? .singleton : .shared(MultiThreadedEventLoopGroup(numberOfThreads: address.eventLoopThreads)),
             logger: logger)
     }
 
@@ -108,8 +109,14 @@ public enum Routes {
 public struct ServerAddress: Sendable {
     public var host: String
     public var port: Int
-    /// Threads answering connections; nil: one per core (SwiftNIO's shared group).
+    /// Threads answering connections; nil: one per core the process may run on.
     public var threads: Int?
+
+    /// The event-loop threads to start: `threads`, else one per core the process may run on
+    /// (SwiftNIO's core count, within the affinity mask).
+    var eventLoopThreads: Int {
+        threads ?? min(System.coreCount, CPUAffinity.allowedProcessors() ?? System.coreCount)
+    }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int? = nil) {
         self.host = host
