@@ -21,6 +21,9 @@ import NIOHTTP1
 /// they skip the encoder too; the router's answers pass through this handler and the encoder as
 /// usual. Hummingbird still owns the listening socket, graceful shutdown and the async routes.
 ///
+/// Backpressure: while the connection cannot take more writes (a client that sends requests and
+/// does not read its answers), no more is read from it, so that answers cannot pile up in memory.
+///
 /// Invariant: answers leave in request order. While a request passed on to the router is
 /// unanswered (`passedOn > 0`), later requests on the connection are passed on too, so that a
 /// pipelined GET never overtakes a batch before it.
@@ -49,6 +52,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Graceful shutdown was asked for while a request was being read here.
     private var closeAfterAnswer = false
     private var needsFlush = false
+    /// A read was asked for while the connection could not take more writes.
+    private var readHeldBack = false
     private var date = HTTPDate()
     /// Where encoded answers are written: the response encoder's context, found when this
     /// handler is added. Without an encoder before this handler, every request goes on to the
@@ -102,6 +107,22 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.flush()
         }
         context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable else {
+            readHeldBack = true
+            return
+        }
+        context.read()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, readHeldBack {
+            readHeldBack = false
+            context.read()
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

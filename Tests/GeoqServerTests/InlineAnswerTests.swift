@@ -39,11 +39,22 @@ import Testing
         }
     }
 
+    /// Counts the reads asked of the socket (it sits first, at the socket's end of the pipeline).
+    final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
+        typealias OutboundIn = Any
+        var reads = 0
+        func read(context: ChannelHandlerContext) {
+            reads += 1
+            context.read()
+        }
+    }
+
     /// SwiftNIO's HTTP/1 codec and the handler, as in the service, over bytes.
     struct Pipeline {
         let channel: EmbeddedChannel
         let metrics: RequestMetrics
         let recorder: EventRecorder
+        let readCounter = ReadCounter()
         /// Bytes written to the client and not yet read by `answers()`.
         private let wire = Wire()
         final class Wire: @unchecked Sendable { var text = "" }
@@ -54,6 +65,7 @@ import Testing
                 state: ServiceState(RoutesTests.data), metrics: metrics, limits: ServiceLimits())
             recorder = EventRecorder()
             channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.addHandler(readCounter)
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false)
             try channel.pipeline.syncOperations.addHandler(
@@ -220,6 +232,25 @@ import Testing
                     "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/sector?lat=91&lon=0 HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET \(Self.sector) HTTP/1.1\r\nHost: x\r\n\r\n"))
         #expect(try pipeline.answers().map(\.status) == [200, 400, 200])
+    }
+
+    /// A client that does not read its answers: while the connection cannot take more writes,
+    /// nothing more is read from it; once it can, reading resumes.
+    @Test func noReadingWhileAnswersCannotBeWritten() throws {
+        let pipeline = try Pipeline()
+        let before = pipeline.readCounter.reads
+        pipeline.channel.read()
+        #expect(pipeline.readCounter.reads == before + 1)
+        pipeline.channel.isWritable = false
+        pipeline.channel.pipeline.fireChannelWritabilityChanged()
+        pipeline.channel.read()
+        pipeline.channel.read()
+        #expect(pipeline.readCounter.reads == before + 1)
+        pipeline.channel.isWritable = true
+        pipeline.channel.pipeline.fireChannelWritabilityChanged()
+        #expect(pipeline.readCounter.reads == before + 2)
+        pipeline.channel.read()
+        #expect(pipeline.readCounter.reads == before + 3)
     }
 
     @Test func connectionCloseClosesAfterTheAnswer() throws {
