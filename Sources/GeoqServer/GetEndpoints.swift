@@ -19,24 +19,19 @@ struct EndpointRequest {
     /// The `Accept-Language` header: the language of problems and tariff texts.
     var acceptLanguage: String?
 
+    var parameters: QueryParameters { QueryParameters(query: query) }
+
+    /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
+    var wantsGeoJSON: Bool { accept?.contains("application/geo+json") ?? false }
+}
+
+extension EndpointRequest {
     /// The request as Hummingbird's router hands it over.
     init(_ request: Request) {
         self.init(
             path: request.uri.path, query: request.uri.query ?? "", accept: request.headers[.accept],
             acceptLanguage: request.headers[.acceptLanguage])
     }
-
-    init(path: String, query: String, accept: String?, acceptLanguage: String?) {
-        self.path = path
-        self.query = query
-        self.accept = accept
-        self.acceptLanguage = acceptLanguage
-    }
-
-    var parameters: QueryParameters { QueryParameters(query: query) }
-
-    /// True when the client asked for GeoJSON (`Accept: application/geo+json`).
-    var wantsGeoJSON: Bool { accept?.contains("application/geo+json") ?? false }
 }
 
 /// A whole answer with its body already written, as every GET endpoint gives one.
@@ -61,8 +56,8 @@ struct GetEndpoints: Sendable {
 
     private let handlers: [String: Handler]
 
-    /// The paths answered here.
-    var paths: [String] { handlers.keys.sorted() }
+    /// Every endpoint with its path, in path order.
+    var all: [(path: String, endpoint: Handler)] { handlers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 
     init(state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits) {
         @Sendable func current() throws(Problem) -> ServiceData {
@@ -123,15 +118,14 @@ struct GetEndpoints: Sendable {
         ]
     }
 
-    /// True when a GET of `path` is answered here.
-    func answers(path: String) -> Bool { handlers[path] != nil }
+    /// The endpoint at `path`, or nil when none has that path.
+    func endpoint(at path: String) -> Handler? { handlers[path] }
 
-    /// The answer of the endpoint at `path` (by default the request's own path), or nil when no
-    /// endpoint has that path. A problem is an answer too: problem+json in the request's language.
-    func answer(_ request: EndpointRequest, endpoint path: String? = nil) -> Answer? {
-        guard let handler = handlers[path ?? request.path] else { return nil }
+    /// The answer of `endpoint` to `request`. A problem is an answer too: problem+json in the
+    /// request's language.
+    func answer(_ request: EndpointRequest, by endpoint: Handler) -> Answer {
         do {
-            return try handler(request)
+            return try endpoint(request)
         } catch let problem as Problem {
             return Responses.problem(problem, acceptLanguage: request.acceptLanguage)
         } catch {

@@ -36,7 +36,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State {
         case idle
         /// A GET to answer here once its end has been read (a body, if any, is ignored).
-        case reading(HTTPRequestHead, path: String, query: String, started: ContinuousClock.Instant)
+        case reading(
+            HTTPRequestHead, GetEndpoints.Handler, path: String, query: String, started: ContinuousClock.Instant)
         /// The request being read goes to the router, part by part.
         case passingOn
     }
@@ -80,9 +81,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
             let (path, query) = Self.pathAndQuery(of: head.uri)
-            if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD, endpoints.answers(path: path)
+            if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
+                let endpoint = endpoints.endpoint(at: path)
             {
-                state = .reading(head, path: path, query: query, started: .now)
+                state = .reading(head, endpoint, path: path, query: query, started: .now)
             } else {
                 state = .passingOn
                 passedOn += 1
@@ -90,9 +92,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case (.body, .reading):
             break
-        case (.end, .reading(let head, let path, let query, let started)):
+        case (.end, .reading(let head, let endpoint, let path, let query, let started)):
             state = .idle
-            answer(head, path: path, query: query, started: started, context: context)
+            answer(head, by: endpoint, path: path, query: query, started: started, context: context)
         case (.end, _):
             state = .idle
             context.fireChannelRead(data)
@@ -141,16 +143,13 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(
-        _ head: HTTPRequestHead, path: String, query: String, started: ContinuousClock.Instant,
-        context: ChannelHandlerContext
+        _ head: HTTPRequestHead, by endpoint: GetEndpoints.Handler, path: String, query: String,
+        started: ContinuousClock.Instant, context: ChannelHandlerContext
     ) {
         let request = EndpointRequest(
             path: path, query: query, accept: head.headers.combined("accept"),
             acceptLanguage: head.headers.combined("accept-language"))
-        // Only known paths are read here, so the not-found fallback never leaves a request unanswered.
-        let answer =
-            endpoints.answer(request)
-            ?? Responses.problem(.notFound(path: path), acceptLanguage: request.acceptLanguage)
+        let answer = endpoints.answer(request, by: endpoint)
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
         let bytes = encode(
             answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)

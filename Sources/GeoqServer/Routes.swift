@@ -34,12 +34,10 @@ public enum Routes {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
 
-        for path in endpoints.paths {
-            // The route's own path: the router also matches spellings such as a trailing slash.
+        for (path, endpoint) in endpoints.all {
+            // The route's own endpoint: the router also matches spellings such as a trailing slash.
             router.get(RouterPath(path)) { request, _ in
-                let answer = endpoints.answer(
-                    EndpointRequest(request), endpoint: path)
-                return answer?.response ?? Responses.problem(.notFound(path: request.uri.path)).response
+                endpoints.answer(EndpointRequest(request), by: endpoint).response
             }
         }
 
