@@ -9,27 +9,33 @@ import Testing
 /// `/v1/park` over the real (approximate) Pamplona sector layer and the Pamplona tariff file,
 /// against the figures of SPEC §1 (the same cases as `geoq park`'s ParkQueryTests).
 @Suite struct ParkEndpointTests {
-    static let data: ServiceData = {
-        let tariffs = try! CityTariffs.load(
+    /// Loaded once. Thrown, not trapped: with a wrong GEOQ_DATA_DIR each test that needs the
+    /// data fails with the loader's message, and the other suites still run.
+    static let loaded = Result { () throws -> ServiceData in
+        let tariffs = try CityTariffs.load(
             city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
-        let library = try! LayerLibrary(
+        let library = try LayerLibrary(
             locations: DataLocations(
                 catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
                 dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        let layer = try! library.layer(named: tariffs.sectorLayer!)
+        let layer = try library.layer(named: tariffs.sectorLayer!)
         return ServiceData(
             sectorLookups: [layer.name: SectorLookup(layer: layer)], layers: [], tariffs: ["pamplona": tariffs],
             tariffProblems: ["bilbao": "broken file"], storeFile: "", loadedAt: Date())
-    }()
-
-    func answer(
-        _ pairs: [(String, String)], data: ServiceData = Self.data, acceptLanguage: String? = nil
-    ) throws(Problem) -> ParkAnswer {
-        try ParkEndpoint.answer(
-            QueryParameters(pairs.map { (name: $0.0, value: $0.1) }), data: data, acceptLanguage: acceptLanguage)
     }
 
-    func problem(_ pairs: [(String, String)], data: ServiceData = Self.data) -> Problem? {
+    let data: ServiceData
+    init() throws { data = try Self.loaded.get() }
+
+    func answer(
+        _ pairs: [(String, String)], data: ServiceData? = nil, acceptLanguage: String? = nil
+    ) throws(Problem) -> ParkAnswer {
+        try ParkEndpoint.answer(
+            QueryParameters(pairs.map { (name: $0.0, value: $0.1) }), data: data ?? self.data,
+            acceptLanguage: acceptLanguage)
+    }
+
+    func problem(_ pairs: [(String, String)], data: ServiceData? = nil) -> Problem? {
         do {
             _ = try answer(pairs, data: data)
             return nil
@@ -88,7 +94,7 @@ import Testing
         let zoneNeeded = problem(Self.ensanche + [("minutes", "30"), ("at", "2026-11-23T10:00")])
         #expect(zoneNeeded?.detail.contains("zone=") == true, "\(String(describing: zoneNeeded?.detail))")
         let noSectors = ServiceData(
-            sectorLookups: [:], layers: [], tariffs: Self.data.tariffs, storeFile: "", loadedAt: Date())
+            sectorLookups: [:], layers: [], tariffs: data.tariffs, storeFile: "", loadedAt: Date())
         #expect(problem(Self.ensanche, data: noSectors)?.status == 500)
     }
 }

@@ -75,7 +75,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "FeatureCollection")
         let features = try #require(object["features"] as? [[String: Any]])
-        #expect(features.count == 2)
+        try #require(features.count == 2)
         let query = try #require(features[0]["geometry"] as? [String: Any])
         #expect(query["coordinates"] as? [Double] == [-1.64, 42.81])
         #expect((features[1]["geometry"] as? [String: Any])?["type"] as? String == "MultiPolygon")
@@ -145,7 +145,7 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(lines.count == 3)
+        try #require(lines.count == 3)
         #expect(lines[0]?["line"] as? Int == 2 && lines[0]?["id"] as? String == "car-1")
         #expect(((lines[0]?["inside"] as? [[String: Any]])?.first?["id"]) as? String == "2")
         #expect(lines[1]?["line"] as? Int == 3)
@@ -285,7 +285,7 @@ import Testing
             ["ar", "39.4699", "-0.3763", "--stream", "--max-distance", "500", "--format", "json"], stdin: input)
         #expect(r.status == 4)
         let lines = r.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
+        try #require(lines.count == 3)
         #expect(lines[1].contains("\"line\":2") && lines[1].contains("bad-input"))
     }
 

@@ -85,10 +85,12 @@ import Testing
             as! [[String: Any]]
         let byType = Dictionary(
             uniqueKeysWithValues: incidents.map { ($0["type"] as! Int, $0["location"] as! [String: Double]) })
-        #expect(abs(byType[1]!["longitude"]! - -0.886469942) < 1e-9)
-        #expect(abs(byType[1]!["latitude"]! - 41.649323306) < 1e-9)
-        #expect(abs(byType[2]!["longitude"]! - -109.488412955) < 1e-9)
-        #expect(abs(byType[2]!["latitude"]! - 0.000281163) < 1e-9)
+        let zaragoza = try #require(byType[1])
+        let utm = try #require(byType[2], "the GML point in UTM")
+        #expect(abs(zaragoza["longitude"]! - -0.886469942) < 1e-9)
+        #expect(abs(zaragoza["latitude"]! - 41.649323306) < 1e-9)
+        #expect(abs(utm["longitude"]! - -109.488412955) < 1e-9)
+        #expect(abs(utm["latitude"]! - 0.000281163) < 1e-9)
     }
 
     @Test func argumentsAreChecked() throws {

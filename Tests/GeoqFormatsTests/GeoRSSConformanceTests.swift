@@ -41,7 +41,7 @@ import Testing
             Issue.record("not a line")
             return
         }
-        #expect(points.count == 3)
+        try #require(points.count == 3)
         #expect(points[0] == Point(x: 52.566592, y: 33.338611))
     }
 

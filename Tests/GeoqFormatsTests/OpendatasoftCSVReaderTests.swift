@@ -36,7 +36,7 @@ struct OpendatasoftCSVReaderTests {
         #expect(first.properties["geo_shape"] == nil)
         #expect(first.properties["geo_point_2d"] == .string("39.44991649911481, -0.37331964812613927"))
         let ring = try #require(first.geometry.polygons.first?.shell.points)
-        #expect(ring.count == 6)
+        try #require(ring.count == 6)
         #expect(ring[0] == Point(x: -0.3743054743542415, y: 39.450382137881704))
         #expect(
             c.features.filter { $0.properties[code] == .string("1701") }.map {
@@ -69,7 +69,7 @@ struct OpendatasoftCSVReaderTests {
     @Test func hospitals() throws {
         let c = try OpendatasoftCSVReader(options: ReadOptions(nameField: "Nombre")).read(
             at: valencia("hospitales.csv"))
-        #expect(c.features.count == 62)
+        try #require(c.features.count == 62)
         #expect(c.features.allSatisfy { $0.geometry.typeName == "MultiPoint" })
         let first = c.features[0]
         #expect(first.name == "Clinica Fontana")
@@ -86,7 +86,7 @@ struct OpendatasoftCSVReaderTests {
     @Test func fallasPointOrder() throws {
         let c = try OpendatasoftCSVReader(options: ReadOptions(idField: "OBJECTID", nameField: "Nom / Nombre"))
             .read(at: valencia("falles-fallas.csv"))
-        #expect(c.features.count == 328)
+        try #require(c.features.count == 328)
         #expect(c.features[0].id == "4798")
         #expect(c.features[0].properties["Id. Falla"] == .string("286"))
         #expect(c.features[83].properties["Id. Falla"] == .null)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct IncidentDescriptionTests {
     @Test func waterCutFeed() throws {
         let incidents = try ZaragozaFixtures.incidents(.waterCut)
-        #expect(incidents.count == 1)
+        try #require(incidents.count == 1)
         #expect(incidents[0].id == "agua-1001")
         #expect(incidents[0].title == "Calle de Delicias")
         #expect(

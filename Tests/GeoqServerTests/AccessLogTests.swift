@@ -36,7 +36,7 @@ import Testing
         let records = CapturingHandler.Arc()
         let logger = Logger(label: "geoq-test") { _ in CapturingHandler(records: records) }
         let app = Application(
-            router: Routes.router(state: ServiceState(RoutesTests.data), logRequests: true), logger: logger)
+            router: Routes.router(state: ServiceState(try RoutesTests.data()), logRequests: true), logger: logger)
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get)
             try await client.execute(uri: "/v1/sector?lat=91&lon=0", method: .get)

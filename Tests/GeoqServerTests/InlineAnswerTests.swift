@@ -62,7 +62,7 @@ import Testing
         init() throws {
             metrics = RequestMetrics()
             let endpoints = GetEndpoints(
-                state: ServiceState(RoutesTests.data), metrics: metrics, limits: ServiceLimits())
+                state: ServiceState(try RoutesTests.data()), metrics: metrics, limits: ServiceLimits())
             recorder = EventRecorder()
             channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandler(readCounter)
@@ -341,7 +341,7 @@ import Testing
                 return seen
             }
         }
-        let state = ServiceState(RoutesTests.data)
+        let state = ServiceState(try RoutesTests.data())
         let routed = try await run(Application(router: Routes.router(state: state)), live: false, .get)
         let live = try await run(Routes.application(state: state), live: true, .get)
         // HEAD: the same status and headers from both.

@@ -9,7 +9,7 @@ import Testing
 @Suite struct MetricsTests {
     @Test func requestsAreCountedByRouteAndStatus() async throws {
         let metrics = RequestMetrics()
-        let app = Application(router: Routes.router(state: ServiceState(RoutesTests.data), metrics: metrics))
+        let app = Application(router: Routes.router(state: ServiceState(try RoutesTests.data()), metrics: metrics))
         try await app.test(.router) { client in
             for _ in 0..<3 { try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) }
             try await client.execute(uri: "/v1/sector?lat=91&lon=0", method: .get)

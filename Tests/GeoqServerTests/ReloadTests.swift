@@ -13,10 +13,13 @@ import Testing
 @Suite struct ReloadTests {
     /// Two snapshots that answer the same request differently: in A the layer
     /// pamplona-sectors is the sectors, in B it is the barrios (named as the request asks).
-    static let snapshots: (a: ServiceData, b: ServiceData) = {
+    ///
+    /// Loaded once. Thrown, not trapped: with a wrong GEOQ_DATA_DIR these tests fail with the
+    /// loader's message, and the other suites still run.
+    static let loadedSnapshots = Result { () throws -> (a: ServiceData, b: ServiceData) in
         let library = TestLibrary.catalogOnly()
-        func snapshot(_ name: String) -> ServiceData {
-            let layer = try! library.layer(named: name)
+        func snapshot(_ name: String) throws -> ServiceData {
+            let layer = try library.layer(named: name)
             return ServiceData(
                 sectorLookups: ["pamplona-sectors": SectorLookup(layer: layer)],
                 layers: [
@@ -25,15 +28,17 @@ import Testing
                         approximate: layer.isApproximate, error: nil)
                 ], storeFile: name, loadedAt: Date())
         }
-        return (snapshot("pamplona-sectors"), snapshot("pamplona-barrios"))
-    }()
+        return (try snapshot("pamplona-sectors"), try snapshot("pamplona-barrios"))
+    }
+
+    static func snapshots() throws -> (a: ServiceData, b: ServiceData) { try loadedSnapshots.get() }
 
     /// Four clients ask continuously while the data is swapped ten times: no request fails,
     /// and every answer is wholly A's or wholly B's (the layer named inside the answer and the
     /// feature found agree with one snapshot). Through the router alone, and over a socket where
     /// the answers come from the event loop (`InlineAnswerHandler`).
     @Test(arguments: [false, true]) func tenReloadsUnderLoadLoseNothing(live: Bool) async throws {
-        let (a, b) = Self.snapshots
+        let (a, b) = try Self.snapshots()
         let expectedA = a.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
         let expectedB = b.sectorLookups["pamplona-sectors"]!.answer(for: .init(latitude: 42.81, longitude: -1.64))
         #expect(expectedA.inside != expectedB.inside, "the two snapshots must differ")
@@ -106,7 +111,7 @@ import Testing
 
     /// Touching the watched file reloads; a failing load keeps the old data.
     @Test func aChangedStoreFileReloadsAndAFailedLoadKeepsTheOld() async throws {
-        let (a, b) = Self.snapshots
+        let (a, b) = try Self.snapshots()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-reload-\(UUID()).gpkg")
         try Data("one".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

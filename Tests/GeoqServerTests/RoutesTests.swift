@@ -11,9 +11,11 @@ import Testing
 
 /// The HTTP face over the real default layer: status codes, media types and bodies.
 @Suite struct RoutesTests {
-    static let data: ServiceData = {
+    /// Loaded once. Thrown, not trapped: with a wrong GEOQ_DATA_DIR each test that needs the
+    /// layer fails with the loader's message, and the other suites still run.
+    static let loaded = Result { () throws -> ServiceData in
         let library = TestLibrary.catalogOnly()
-        let layer = try! library.layer(named: "pamplona-sectors")
+        let layer = try library.layer(named: "pamplona-sectors")
         return ServiceData(
             sectorLookups: [layer.name: SectorLookup(layer: layer)],
             layers: [
@@ -21,14 +23,16 @@ import Testing
                     name: layer.name, title: layer.title, kind: "polygon", features: layer.features.count,
                     approximate: true, error: nil)
             ], storeFile: "/nonexistent/store.gpkg", loadedAt: Date())
-    }()
+    }
+
+    static func data() throws -> ServiceData { try loaded.get() }
 
     func withClient(
-        state: ServiceState = ServiceState(data), _ body: @Sendable (any TestClientProtocol) async throws -> Void
+        state: ServiceState? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Void
     )
         async throws
     {
-        let app = Application(router: Routes.router(state: state))
+        let app = Application(router: Routes.router(state: try state ?? ServiceState(Self.data())))
         try await app.test(.router) { client in try await body(client) }
     }
 

@@ -9,12 +9,12 @@ import Testing
 /// `POST /v1/sector:batch` over HTTP: the NDJSON stream in the body's order, the limits on
 /// body size, batch length and time, each a 413 problem or a last line naming the limit.
 @Suite struct SectorBatchTests {
-    static var data: ServiceData { RoutesTests.data }
+    static func data() throws -> ServiceData { try RoutesTests.data() }
 
     func withClient(limits: ServiceLimits, _ body: @Sendable (any TestClientProtocol) async throws -> Void)
         async throws
     {
-        let app = Application(router: Routes.router(state: ServiceState(Self.data), limits: limits))
+        let app = Application(router: Routes.router(state: ServiceState(try Self.data()), limits: limits))
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -53,7 +53,7 @@ import Testing
                 for i in stride(from: 0, to: Self.points.count, by: 250) {
                     let p = Self.points[i]
                     let single = try SectorEndpoint.answer(
-                        QueryParameters([("lat", "\(p.latitude)"), ("lon", "\(p.longitude)")]), data: Self.data
+                        QueryParameters([("lat", "\(p.latitude)"), ("lon", "\(p.longitude)")]), data: try Self.data()
                     ).answer
                     let inside = (lines[i]["inside"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
                     #expect(inside == single.inside.map(\.id), "point \(i)")
