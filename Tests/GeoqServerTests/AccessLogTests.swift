@@ -23,12 +23,9 @@ import Testing
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
-            records.lines.withLock { $0.append((message.description, all)) }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            records.lines.withLock { $0.append((event.message.description, all)) }
         }
     }
 
