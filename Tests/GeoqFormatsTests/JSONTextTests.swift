@@ -24,7 +24,10 @@ import Testing
     @Test func numbersAsJSONEncoderWritesThem() throws {
         var generator = SystemRandomNumberGenerator()
         var values: [Double] = [0, -0.0, 1, -3, 100, 12345, 53.63, 0.1, 1e-5, 1.5e-7, 1e16, 1e17, 2.5e21, 1e300]
-        values += [.leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude, 9_007_199_254_740_993]
+        values += [
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.leastNormalMagnitude, 9_007_199_254_740_992,
+            9_007_199_254_740_994,
+        ]
         for _ in 0..<20_000 {
             // Every bit pattern that is a finite number, and ordinary coordinates and distances.
             let bits = Double(bitPattern: generator.next())

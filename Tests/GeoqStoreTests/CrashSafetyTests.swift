@@ -25,7 +25,7 @@ import Testing
         let store = try GeoPackage.open(at: path, create: false)
         store.afterRowInserted = { rows throws(StoreError) in
             guard rows == Self.rowsBeforeKill else { return }
-            FileManager.default.createFile(atPath: path + ".started", contents: nil)
+            _ = FileManager.default.createFile(atPath: path + ".started", contents: nil)
             sleep(120)  // hold the transaction open until the parent kills us
         }
         let features = Fixtures.randomPolygons(count: Self.rowsBeforeKill + 1_000, vertices: 30, seed: 99)

@@ -82,7 +82,8 @@ enum IncidentBenchmark {
 
     /// Writes a Zaragoza-style feed (SPEC §3) of `items` generated items (seeded), in chunks.
     static func writeFeed(items: Int, to url: URL) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        // A file that could not be created makes the next line throw, naming it.
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let file = try FileHandle(forWritingTo: url)
         defer { try? file.close() }
         var rng = SeededRandom(seed: 6)
