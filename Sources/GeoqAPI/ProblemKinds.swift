@@ -51,11 +51,15 @@ extension Problem {
     }
 
     /// A request body that cannot be read: not UTF-8, not JSON, not points (`line` or
-    /// `feature` says where; the parser's words, in English).
+    /// `feature` says where). This one carries a parser's words, in English.
     public static func malformedBody(_ detail: String, line: Int? = nil, feature: Int? = nil) -> Problem {
         Problem(
             type: "/problems/malformed-body", title: "The request body cannot be read", status: 400, detail: detail,
             parameter: "body", line: line, feature: feature)
+    }
+
+    public static func malformedBody(_ detail: LocalizedText, line: Int? = nil, feature: Int? = nil) -> Problem {
+        malformedBody(detail.en, line: line, feature: feature).detailed(detail)
     }
 
     /// A body of a media type the endpoint does not read.

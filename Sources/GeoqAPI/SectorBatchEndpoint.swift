@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqSchedule
 
 /// `POST /v1/sector:batch[?layer=NAME]`: many points in one body, one which-sector answer each,
 /// in the body's order, as NDJSON (the lines of `geoq which-sector --batch --format json`).
@@ -77,13 +78,21 @@ public enum SectorBatchEndpoint {
         } else {
             throw .unsupportedMediaType(contentType, accepted: lineMediaTypes + collectionMediaTypes)
         }
-        guard !items.isEmpty else { throw .malformedBody("the body holds no points") }
+        guard !items.isEmpty else {
+            throw .malformedBody(
+                LocalizedText(
+                    es: "el cuerpo no contiene ningún punto", eu: "gorputzak ez du punturik",
+                    en: "the body holds no points"))
+        }
         return items
     }
 
     static func lines(_ body: Data, maxPoints: Int) throws(Problem) -> [Item] {
         guard let text = String(data: body, encoding: .utf8) else {
-            throw .malformedBody("the body is not UTF-8 text")
+            throw .malformedBody(
+                LocalizedText(
+                    es: "el cuerpo no es texto UTF-8", eu: "gorputza ez da UTF-8 testua",
+                    en: "the body is not UTF-8 text"))
         }
         var reader = BatchReader()
         var items: [Item] = []
@@ -96,7 +105,7 @@ public enum SectorBatchEndpoint {
                 guard items.count < maxPoints else { throw .batchTooLarge(count: maxPoints + 1, limit: maxPoints) }
                 items.append(Item(point: point, id: item.id, line: item.line))
             case .failure(let error):
-                throw .malformedBody(error.description, line: item.line)
+                throw .malformedBody(error.localized, line: item.line)
             }
         }
         return items
@@ -117,14 +126,23 @@ public enum SectorBatchEndpoint {
             let number = index + 1
             guard case .point(let point) = feature.geometry else {
                 throw .malformedBody(
-                    "feature \(number): the geometry is not a Point (a batch is points, longitude first)",
+                    LocalizedText(
+                        es: "entidad \(number): la geometría no es un Point (un lote son puntos, longitud primero)",
+                        eu:
+                            "\(number). elementua: geometria ez da Point bat (sorta bat puntuak dira, longitudea lehenik)",
+                        en: "feature \(number): the geometry is not a Point (a batch is points, longitude first)"),
                     feature: number)
             }
             do throws(CoordinateRangeError) {
                 items.append(Item(point: try point.validatedGeographic(), id: feature.id, feature: number))
             } catch {
+                let range = error.localized
                 throw .malformedBody(
-                    "feature \(number): \(error.description) (GeoJSON is longitude first)", feature: number)
+                    LocalizedText(
+                        es: "entidad \(number): \(range.es) (GeoJSON pone primero la longitud)",
+                        eu: "\(number). elementua: \(range.eu) (GeoJSON-ek longitudea jartzen du lehenik)",
+                        en: "feature \(number): \(range.en) (GeoJSON is longitude first)"),
+                    feature: number)
             }
         }
         return items

@@ -31,11 +31,7 @@ public struct BatchReader {
         }
         sawData = true
         guard fields.count == 2 || fields.count == 3 else {
-            return BatchItem(
-                line: number, id: nil,
-                result: .failure(
-                    .init(
-                        description: "line \(number): expected 'lat,lon' or 'lat,lon,id', got \(fields.count) fields")))
+            return BatchItem(line: number, id: nil, result: .failure(.init(.fieldCount(fields.count), line: number)))
         }
         let (lat, lon) = longitudeFirst ? (fields[1], fields[0]) : (fields[0], fields[1])
         let id = fields.count == 3 ? fields[2] : nil
@@ -43,8 +39,7 @@ public struct BatchReader {
             return BatchItem(
                 line: number, id: id, result: .success(try CoordinateInput.point(latitude: lat, longitude: lon)))
         } catch {
-            return BatchItem(
-                line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+            return BatchItem(line: number, id: id, result: .failure(error.onLine(number)))
         }
     }
 
@@ -68,25 +63,25 @@ public struct BatchReader {
     private static let booleanClass = type(of: NSNumber(value: true))
 
     private func jsonItem(_ text: String, number: Int) -> BatchItem {
-        func fail(_ why: String) -> BatchItem {
-            BatchItem(line: number, id: nil, result: .failure(.init(description: "line \(number): \(why)")))
+        func fail(_ reason: CoordinateInputError.Reason) -> BatchItem {
+            BatchItem(line: number, id: nil, result: .failure(.init(reason, line: number)))
         }
         guard let data = text.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return fail("not a JSON object") }
+        else { return fail(.notAJSONObject) }
         func value(_ keys: [String]) -> Any? { keys.lazy.compactMap { object[$0] }.first }
         let id: String? = (value(["id"]) as? String) ?? (value(["id"]) as? NSNumber).map { "\($0)" }
-        guard let lat = value(["lat", "latitude"]) else { return fail("missing \"lat\"") }
-        guard let lon = value(["lon", "lng", "longitude"]) else { return fail("missing \"lon\"") }
+        guard let lat = value(["lat", "latitude"]) else { return fail(.missingField("lat")) }
+        guard let lon = value(["lon", "lng", "longitude"]) else { return fail(.missingField("lon")) }
         guard let latitude = Self.number(lat), let longitude = Self.number(lon) else {
-            return fail("\"lat\" and \"lon\" must be numbers")
+            return fail(.fieldsNotNumbers)
         }
         do {
             let p = try Point(latitude: latitude, longitude: longitude).validatedGeographic()
             return BatchItem(line: number, id: id, result: .success(p))
         } catch {
             return BatchItem(
-                line: number, id: id, result: .failure(.init(description: "line \(number): \(error.description)")))
+                line: number, id: id, result: .failure(.init(.outOfRange(error, likelySwapped: false), line: number)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqFormats
 import GeoqServer
 import Hummingbird
 import HummingbirdTesting
@@ -10,13 +11,18 @@ import Testing
 @Suite struct ProblemLanguageTests {
     static let state: ServiceState = { ServiceState(ServiceData.load(from: TestLibrary.catalogOnly())) }()
 
-    func problem(_ uri: String, language: String?, method: HTTPRequest.Method = .get) async throws -> Problem {
+    func problem(
+        _ uri: String, language: String?, method: HTTPRequest.Method = .get, body: (String, contentType: String)? = nil
+    ) async throws -> Problem {
         let app = Application(router: Routes.router(state: Self.state))
         let box = ProblemBox()
         try await app.test(.router) { client in
             var headers: HTTPFields = [:]
             if let language { headers[.acceptLanguage] = language }
-            try await client.execute(uri: uri, method: method, headers: headers) { response in
+            if let body { headers[.contentType] = body.contentType }
+            try await client.execute(
+                uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0.0) }
+            ) { response in
                 #expect(response.headers[.contentType] == Problem.mediaType)
                 await box.set(try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body)))
             }
@@ -77,5 +83,71 @@ import Testing
         let basque = try await problem("/v1/tariff?zone=blue&minutes=121&start=2026-11-23T10:00", language: "eu")
         #expect(basque.title == "Tarifak ez du txartel hau onartzen")
         #expect(basque.detail != refused.detail)
+    }
+
+    /// The batch endpoint's own words for a point it cannot read follow Accept-Language too;
+    /// the English is the command line's message for the same line (BatchReader's).
+    @Test func batchBodyProblemsFollowAcceptLanguage() async throws {
+        let cases: [(body: String, type: String, line: Int?, feature: Int?, es: String, eu: String)] = [
+            (
+                "{\"lat\": 42.8, \"lon\": -1.6}\n{\"lat\": \"x\", \"lon\": 1}\n", "application/x-ndjson", 2, nil,
+                "línea 2: \"lat\" y \"lon\" deben ser números",
+                "2. lerroa: \"lat\" eta \"lon\" zenbakiak izan behar dira"
+            ),
+            ("{\"lon\": 1}\n", "application/x-ndjson", 1, nil, "línea 1: falta \"lat\"", "1. lerroa: \"lat\" falta da"),
+            (
+                "{lat: 1}\n", "application/x-ndjson", 1, nil, "línea 1: no es un objeto JSON",
+                "1. lerroa: ez da JSON objektu bat"
+            ),
+            (
+                "42.81,-1.64\n42.81;-1.64\n", "text/csv", 2, nil,
+                "línea 2: se esperaba 'lat,lon' o 'lat,lon,id'; la línea tiene 1 campos",
+                "2. lerroa: 'lat,lon' edo 'lat,lon,id' espero zen; lerroak 1 eremu ditu"
+            ),
+            (
+                "120.5,42.81\n", "text/csv", 1, nil,
+                "línea 1: la latitud 120.5 está fuera de [-90, 90]; ¿puso primero la longitud? geoq espera LAT LON",
+                "1. lerroa: latitudea (120.5) [-90, 90] tartetik kanpo dago; longitudea jarri duzu lehenik? geoq-ek LAT LON hartzen ditu"
+            ),
+            (
+                "abc,-1.64\n", "text/csv", 1, nil, "línea 1: la latitud 'abc' no es un número",
+                "1. lerroa: latitudea ('abc') ez da zenbaki bat"
+            ),
+            ("# nothing\n", "text/csv", nil, nil, "el cuerpo no contiene ningún punto", "gorputzak ez du punturik"),
+            (
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[-1.64,95]}}]}"#,
+                "application/geo+json", nil, 1,
+                "entidad 1: la latitud 95.0 está fuera de [-90, 90] (GeoJSON pone primero la longitud)",
+                "1. elementua: latitudea (95.0) [-90, 90] tartetik kanpo dago (GeoJSON-ek longitudea jartzen du lehenik)"
+            ),
+        ]
+        for c in cases {
+            let body = (c.body, contentType: c.type)
+            let english = try await problem("/v1/sector:batch", language: nil, method: .post, body: body)
+            let spanish = try await problem("/v1/sector:batch", language: "es", method: .post, body: body)
+            let basque = try await problem("/v1/sector:batch", language: "eu-ES", method: .post, body: body)
+            #expect(english.type == "/problems/malformed-body" && english.status == 400, "\(c.body)")
+            #expect(spanish.line == c.line && basque.feature == c.feature, "\(c.body)")
+            #expect(spanish.detail == c.es, "\(c.body)")
+            #expect(basque.detail == c.eu, "\(c.body)")
+            #expect(Set([english.detail, spanish.detail, basque.detail]).count == 3, "\(c.body)")
+            #expect(basque.title == "Ezin da eskaeraren gorputza irakurri")
+            // The English detail is the command line's message for the line.
+            if c.type != "application/geo+json", let line = c.line {
+                var reader = BatchReader()
+                let lines = c.body.split(separator: "\n", omittingEmptySubsequences: false)
+                let items = lines.enumerated().compactMap { reader.item(line: String($1), number: $0 + 1) }
+                guard case .failure(let error)? = items.first(where: { $0.line == line })?.result else {
+                    Issue.record("the reader took line \(line) of \(c.body)")
+                    continue
+                }
+                #expect(english.detail == error.description)
+            }
+        }
+        // A JSON syntax error is the parser's, in English, under a translated title.
+        let syntax = try await problem(
+            "/v1/sector:batch", language: "es", method: .post,
+            body: (#"{"type":"FeatureCollection","features":["#, contentType: "application/geo+json"))
+        #expect(syntax.title == "No se puede leer el cuerpo de la petición" && syntax.detail.contains("invalid JSON"))
     }
 }
