@@ -13,35 +13,35 @@ struct ARCommand: ParsableCommand {
         commandName: "ar",
         abstract: "Place labels of points (fallas, services) on a phone's camera view.",
         discussion: """
-            For a device at LAT LON held with a compass heading, pitch and roll,
-            computes for each target: its geodesic distance and bearing (WGS84,
-            Karney), the bearing relative to the heading, the elevation angle, the
-            screen position through a pinhole camera of the given field of view
-            and screen size, whether it is visible, a label scale that shrinks
-            with distance (1 at 50 m or nearer, 0.4 at 2 km or farther), and
-            overlapping labels stacked upwards, nearest in front. Labels are
+            For a device at LAT LON held with a compass heading, pitch and roll, \
+            computes for each target: its geodesic distance and bearing (WGS84, \
+            Karney), the bearing relative to the heading, the elevation angle, the \
+            screen position through a pinhole camera of the given field of view \
+            and screen size, whether it is visible, a label scale that shrinks \
+            with distance (1 at 50 m or nearer, 0.4 at 2 km or farther), and \
+            overlapping labels stacked upwards, nearest in front. Labels are \
             listed nearest first.
 
-            Angles are degrees. The heading is where the camera looks, clockwise
-            from north; with --heading-ref magnetic it is corrected by
-            --declination (east positive): true = magnetic + declination. Pitch
-            is positive with the camera tilted up, roll positive with the phone
-            turned clockwise. Screen pixels count from the top-left corner.
-            Without --vfov the vertical field of view follows from --hfov and
-            the screen's aspect (square pixels). Give negative values as
+            Angles are degrees. The heading is where the camera looks, clockwise \
+            from north; with --heading-ref magnetic it is corrected by \
+            --declination (east positive): true = magnetic + declination. Pitch \
+            is positive with the camera tilted up, roll positive with the phone \
+            turned clockwise. Screen pixels count from the top-left corner. \
+            Without --vfov the vertical field of view follows from --hfov and \
+            the screen's aspect (square pixels). Give negative values as \
             --pitch=-5 or --pitch -5.
 
-            Targets are the point features of a GeoJSON, KML, Shapefile or CSV
-            file (--targets), in any CRS geoq can reproject; --name-field and
-            --id-field pick the attributes to show. A numeric attribute
-            altitude, alt, elevation, ele or z gives a target's altitude in
+            Targets are the point features of a GeoJSON, KML, Shapefile or CSV \
+            file (--targets), in any CRS geoq can reproject; --name-field and \
+            --id-field pick the attributes to show. A numeric attribute \
+            altitude, alt, elevation, ele or z gives a target's altitude in \
             metres; without one it is at the device's altitude.
 
-            --stream reads compass readings from standard input, one JSON object
-            per line, e.g. {"heading": 12.5, "pitch": 3, "roll": 0} (pitch and
-            roll default to the options), smooths the heading on the unit circle
-            (so 359° and 1° give 0°, not 180°) and writes one overlay per
-            reading. A bad line gets an error line with its number and the
+            --stream reads compass readings from standard input, one JSON object \
+            per line, e.g. {"heading": 12.5, "pitch": 3, "roll": 0} (pitch and \
+            roll default to the options), smooths the heading on the unit circle \
+            (so 359° and 1° give 0°, not 180°) and writes one overlay per \
+            reading. A bad line gets an error line with its number and the \
             stream goes on.
 
             Examples:
@@ -55,7 +55,7 @@ struct ARCommand: ParsableCommand {
               printf '{"heading": 359}\\n{"heading": 1, "pitch": 4}\\n' | \\
                 geoq ar 39.4699 -0.3763 --stream --targets fallas.geojson
 
-            Exit status: 0 done, 4 a stream had bad lines, 64 bad arguments,
+            Exit status: 0 done, 4 a stream had bad lines, 64 bad arguments, \
             65 malformed targets file, 66 missing targets file.
             """)
 

@@ -7,8 +7,8 @@ struct Geoq: AsyncParsableCommand {
         commandName: "geoq",
         abstract: "Geospatial answers for city-mobility apps: sectors, zones, nearest places.",
         discussion: """
-            Coordinates are WGS84 degrees, latitude first (as people write them).
-            Layers are read from the shared city data ($GEOQ_DATA_DIR, default
+            Coordinates are WGS84 degrees, latitude first (as people write them). \
+            Layers are read from the shared city data ($GEOQ_DATA_DIR, default \
             ../shared/data beside the repository) as described in data/layers.json.
 
             Examples:
@@ -22,7 +22,8 @@ struct Geoq: AsyncParsableCommand {
               geoq trip drive.gpx --min-step 500
               geoq tariff --zone blue --minutes 30 --start 2026-11-23T13:50
               geoq park 42.8169 -1.6440 --zone blue --euros 1 --lang en
-              geoq incidents refresh --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
+              geoq incidents refresh \\
+                --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
               geoq incidents --near 41.6488 -0.8891 --within 1000
               geoq import --all
               geoq layers

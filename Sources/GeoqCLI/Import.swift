@@ -10,19 +10,23 @@ struct Import: ParsableCommand {
         commandName: "import",
         abstract: "Import a data file into the GeoPackage store as a layer (replacing a layer of that name).",
         discussion: """
-            Formats: GeoJSON (.json, .geojson), KML, ESRI Shapefile (.shp with .shx/.dbf/.prj),
-            opendatasoft CSV exports (.csv), Fallas Atom/GeoRSS feeds and services XML (.xml).
-            Coordinates are reprojected to WGS84 with PROJ from the CRS given by --crs (which
-            wins), a .prj file or a GeoJSON crs member. Every polygon is checked with GEOS;
-            --on-invalid says what to do with an invalid one. The import is one transaction:
+            Formats: GeoJSON (.json, .geojson), KML, ESRI Shapefile (.shp with .shx/.dbf/.prj), \
+            opendatasoft CSV exports (.csv), Fallas Atom/GeoRSS feeds and services XML (.xml). \
+            Coordinates are reprojected to WGS84 with PROJ from the CRS given by --crs (which \
+            wins), a .prj file or a GeoJSON crs member. Every polygon is checked with GEOS; \
+            --on-invalid says what to do with an invalid one. The import is one transaction: \
             if it fails, the store is left exactly as it was.
 
-            The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else
+            The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else \
             $GEOQ_STORE, else data/geoq.gpkg in the repository.
 
             Examples:
-              geoq import ../shared/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json --layer barrios --name-field NOMBRE
-              geoq import ../shared/data/pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp --layer zac --id-field ID
+              geoq import \\
+                ../shared/data/pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json \\
+                --layer barrios --name-field NOMBRE
+              geoq import \\
+                ../shared/data/pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp \\
+                --layer zac --id-field ID
               geoq import pv.json --layer pv --crs EPSG:25830
               geoq import --all                  # every layer of data/layers.json
             """)

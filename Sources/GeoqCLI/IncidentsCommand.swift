@@ -17,19 +17,20 @@ struct IncidentsCommand: ParsableCommand {
         commandName: "incidents",
         abstract: "City incidents from GeoRSS feeds: list what is near, or refresh from a feed.",
         discussion: """
-            Types (SPEC §3, the feed URL's id parameter): 0 water-cut, 1 traffic-cut,
+            Types (SPEC §3, the feed URL's id parameter): 0 water-cut, 1 traffic-cut, \
             2 important-disruption, 3 all, 4 tram, 5 public-transport.
 
             Examples:
-              geoq incidents refresh --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
+              geoq incidents refresh \\
+                --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
               geoq incidents refresh --feed feed.xml --type traffic-cut
               geoq incidents
               geoq incidents --near 41.6488 -0.8891 --within 1000 --type 1 --type 4
               geoq incidents --since 2026-11-20T00:00 --format json
 
-            Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a
-            readable RSS/Atom feed, 69 the feed could not be downloaded, 74 the store could not
-            be written. After a failed refresh the incidents already held are untouched, and the
+            Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a \
+            readable RSS/Atom feed, 69 the feed could not be downloaded, 74 the store could not \
+            be written. After a failed refresh the incidents already held are untouched, and the \
             message says how old they are.
             """,
         subcommands: [IncidentsList.self, IncidentsRefresh.self], defaultSubcommand: IncidentsList.self)
@@ -115,8 +116,8 @@ struct IncidentsRefresh: ParsableCommand {
         commandName: "refresh",
         abstract: "Download (or read) a feed and update the incidents held, by id.",
         discussion: """
-            The feed is read whole before the store is touched; the store is then updated in one
-            transaction. Incidents of the feed's type that are no longer in it have ended and are
+            The feed is read whole before the store is touched; the store is then updated in one \
+            transaction. Incidents of the feed's type that are no longer in it have ended and are \
             dropped; an empty feed means no incidents of that type.
             """)
 

@@ -9,8 +9,8 @@ struct ListLayers: ParsableCommand {
         commandName: "layers",
         abstract: "List the layers geoq can answer from.",
         discussion: """
-            Layers in the GeoPackage store (what `geoq import` wrote) with their geometry type,
-            feature count and source; then the catalog's (data/layers.json) layers not imported
+            Layers in the GeoPackage store (what `geoq import` wrote) with their geometry type, \
+            feature count and source; then the catalog's (data/layers.json) layers not imported \
             yet, which queries read from their source files. Approximate layers are marked.
 
             Examples:

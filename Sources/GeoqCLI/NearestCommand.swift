@@ -12,13 +12,13 @@ struct NearestCommand: ParsableCommand {
         commandName: "nearest",
         abstract: "List the features of a point layer nearest to a position, with distance, bearing and a geo: link.",
         discussion: """
-            Distances are geodesic (WGS84, Karney's algorithm through PROJ), bearings initial
-            bearings from true north. The search is a best-first walk of an R-tree with a proven
-            lower bound, so it is exact, including across the antimeridian and near the poles.
+            Distances are geodesic (WGS84, Karney's algorithm through PROJ), bearings initial \
+            bearings from true north. The search is a best-first walk of an R-tree with a proven \
+            lower bound, so it is exact, including across the antimeridian and near the poles. \
             Ties are broken by the layer's order. Each hit has a geo: URI (RFC 5870) to get there.
 
-            Fallas (layer fallas) show their section in words (E = Especial,
-            1A = Primera A, …, FC = Fuera de concurso), their children's falla and marquee, and
+            Fallas (layer fallas) show their section in words (E = Especial, \
+            1A = Primera A, …, FC = Fuera de concurso), their children's falla and marquee, and \
             can be filtered by section and ordered by competition order.
 
             Examples:
@@ -77,8 +77,8 @@ struct ServicesCommand: ParsableCommand {
         commandName: "services",
         abstract: "List the nearest services (car parks, hospitals, bike stations, …) grouped by type.",
         discussion: """
-            Service layers are the catalog's layers with a service type: car-park, hospital,
-            bike-station, taxi-rank, ev-charger, disabled-parking, traffic-camera (Valencia).
+            Service layers are the catalog's layers with a service type: car-park, hospital, \
+            bike-station, taxi-rank, ev-charger, disabled-parking, traffic-camera (Valencia). \
             Each group is ordered by geodesic distance.
 
             Examples:

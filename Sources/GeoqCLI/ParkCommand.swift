@@ -13,19 +13,21 @@ struct ParkCommand: ParsableCommand {
         commandName: "park",
         abstract: "Can I park here, now? Sector, zone, regulated hours, price, end time, residents' rules.",
         discussion: """
-            Joins the sector lookup (the city's residents' sectors; Pamplona's are approximated
-            until the official layer is loaded, and every answer says so) with the tariffs. The
-            zone comes from --zone (the colour on the street) or, where the city's zone lines
-            are loaded, from the nearest regulated segment within a tolerance; with neither,
+            Joins the sector lookup (the city's residents' sectors; Pamplona's are approximated \
+            until the official layer is loaded, and every answer says so) with the tariffs. The \
+            zone comes from --zone (the colour on the street) or, where the city's zone lines \
+            are loaded, from the nearest regulated segment within a tolerance; with neither, \
             the answer says the zone is unknown and gives every zone's rules.
 
             Examples:
               geoq park 42.8169 -1.6440 --zone blue --minutes 45
-              geoq park 42.8169 -1.6440 --zone orange --euros 3 --at 2026-11-23T09:00 --format json
+              geoq park 42.8169 -1.6440 --zone orange --euros 3 --at 2026-11-23T09:00 \\
+                --format json
               geoq park 42.8169 -1.6440 --lang en
-              geoq park 42.8030 -1.6510 --zone blue --minutes 30 --reminder 10 --ics ticket.ics
+              geoq park 42.8030 -1.6510 --zone blue --minutes 30 --reminder 10 \\
+                --ics ticket.ics
 
-            Exit status: 0 answered, 5 refused by the tariff, 64 bad arguments, 65 malformed
+            Exit status: 0 answered, 5 refused by the tariff, 64 bad arguments, 65 malformed \
             data, 66 missing data file, 74 the calendar file could not be written.
             """)
 

@@ -11,29 +11,31 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Answer the geoq questions over HTTP (JSON).",
         discussion: """
-            Loads and indexes every layer (the store first, then catalog files), then
-            listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it
-            after the requests in flight are answered. SIGHUP, or a change of the store file
-            (checked every 2 s, e.g. after `geoq import`), reloads: the new data is loaded and
+            Loads and indexes every layer (the store first, then catalog files), then \
+            listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it \
+            after the requests in flight are answered. SIGHUP, or a change of the store file \
+            (checked every 2 s, e.g. after `geoq import`), reloads: the new data is loaded and \
             indexed aside and swapped in at once; a failed reload keeps the old data.
 
-            Endpoints:
-              GET /healthz                      the process is up
-              GET /readyz                       the layers are loaded (503 until then)
-              GET /v1/sector?lat=&lon=[&layer=] which-sector (Accept: application/geo+json for GeoJSON)
-              POST /v1/sector:batch[?layer=]    which-sector for NDJSON/CSV lines or a GeoJSON
-                                                FeatureCollection of points; NDJSON answers
-              GET /v1/nearest?lat=&lon=&layer=[&n=][&within=][&category=...][&order=]
-              GET /v1/services?lat=&lon=[&type=...][&n=][&within=]
-              GET /v1/ar?lat=&lon=&heading=[&pitch=][&roll=][&hfov=][&layer=][&max-distance=]...
-              GET /v1/tariff?zone=&(minutes=|euros=)[&start=][&city=][&reminder=][&lang=]
-              GET /v1/park?lat=&lon=[&zone=][&minutes=|&euros=][&at=][&city=][&lang=]
-              GET /v1/incidents[?lat=&lon=[&within=]][&type=...][&since=][&n=]
-              GET /v1/layers                    the layers and what was loaded
-              GET /openapi.json, /metrics       the OpenAPI 3.1 document, Prometheus metrics
-            Errors are RFC 9457 problem+json bodies that name the parameter at fault.
-            Limits: a body over --max-body-bytes or a batch over --max-batch points is
-            refused (413); a batch running past --request-timeout stops with a last line
+            Endpoints (GET unless said):
+              /healthz, /readyz         up; layers loaded (/readyz is a 503 until then)
+              /v1/sector?lat=&lon=[&layer=]
+                                        which-sector; GeoJSON for application/geo+json
+              POST /v1/sector:batch[?layer=]
+                                        which-sector for NDJSON or CSV lines, or a GeoJSON
+                                        FeatureCollection of points; answers in NDJSON
+              /v1/nearest?lat=&lon=&layer=[&n=][&within=][&category=...][&order=]
+              /v1/services?lat=&lon=[&type=...][&n=][&within=]
+              /v1/ar?lat=&lon=&heading=[&pitch=][&roll=][&hfov=][&layer=]...
+              /v1/tariff?zone=&(minutes=|euros=)[&start=][&city=][&reminder=][&lang=]
+              /v1/park?lat=&lon=[&zone=][&minutes=|&euros=][&at=][&city=][&lang=]
+              /v1/incidents[?lat=&lon=[&within=]][&type=...][&since=][&n=]
+              /v1/layers                the layers and what was loaded
+              /openapi.json, /metrics   the OpenAPI 3.1 document, Prometheus metrics
+
+            Errors are RFC 9457 problem+json bodies that name the parameter at fault. \
+            Limits: a body over --max-body-bytes or a batch over --max-batch points is \
+            refused (413); a batch running past --request-timeout stops with a last line \
             saying how many points were answered.
 
             Examples:

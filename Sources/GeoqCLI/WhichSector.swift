@@ -10,25 +10,26 @@ struct WhichSector: ParsableCommand {
         commandName: "which-sector",
         abstract: "Tell which sector (or other polygon) of a layer contains a point.",
         discussion: """
-            A point on a sector's edge belongs to that sector ("covers"). Each answer gives the
-            feature's id, name and layer, whether the layer is approximate, and the distance
-            in metres to the feature's nearest edge (how safely inside). A point outside every
+            A point on a sector's edge belongs to that sector ("covers"). Each answer gives the \
+            feature's id, name and layer, whether the layer is approximate, and the distance \
+            in metres to the feature's nearest edge (how safely inside). A point outside every \
             feature is an ordinary answer (exit status 3) that names the nearest feature.
 
-            Layers come from the GeoPackage store (see `geoq import`); a catalog layer not
+            Layers come from the GeoPackage store (see `geoq import`); a catalog layer not \
             imported yet is read from its source file.
 
-            The default layer, pamplona-sectors, approximates the resident parking sectors by
-            the city's neighbourhood units until the official layer is loaded; every answer
+            The default layer, pamplona-sectors, approximates the resident parking sectors by \
+            the city's neighbourhood units until the official layer is loaded; every answer \
             from it says so.
 
             Examples:
               geoq which-sector 42.81 -1.64
               geoq which-sector 42.81, -1.64 --layer pamplona-barrios --format json
-              geoq which-sector 39.4699 -0.3763 --layer valencia-census-sections --format geojson
+              geoq which-sector 39.4699 -0.3763 --layer valencia-census-sections \\
+                --format geojson
               printf 'lat,lon\\n42.81,-1.64\\n' | geoq which-sector --batch --format json
 
-            Exit status: 0 inside a feature, 3 outside every feature, 4 a batch had bad lines,
+            Exit status: 0 inside a feature, 3 outside every feature, 4 a batch had bad lines, \
             64 bad arguments, 65 malformed data, 66 missing data file.
             """)
 

@@ -162,6 +162,26 @@ import Testing
         #expect(r.stdout.contains("Exit status: 0 inside a feature, 3 outside every feature"))
     }
 
+    /// Prose is wrapped by the terminal's width; examples and tables keep their lines. At 80
+    /// columns no line of a command's discussion is longer, and its indented lines are the
+    /// same as at 200 columns (a too-long one would come out broken at a space).
+    @Test(arguments: [
+        [], ["which-sector"], ["nearest"], ["services"], ["ar"], ["trip"], ["tariff"], ["park"], ["incidents"],
+        ["incidents", "refresh"], ["import"], ["layers"], ["info"], ["serve"],
+    ])
+    func helpFitsEightyColumns(command: [String]) throws {
+        func discussion(columns: Int) throws -> [Substring] {
+            let r = try Self.run(command + ["--help"], environment: ["COLUMNS": String(columns)])
+            #expect(r.status == 0)
+            return r.stdout.split(separator: "\n").prefix { !$0.hasPrefix("USAGE:") }
+        }
+        let narrow = try discussion(columns: 80)
+        let wide = try discussion(columns: 200)
+        for line in narrow { #expect(line.count <= 80, "\(command): \(line)") }
+        #expect(narrow.filter { $0.hasPrefix("  ") } == wide.filter { $0.hasPrefix("  ") }, "\(command)")
+        #expect(wide.count < narrow.count || narrow.count < 4, "\(command): the prose is not reflowed")
+    }
+
     // MARK: import, info, layers and the store
 
     static func temporaryStore() throws -> String {
