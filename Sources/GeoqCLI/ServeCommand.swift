@@ -111,10 +111,14 @@ struct ServeCommand: AsyncParsableCommand {
         for layer in data.layers where layer.error != nil {
             FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
         }
-        FileHandle.standardError.write(
-            Data(
-                "geoq serve: \(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers on http://\(host):\(port)\n"
-                    .utf8))
+        if !FileManager.default.fileExists(atPath: library.storeFile.path) {
+            FileHandle.standardError.write(
+                Data(
+                    ("geoq serve: no store at \(library.storeFile.path): the catalog's layers are read from their "
+                        + "source files (the file is watched; `geoq import` creates it)\n").utf8))
+        }
+        let loaded = "\(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers"
+        let host = host
         let state = ServiceState(data)
         let storePath = store
         let reloader = ReloadService(
@@ -126,13 +130,16 @@ struct ServeCommand: AsyncParsableCommand {
             let library = try LayerLibrary(locations: locations, storeFile: storePath.map(URL.init(fileURLWithPath:)))
             return ServiceData.load(from: library)
         }
+        let address = ServerAddress(host: host, port: port, threads: threads)
         do {
             try await runService(
-                address: ServerAddress(host: host, port: port, threads: threads), state: state, reloader: reloader,
-                limits: limits,
-                logRequests: logRequests)
+                address: address, state: state, reloader: reloader, limits: limits, logRequests: logRequests
+            ) { port in
+                FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
+            }
         } catch {
-            FileHandle.standardError.write(Data("geoq serve: \(error)\n".utf8))
+            let message = address.listenFailure(error) ?? "\(error)"
+            FileHandle.standardError.write(Data("geoq serve: \(message)\n".utf8))
             throw ExitCode(ExitStatus.software)
         }
     }

@@ -68,7 +68,7 @@ public enum Routes {
     public static func application(
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
-        logRequests: Bool = false, logger: Logger? = nil
+        logRequests: Bool = false, logger: Logger? = nil, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
         let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
@@ -85,6 +85,7 @@ public enum Routes {
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
             services: reloader.map { [$0] } ?? [],
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? address.port) },
             eventLoopGroupProvider: address.eventLoopThreads == System.coreCount
                 ? .singleton : .shared(MultiThreadedEventLoopGroup(numberOfThreads: address.eventLoopThreads)),
             logger: logger)
@@ -124,13 +125,14 @@ public struct ServerAddress: Sendable {
 }
 
 /// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
-/// requests finish first).
+/// requests finish first). `onListening` is told the port once the socket is bound.
 public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(),
-    logRequests: Bool = false
+    logRequests: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
-        state: state, address: address, reloader: reloader, limits: limits, logRequests: logRequests
+        state: state, address: address, reloader: reloader, limits: limits, logRequests: logRequests,
+        onListening: onListening
     ).runService()
 }

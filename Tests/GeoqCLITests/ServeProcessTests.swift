@@ -61,6 +61,16 @@ import Testing
         let before = try #require(await Self.get(port, "/v1/sector?lat=42.81&lon=-1.64"))
         #expect(before.status == 200)
 
+        // A second service on the same port, or on an address that is not this machine's, says
+        // so in words and exits with 70.
+        let taken = try GeoqBinaryTests.run(["serve", "--port", String(port)])
+        #expect(taken.status == 70)
+        #expect(taken.stderr.contains("cannot listen on 127.0.0.1:\(port): the address is in use"), "\(taken.stderr)")
+        let unknown = try GeoqBinaryTests.run(["serve", "--host", "999.1.1.1", "--port", String(port)])
+        #expect(unknown.status == 70)
+        #expect(
+            unknown.stderr.contains("999.1.1.1 is neither an IP address nor a known host name"), "\(unknown.stderr)")
+
         kill(process.processIdentifier, SIGHUP)
         let reloaded = try await Self.waitFor(seconds: 120) {
             await Self.get(port, "/readyz")?.body["generation"] as? Int == 2
