@@ -38,6 +38,9 @@ let package = Package(
 
         // Pure spatial core: geometry values, R-tree, point-in-polygon, planar/local distances.
         .target(name: "GeoqCore", linkerSettings: [.linkedLibrary("m")]),
+        // JSON answers written straight into bytes, byte for byte what JSONEncoder writes (the
+        // answers the service gives thousands of times a second).
+        .target(name: "GeoqJSON"),
 
         // Adapters: one thin, confined owner per C handle.
         .target(name: "GeoqGEOS", dependencies: ["CGEOS", "GeoqCore"]),
@@ -49,7 +52,7 @@ let package = Package(
         // asks for a leaf's cache lines as soon as it queues the leaf.
         .target(name: "CPrefetch"),
         .target(name: "GeoqNearby", dependencies: ["GeoqCore", "CPrefetch"]),
-        .target(name: "GeoqAR", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqAR", dependencies: ["GeoqCore", "GeoqJSON"]),
         .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
         .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),
 
@@ -75,7 +78,7 @@ let package = Package(
             name: "GeoqLayers",
             dependencies: [
                 "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas",
-                "GeoqIncidents",
+                "GeoqIncidents", "GeoqJSON",
             ]),
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
@@ -84,13 +87,13 @@ let package = Package(
             name: "GeoqAPI",
             dependencies: [
                 "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
-                "GeoqAR", "GeoqFormats",
+                "GeoqAR", "GeoqFormats", "GeoqJSON",
             ]),
         // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqFormats",
+                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqFormats", "GeoqJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -110,7 +113,7 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqFormats", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ",
                 "GeoqSchedule",
-                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer",
+                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -133,8 +136,10 @@ let package = Package(
                 "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite",
             ]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON"]),
         .testTarget(
-            name: "GeoqLayersTests", dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqTestSupport"]),
+            name: "GeoqLayersTests",
+            dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqJSON", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),

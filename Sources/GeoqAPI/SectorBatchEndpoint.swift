@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqFormats
+import GeoqJSON
 import GeoqLayers
 import GeoqSchedule
 

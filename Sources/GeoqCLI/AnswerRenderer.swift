@@ -1,5 +1,5 @@
 import Foundation
-import GeoqFormats
+import GeoqJSON
 import GeoqLayers
 
 /// Renders which-sector answers in the chosen ``OutputFormat``.

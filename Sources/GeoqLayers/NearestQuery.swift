@@ -1,6 +1,5 @@
 import Foundation
 import GeoqCore
-import GeoqFallas
 import GeoqNearby
 
 /// Answers nearest-N questions over point layers of a ``LayerLibrary``.
@@ -108,23 +107,10 @@ public struct NearestQuery {
                     id: other.id, name: other.name, layer: link.layer, geometryType: other.geometry.typeName)
             }
         }
-        // The original app's map pins: Especial red, Primera A green (monuments only).
-        let pin =
-            layer.categoryScheme == "falla-sections" ? category.map { FallaCategory(code: $0.code).pinColour() } : nil
         return NearestAnswer.Hit(
             id: f.id, name: f.name, category: category?.words, categoryCode: category?.code,
             distanceMetres: (h.distance * 100).rounded() / 100, bearingDegrees: (h.bearing * 10).rounded() / 10,
             position: .init(latitude: p.latitude, longitude: p.longitude),
-            geoURI: "geo:\(Self.coordinate(p.latitude)),\(Self.coordinate(p.longitude))",
-            links: linked.isEmpty ? nil : linked,
-            pin: pin)
-    }
-
-    /// Up to 7 decimals (about 1 cm), without trailing zeros.
-    static func coordinate(_ value: Double) -> String {
-        var s = String(format: "%.7f", value)
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-        return s
+            geoURI: layer.geoURIs[h.item], links: linked.isEmpty ? nil : linked, pin: layer.pins[h.item])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GeoqCore
 import GeoqFallas
 import GeoqNearby
@@ -20,6 +21,12 @@ public struct PointLayer: Sendable {
     public let links: [LayerSpec.Link]
     /// How categories were read (`falla-sections`, …), from the catalog entry.
     public let categoryScheme: String?
+    /// Each feature's geo URI (RFC 5870, latitude first, 7 decimals at most), made once here
+    /// rather than for every answer.
+    public let geoURIs: [String]
+    /// Each feature's map pin colour (the original app's: Especial red, Primera A green), for
+    /// falla monuments; nil elsewhere.
+    public let pins: [String?]
 
     /// A category as shown to people, with its place in the layer's order.
     public struct Category: Hashable, Sendable, Comparable {
@@ -63,6 +70,27 @@ public struct PointLayer: Sendable {
         self.serviceType = spec?.serviceType
         self.links = spec?.links ?? []
         self.categoryScheme = spec?.categoryScheme
+        self.geoURIs = positions.map { "geo:\(Self.coordinate($0.latitude)),\(Self.coordinate($0.longitude))" }
+        self.pins = categories.map { category in
+            spec?.categoryScheme == "falla-sections" ? category.map { FallaCategory(code: $0.code).pinColour() } : nil
+        }
+    }
+
+    /// Up to 7 decimals (about 1 cm), without trailing zeros: `%.7f`, trimmed.
+    ///
+    /// Most coordinates are published with 7 decimals or fewer; then the shortest text that reads
+    /// back as the value (`description`) is that text already, as the binary value lies within
+    /// an ulp (under 1e-13 for degrees) of it and so rounds to it at 7 decimals. It is much
+    /// cheaper than `String(format:)`, which the others take.
+    static func coordinate(_ value: Double) -> String {
+        var s = value.description
+        let decimals = s.utf8.firstIndex(of: UInt8(ascii: ".")).map {
+            s.utf8.distance(from: $0, to: s.utf8.endIndex) - 1
+        }
+        if s.utf8.contains(UInt8(ascii: "e")) || (decimals ?? 0) > 7 { s = String(format: "%.7f", value) }
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s
     }
 
     static func category(of feature: Feature, spec: LayerSpec?) -> Category? {

@@ -1,4 +1,4 @@
-import GeoqFormats
+import GeoqJSON
 
 // The which-sector answer written without JSONEncoder: the service writes it for every
 // `GET /v1/sector` and every line of a batch. Members in sorted key order; the tests compare the

@@ -1,6 +1,6 @@
 import Foundation
 import GeoqAPI
-import GeoqFormats
+import GeoqJSON
 import GeoqSchedule
 import Hummingbird
 

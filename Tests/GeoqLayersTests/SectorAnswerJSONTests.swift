@@ -1,6 +1,6 @@
 import Foundation
 import GeoqCore
-import GeoqFormats
+import GeoqJSON
 import GeoqTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import GeoqFormats
+import GeoqJSON
 import Testing
 
 /// `JSONText` writes the bytes Foundation's JSONEncoder writes (sorted keys, slashes unescaped):
