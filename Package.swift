@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqPROJ", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqJSON", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
