@@ -120,10 +120,19 @@ extension CityTariffs {
             zoneLayer = ZoneLayerSpec(
                 layer: z.layer, field: z.field, values: z.values, toleranceMetres: z.tolerance_metres)
         }
+        var exemptionNames: [String: LocalizedText] = [:]
+        for (i, exemption) in (dto.exemptions ?? []).enumerated() {
+            guard hours.rules.contains(where: { $0.text == exemption.rule && !$0.isOpen && $0.dates != nil }) else {
+                throw fail(
+                    "exemptions[\(i)].rule",
+                    "'\(exemption.rule)' is not a rule of regulated_hours that closes some dates (write it as there)")
+            }
+            exemptionNames[exemption.rule] = exemption.name
+        }
         return CityTariffs(
             city: dto.city, title: dto.title, source: dto.source, clock: clock,
             schedule: Schedule(hours: hours, calendar: HolidayCalendar(layers: layers)), coin: coin, zones: zones,
-            sectors: sectors, sectorLayer: dto.sector_layer, zoneLayer: zoneLayer)
+            sectors: sectors, sectorLayer: dto.sector_layer, zoneLayer: zoneLayer, exemptionNames: exemptionNames)
     }
 
     // The file's shape; field names as written in the JSON.
@@ -160,6 +169,12 @@ extension CityTariffs {
         var time_zone: String
         var holidays: [String]
         var regulated_hours: String
+        /// Names for the regulated-hours rules that close dates, by the rule's text.
+        var exemptions: [Exemption]?
+        struct Exemption: Decodable {
+            var rule: String
+            var name: LocalizedText
+        }
         var coin: Double
         var tariffs: [String: [Line]]
         var zones: [ZoneEntry]

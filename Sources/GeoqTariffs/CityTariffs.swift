@@ -17,6 +17,9 @@ public struct CityTariffs: Hashable, Sendable {
     public var sectorLayer: String?
     /// The city's zone lines, when it publishes them (Pamplona: `SEGU_Lin_EsRegZonas`).
     public var zoneLayer: ZoneLayerSpec?
+    /// The names of the days the tariff itself exempts, by the text of the regulated-hours rule
+    /// that closes them (`Jul 06-Jul 25 off` → San Fermín), so that answers can say why.
+    public var exemptionNames: [String: LocalizedText] = [:]
 
     /// Where the zone of a spot comes from: a line layer whose `field` holds the colour.
     public struct ZoneLayerSpec: Hashable, Sendable {

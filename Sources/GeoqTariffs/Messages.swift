@@ -129,9 +129,9 @@ public enum Messages {
         case (.holiday(let name), .es): why = "festivo (\(name.es))"
         case (.holiday(let name), .eu): why = "jaieguna (\(name.eu))"
         case (.holiday(let name), .en): why = "public holiday (\(name.en))"
-        case (.exemption(let rule), .es): why = "día exento por la tarifa (\(rule))"
-        case (.exemption(let rule), .eu): why = "tarifak salbuetsitako eguna (\(rule))"
-        case (.exemption(let rule), .en): why = "a day the tariff exempts (\(rule))"
+        case (.exemption(let rule, let name), .es): why = "día exento por la tarifa (\(name?.es ?? rule))"
+        case (.exemption(let rule, let name), .eu): why = "tarifak salbuetsitako eguna (\(name?.eu ?? rule))"
+        case (.exemption(let rule, let name), .en): why = "a day the tariff exempts (\(name?.en ?? rule))"
         case (.noHoursToday(let day), _): why = weekday(day, language)
         case (.outsideHours, .es): why = "fuera del horario regulado"
         case (.outsideHours, .eu): why = "ordutegi arautuaz kanpo"

@@ -8,8 +8,9 @@ public struct RegulationStatus: Hashable, Sendable {
         case regulatedHours
         /// A public holiday of the calendar (Spain, the region, the town).
         case holiday(LocalizedText)
-        /// A rule of the regulated hours frees the day (`easter -1 day off`, `Jul 06-Jul 25 off`).
-        case exemption(rule: String)
+        /// A rule of the regulated hours frees the day (`easter -1 day off`, `Jul 06-Jul 25 off`);
+        /// `name` from the tariff file when it names the rule.
+        case exemption(rule: String, name: LocalizedText?)
         /// No regulated hours on this weekday (Sunday).
         case noHoursToday(Weekday)
         /// Before, between or after the day's regulated hours.
@@ -41,7 +42,7 @@ public struct RegulationStatus: Hashable, Sendable {
             } else if ranges.isEmpty, let rule = try schedule.decidingRule(on: local.date), !rule.isOpen,
                 rule.dates != nil
             {
-                reason = .exemption(rule: rule.text)
+                reason = .exemption(rule: rule.text, name: tariffs.exemptionNames[rule.text])
             } else if ranges.isEmpty {
                 reason = .noHoursToday(local.date.weekday)
             } else {

@@ -28,6 +28,9 @@ public struct TicketQuote: Hashable, Sendable {
     public var maxStayMinutes: Int
     public var maxPrice: Money
     public var reminders: [Reminder]
+    /// Where the paid time does not run between ``start`` and ``end``, and why (empty when the
+    /// ticket runs straight through).
+    public var pauses: [TicketPause]
     /// The holiday calendar of a year involved is not yet the published one.
     public var provisionalCalendar: Bool
 
@@ -108,11 +111,12 @@ public struct TicketQuote: Hashable, Sendable {
             reminders.append(Reminder(minutesBefore: before, at: at))
         }
         let calendar = schedule.calendar
+        let pauses = try TicketPause.pauses(from: start, to: end, in: tariffs)
         return TicketQuote(
             city: tariffs.city, zone: zone, amount: amount, minutes: minutes, requestedMinutes: requested,
             start: start, countingFrom: countingFrom, end: end, validUntil: validUntil,
             freeUntil: regulatedNow ? nil : countingFrom,
-            maxStayMinutes: maxStay, maxPrice: maxPrice, reminders: reminders,
+            maxStayMinutes: maxStay, maxPrice: maxPrice, reminders: reminders, pauses: pauses,
             provisionalCalendar: calendar.isProvisional(local.date.year)
                 || calendar.isProvisional(paidSpan.end.date.year))
     }

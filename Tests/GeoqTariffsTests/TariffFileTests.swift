@@ -20,6 +20,26 @@ import Testing
         #expect(CityTariffs.available(in: Pamplona.dataDirectory.appendingPathComponent("tariffs")) == ["pamplona"])
     }
 
+    @Test func exemptionsNameRulesOfTheRegulatedHours() throws {
+        let t = try decode { _ in }
+        #expect(t.exemptionNames["easter -1 day off"]?.en == "Holy Saturday")
+        #expect(t.exemptionNames["Jul 06-Jul 25 off"]?.es == "San Fermín (del 6 al 25 de julio)")
+        #expect(
+            throws: TariffError.fileMalformed(
+                file: "t.json", path: "exemptions[1].rule",
+                message:
+                    "'Jul 07-Jul 25 off' is not a rule of regulated_hours that closes some dates (write it as there)")
+        ) {
+            try decode { o in
+                var exemptions = o["exemptions"] as! [[String: Any]]
+                exemptions[1]["rule"] = "Jul 07-Jul 25 off"
+                o["exemptions"] = exemptions
+            }
+        }
+        // The file may leave exemptions unnamed: answers then show the rule.
+        #expect(try decode { $0["exemptions"] = nil }.exemptionNames.isEmpty)
+    }
+
     @Test func errorsNameTheField() {
         #expect(
             throws: TariffError.fileMalformed(

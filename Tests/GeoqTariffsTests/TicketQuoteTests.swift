@@ -123,8 +123,23 @@ import Testing
                     LocalizedText(
                         es: "San Francisco Javier, Día de Navarra", eu: "Frantzisko Xabierkoa, Nafarroaren eguna",
                         en: "Saint Francis Xavier, Day of Navarra")))
-        #expect(try status("2026-04-04T10:00").reason == .exemption(rule: "easter -1 day off"))
-        #expect(try status("2026-07-06T10:00").reason == .exemption(rule: "Jul 06-Jul 25 off"))
+        #expect(
+            try status("2026-04-04T10:00").reason
+                == .exemption(
+                    rule: "easter -1 day off",
+                    name: LocalizedText(es: "Sábado Santo", eu: "Larunbat Santua", en: "Holy Saturday")))
+        let sanFermin = try status("2026-07-06T10:00")
+        #expect(
+            sanFermin.reason
+                == .exemption(
+                    rule: "Jul 06-Jul 25 off",
+                    name: LocalizedText(
+                        es: "San Fermín (del 6 al 25 de julio)", eu: "San Fermin (uztailaren 6tik 25era)",
+                        en: "San Fermín (6 to 25 July)")))
+        #expect(
+            Messages.status(sanFermin, clock: tariffs.clock, .es)
+                == "Gratis: día exento por la tarifa (San Fermín (del 6 al 25 de julio)); regulado de nuevo el lunes 27/07/2026 08:30."
+        )
         #expect(try status("2026-11-22T10:00").reason == .noHoursToday(.sunday))
         #expect(try status("2026-11-23T15:00").reason == .outsideHours(today: [510..<840, 960..<1200]))
         #expect(try status("2027-03-01T10:00").provisionalCalendar)
