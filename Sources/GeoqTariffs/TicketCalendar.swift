@@ -5,12 +5,15 @@ import GeoqSchedule
 /// paid time, one VALARM per reminder (`TRIGGER;RELATED=END:-PT10M`).
 ///
 /// Times are UTC (`...Z`), so no VTIMEZONE is needed; text is escaped (§3.3.11), lines end with
-/// CRLF and are folded at 75 octets without splitting a UTF-8 character (§3.1).
+/// CRLF and are folded at 75 octets without splitting a UTF-8 character (§3.1). DTSTART is when
+/// the ticket was bought; DTSTAMP is when the file was written (§3.8.7.2), to the second.
 public enum TicketCalendar {
-    /// - Parameter position: where the car stands (latitude, longitude), written as `GEO`.
+    /// - Parameters:
+    ///   - position: where the car stands (latitude, longitude), written as `GEO`.
+    ///   - written: when the file is written (its DTSTAMP); now by default.
     public static func ics(
         _ quote: TicketQuote, tariffs: CityTariffs, language: Language,
-        position: (latitude: Double, longitude: Double)? = nil
+        position: (latitude: Double, longitude: Double)? = nil, written: Date = Date()
     ) -> String {
         let clock = tariffs.clock
         let summary: String
@@ -27,7 +30,7 @@ public enum TicketCalendar {
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//geoq//parking ticket//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH", "BEGIN:VEVENT",
             "UID:geoq-\(quote.city)-\(quote.zone.id)-\(epoch(quote.start))-\(epoch(quote.end))@geoq",
-            "DTSTAMP:\(utc(quote.start))", "DTSTART:\(utc(quote.start))", "DTEND:\(utc(quote.end))",
+            "DTSTAMP:\(utc(written, seconds: true))", "DTSTART:\(utc(quote.start))", "DTEND:\(utc(quote.end))",
             "SUMMARY:\(escape(summary))", "DESCRIPTION:\(escape(description.joined(separator: "\n")))",
         ]
         if let position { lines.append("GEO:\(position.latitude);\(position.longitude)") }
@@ -42,12 +45,16 @@ public enum TicketCalendar {
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    /// `20261123T152000Z`
-    static func utc(_ instant: Date) -> String {
-        let utc = LocalDateTime(date: CivilDate(dayNumber: 0), minute: Int(instant.timeIntervalSince1970) / 60)
+    /// `20261123T152000Z`: the minute (tickets count whole minutes), or with `seconds` the
+    /// second, floored.
+    static func utc(_ instant: Date, seconds: Bool = false) -> String {
+        let total = Int(instant.timeIntervalSince1970.rounded(.down))
+        let minutes = total >= 0 ? total / 60 : -((-total + 59) / 60)
+        let utc = LocalDateTime(date: CivilDate(dayNumber: 0), minute: minutes)
         let d = utc.date
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(d.year)\(two(d.month))\(two(d.day))T\(two(utc.hour))\(two(utc.minute))00Z"
+        let second = seconds ? total - minutes * 60 : 0
+        return "\(d.year)\(two(d.month))\(two(d.day))T\(two(utc.hour))\(two(utc.minute))\(two(second))Z"
     }
 
     static func epoch(_ instant: Date) -> Int { Int(instant.timeIntervalSince1970) }

@@ -26,4 +26,22 @@ import Testing
         #expect(unfolded.contains("SUMMARY:Tique de aparcamiento: Zona azul\\, Pamplona"))
         #expect(unfolded.filter { $0.hasPrefix("BEGIN:") }.count == unfolded.filter { $0.hasPrefix("END:") }.count)
     }
+
+    /// RFC 5545 §3.8.7.2: DTSTAMP is when the object was written, in UTC; the purchase is
+    /// DTSTART. Written on 20 November 2026 at 09:15:42 Madrid time (08:15:42 UTC), for a ticket
+    /// bought on 23 November at 13:50 (12:50 UTC).
+    @Test func dtstampIsWhenTheFileWasWritten() throws {
+        let q = try TicketQuote.compute(
+            .minutes(30), zone: "blue", in: Pamplona.tariffs, start: Pamplona.at("2026-11-23T13:50"))
+        let written = Pamplona.at("2026-11-20T09:15").addingTimeInterval(42)
+        let unfolded = TicketCalendar.ics(q, tariffs: Pamplona.tariffs, language: .en, written: written)
+            .replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        #expect(unfolded.filter { $0.hasPrefix("DTSTAMP") } == ["DTSTAMP:20261120T081542Z"])
+        #expect(unfolded.filter { $0.hasPrefix("DTSTART") } == ["DTSTART:20261123T125000Z"])
+        // Written later, the same ticket keeps its start and gets a new stamp.
+        let later = TicketCalendar.ics(
+            q, tariffs: Pamplona.tariffs, language: .en, written: Date(timeIntervalSince1970: 1_795_000_000))
+        #expect(later.contains("DTSTAMP:20261118T110640Z\r\n"))
+        #expect(later.contains("DTSTART:20261123T125000Z\r\n"))
+    }
 }
