@@ -15,7 +15,9 @@ struct TariffCommand: ParsableCommand {
             and 16:00-20:00, Sa 08:30-14:00; free on Sundays, public holidays, Holy Saturday and \
             6-25 July): 13:50 + 30 min ends at 16:20; Saturday 13:30 + 60 min ends on Monday at \
             09:00. A ticket bought outside regulated hours starts counting at the next regulated \
-            minute. Beyond the zone's max stay the request is refused and the maximum offered. \
+            minute. The answer names every day and hour the ticket skips and why (Sunday, a \
+            holiday by name, a tariff exemption, outside hours). Beyond the zone's max stay the \
+            request is refused and the maximum offered. \
             Tariffs, hours and holidays are data: data/tariffs/<city>.json, data/holidays/.
 
             --start takes ISO 8601; without an offset it is the city's wall clock \

@@ -48,6 +48,8 @@ public struct ParkAnswer: Codable, Hashable, Sendable {
         public var end: String
         public var validUntil: String
         public var freeUntil: String?
+        /// Where the paid time stops between start and end, and why.
+        public var pauses: [PauseAnswer]
     }
 
     public struct MaxStay: Codable, Hashable, Sendable {
@@ -63,6 +65,8 @@ public struct ParkAnswer: Codable, Hashable, Sendable {
     public var zone: ZoneInfo?
     public var regulation: Regulation
     public var ticket: Ticket?
+    /// The ticket's reminders, the same list as the `tariff` answer's (empty without a ticket).
+    public var reminders: [TariffAnswer.Reminder]
     public var maxStay: MaxStay?
     public var whoMayPark: String?
     public var residents: [String]

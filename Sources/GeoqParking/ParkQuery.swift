@@ -64,7 +64,8 @@ public struct ParkQuery: Sendable {
             ParkAnswer.Ticket(
                 amount: q.amount.decimal, minutes: q.minutes, requestedMinutes: q.requestedMinutes,
                 start: clock.iso8601(q.start), countingFrom: clock.iso8601(q.countingFrom), end: clock.iso8601(q.end),
-                validUntil: clock.iso8601(q.validUntil), freeUntil: q.freeUntil.map(clock.iso8601))
+                validUntil: clock.iso8601(q.validUntil), freeUntil: q.freeUntil.map(clock.iso8601),
+                pauses: q.pauses.map { PauseAnswer($0, clock: clock, language: language) })
         }
         var maxStay: (minutes: Int, price: Money)?
         if let zone, let rates = zone.rates, let minutes = zone.maxStayMinutes {
@@ -90,6 +91,7 @@ public struct ParkQuery: Sendable {
             messages.append(Messages.purchase(q, language))
             if let free = q.freeUntil { messages.append(Messages.freeUntil(free, clock: clock, language)) }
             messages.append(Messages.ticketEnds(q, clock: clock, language))
+            messages += ticket?.pauses.map(\.message) ?? []
             if let valid = Messages.validUntil(q, clock: clock, language) { messages.append(valid) }
             messages += q.reminders.map { Messages.reminder($0, clock: clock, language) }
         }
@@ -105,6 +107,7 @@ public struct ParkQuery: Sendable {
         let answer = ParkAnswer(
             query: .init(latitude: point.y, longitude: point.x), at: clock.iso8601(time), city: tariffs.city,
             language: language.rawValue, sector: sector, zone: zoneInfo, regulation: regulation, ticket: ticket,
+            reminders: quote.map { TariffAnswer.Reminder.list($0, clock: clock) } ?? [],
             maxStay: maxStay.map { .init(minutes: $0.minutes, amount: $0.price.decimal) },
             whoMayPark: zone?.whoMayPark[language], residents: residents, notes: notes,
             provisionalCalendar: provisional, messages: messages)

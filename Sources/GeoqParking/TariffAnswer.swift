@@ -8,6 +8,11 @@ public struct TariffAnswer: Codable, Hashable, Sendable {
     public struct Reminder: Codable, Hashable, Sendable {
         public var minutesBefore: Int
         public var at: String
+
+        /// The quote's reminders, the same list for `tariff` and `park`.
+        static func list(_ q: TicketQuote, clock: CityClock) -> [Reminder] {
+            q.reminders.map { Reminder(minutesBefore: $0.minutesBefore, at: clock.iso8601($0.at)) }
+        }
     }
 
     public var city: String
@@ -24,6 +29,8 @@ public struct TariffAnswer: Codable, Hashable, Sendable {
     public var freeUntil: String?
     public var maxStay: ParkAnswer.MaxStay
     public var reminders: [Reminder]
+    /// Where the paid time stops between start and end, and why.
+    public var pauses: [PauseAnswer]
     public var regulation: ParkAnswer.Regulation
     public var provisionalCalendar: Bool
     public var messages: [String]
@@ -44,7 +51,8 @@ public struct TariffAnswer: Codable, Hashable, Sendable {
         validUntil = clock.iso8601(q.validUntil)
         freeUntil = q.freeUntil.map(clock.iso8601)
         maxStay = .init(minutes: q.maxStayMinutes, amount: q.maxPrice.decimal)
-        reminders = q.reminders.map { .init(minutesBefore: $0.minutesBefore, at: clock.iso8601($0.at)) }
+        reminders = Reminder.list(q, clock: clock)
+        pauses = q.pauses.map { PauseAnswer($0, clock: clock, language: language) }
         regulation = .init(
             regulated: status.regulated, until: status.until.map(clock.iso8601), reason: ParkQuery.code(status.reason),
             message: Messages.status(status, clock: clock, language))
@@ -56,6 +64,7 @@ public struct TariffAnswer: Codable, Hashable, Sendable {
             lines.append(regulation.message)
         }
         lines.append(Messages.ticketEnds(q, clock: clock, language))
+        lines += pauses.map(\.message)
         if let valid = Messages.validUntil(q, clock: clock, language) { lines.append(valid) }
         lines.append(Messages.maxStay(minutes: q.maxStayMinutes, price: q.maxPrice, language))
         lines += q.reminders.map { Messages.reminder($0, clock: clock, language) }
