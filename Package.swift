@@ -78,7 +78,7 @@ let package = Package(
             name: "GeoqLayers",
             dependencies: [
                 "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas",
-                "GeoqIncidents", "GeoqJSON",
+                "GeoqIncidents", "GeoqJSON", "GeoqSchedule",
             ]),
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON"]),
         .testTarget(
             name: "GeoqLayersTests",
-            dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqJSON", "GeoqTestSupport"]),
+            dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqJSON", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),

@@ -231,9 +231,14 @@ public struct EndpointDescription: Sendable {
         parameters: position() + [
             .init(
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
-                schema: .string, example: "pamplona-sectors")
+                schema: .string, example: "pamplona-sectors"),
+            .init(
+                name: "lang", required: false,
+                description:
+                    "Language of an approximate layer's note; default: the Accept-Language header, else en.",
+                schema: .choice(["es", "eu", "en"]), example: "es"),
         ],
-        answer: "the which-sector answer: inside, nearest, swapHint, approximate",
+        answer: "the which-sector answer: inside, nearest, swapHint, approximate, approximation (in lang)",
         mediaTypes: ["application/json", "application/geo+json"])
     public static let nearest = EndpointDescription(
         path: "/v1/nearest", operationId: "nearest",
@@ -290,7 +295,8 @@ public struct EndpointDescription: Sendable {
                     "When the ticket is bought: ISO 8601, the city's wall clock without an offset (default now).",
                 schema: .wallClock, example: "2026-11-23T13:50"),
         ] + ticketOptions(reminder: "5,10", lang: "en"),
-        answer: "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, regulation, messages",
+        answer:
+            "amount, minutes, start, countingFrom, end, validUntil, maxStay, reminders, pauses (from, until, days with reasons, outsideHours, message), regulation, messages",
         problemStatuses: [400, 404, 422, 503])
 
     public static let park = EndpointDescription(
@@ -313,7 +319,8 @@ public struct EndpointDescription: Sendable {
                 description: "When: ISO 8601, the city's wall clock without an offset (default now).",
                 schema: .wallClock, example: "2026-11-23T13:50"),
         ] + ticketOptions(reminder: "5", lang: "es"),
-        answer: "sector (approximate or not), zone, regulation now and next change, ticket quote, messages",
+        answer:
+            "sector (approximate or not, approximation in lang), zone, regulation now and next change, ticket quote with its pauses, reminders (as /v1/tariff's), messages",
         mediaTypes: ["application/json", "application/geo+json"], problemStatuses: [400, 404, 422, 500, 503])
 
     public static let incidents = EndpointDescription(

@@ -1,25 +1,32 @@
 import GeoqCore
 import GeoqLayers
+import GeoqSchedule
 
-/// `GET /v1/sector?lat=LAT&lon=LON[&layer=NAME]`: the answer of `geoq which-sector`.
+/// `GET /v1/sector?lat=LAT&lon=LON[&layer=NAME][&lang=es|eu|en]`: the answer of `geoq
+/// which-sector`, an approximate layer's note in the language of `lang`, else of
+/// `Accept-Language`, else English.
 public enum SectorEndpoint {
     public static let parameters = EndpointDescription.sector.parameterNames
 
     /// The answer, and the lookup that gave it (for a GeoJSON rendering).
-    public static func answer(_ query: QueryParameters, data: ServiceData) throws(Problem) -> (
-        answer: SectorAnswer, lookup: SectorLookup
-    ) {
+    /// - Parameter acceptLanguage: the request's `Accept-Language` header, if any.
+    public static func answer(_ query: QueryParameters, data: ServiceData, acceptLanguage: String? = nil)
+        throws(Problem) -> (answer: SectorAnswer, lookup: SectorLookup)
+    {
         try query.allowOnly(parameters)
-        let point = try query.point()
-        let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
-        guard let lookup = data.sectorLookups[name] else {
-            throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
+        return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage, default: .en) {
+            language throws(Problem) in
+            let point = try query.point()
+            let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
+            guard let lookup = data.sectorLookups[name] else {
+                throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
+            }
+            // The other layers in listing order, for the "did you swap latitude and longitude?"
+            // hint (only wanted for a point outside the layer).
+            let answer = lookup.answer(for: point, language: language) {
+                data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
+            }
+            return (answer, lookup)
         }
-        // The other layers in listing order, for the "did you swap latitude and longitude?" hint
-        // (only wanted for a point outside the layer).
-        let answer = lookup.answer(for: point) {
-            data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
-        }
-        return (answer, lookup)
     }
 }

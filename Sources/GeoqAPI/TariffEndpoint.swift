@@ -21,12 +21,13 @@ public enum TariffEndpoint {
         }
     }
 
-    /// `body` in the request's language (see ``language(_:acceptLanguage:)``), its problems
-    /// tagged with that language so that they are written in it.
+    /// `body` in the request's language (see ``language(_:acceptLanguage:default:)``), its
+    /// problems tagged with that language so that they are written in it.
     static func inLanguage<Answer>(
-        _ query: QueryParameters, acceptLanguage: String?, _ body: (Language) throws(Problem) -> Answer
+        _ query: QueryParameters, acceptLanguage: String?, default fallback: Language = .es,
+        _ body: (Language) throws(Problem) -> Answer
     ) throws(Problem) -> Answer {
-        let language = try language(query, acceptLanguage: acceptLanguage)
+        let language = try language(query, acceptLanguage: acceptLanguage, default: fallback)
         do throws(Problem) { return try body(language) } catch { throw error.chosen(language) }
     }
 
@@ -67,13 +68,16 @@ public enum TariffEndpoint {
         throw Problem(.unknownCity(city, known: data.tariffs.keys.sorted()), language: language, request: nil)
     }
 
-    /// `lang` if given, else the first supported language of `Accept-Language`, else Spanish.
-    static func language(_ query: QueryParameters, acceptLanguage: String?) throws(Problem) -> Language {
+    /// `lang` if given, else the first supported language of `Accept-Language`, else
+    /// `fallback` (Spanish for the parking answers).
+    static func language(_ query: QueryParameters, acceptLanguage: String?, default fallback: Language = .es)
+        throws(Problem) -> Language
+    {
         let choices = Language.allCases.map(\.rawValue)
         if try query.value("lang") != nil {
-            return Language(rawValue: try query.choice("lang", of: choices, default: "es")) ?? .es
+            return Language(rawValue: try query.choice("lang", of: choices, default: fallback.rawValue)) ?? fallback
         }
-        return acceptLanguage.flatMap(Language.preferred(acceptLanguage:)) ?? .es
+        return acceptLanguage.flatMap(Language.preferred(acceptLanguage:)) ?? fallback
     }
 
     /// `euros` (1.25 or 1,25) or `minutes`, exactly one.

@@ -1,16 +1,19 @@
 import Foundation
 import GeoqJSON
 import GeoqLayers
+import GeoqSchedule
 
 /// Renders which-sector answers in the chosen ``OutputFormat``.
 struct AnswerRenderer {
     let format: OutputFormat
     let lookup: SectorLookup
+    /// The language of the approximation note's label (the note itself comes translated).
+    var language: Language = .en
 
     /// A whole answer for a single query, ending with a newline.
     func single(_ answer: SectorAnswer) -> String {
         switch format {
-        case .text: return Self.text(answer) + "\n"
+        case .text: return Self.text(answer, language: language) + "\n"
         case .json: return Self.json(answer, pretty: true) + "\n"
         case .geojson: return Self.serialise(lookup.geoJSON(for: answer), pretty: true) + "\n"
         }
@@ -21,7 +24,7 @@ struct AnswerRenderer {
         switch format {
         case .text:
             return "line \(line)\(id.map { " (\($0))" } ?? ""): "
-                + Self.text(answer).replacingOccurrences(of: "\n", with: " ") + "\n"
+                + Self.text(answer, language: language).replacingOccurrences(of: "\n", with: " ") + "\n"
         case .json:
             // The same line as the service's batch answers (one writer for both).
             var json = JSONText()
@@ -52,7 +55,7 @@ struct AnswerRenderer {
 
     // MARK: Text
 
-    static func text(_ a: SectorAnswer) -> String {
+    static func text(_ a: SectorAnswer, language: Language = .en) -> String {
         let at = "\(a.query.latitude), \(a.query.longitude)"
         var lines: [String] = []
         if a.inside.isEmpty {
@@ -73,7 +76,10 @@ struct AnswerRenderer {
                 "Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer)). geoq takes LAT LON."
             )
         }
-        if let note = a.approximation { lines.append("Approximate: \(note)") }
+        if let note = a.approximation {
+            let label = [Language.es: "Aproximado", .eu: "Gutxi gorabeherakoa", .en: "Approximate"][language]!
+            lines.append("\(label): \(note)")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqSchedule
 
 /// `geoq which-sector LAT LON`: the feature(s) of a polygon layer that contain a point.
 struct WhichSector: ParsableCommand {
@@ -20,7 +21,7 @@ struct WhichSector: ParsableCommand {
 
             The default layer, pamplona-sectors, approximates the resident parking sectors by \
             the city's neighbourhood units until the official layer is loaded; every answer \
-            from it says so.
+            from it says so, in the language of --lang (English by default).
 
             Examples:
               geoq which-sector 42.81 -1.64
@@ -55,6 +56,9 @@ struct WhichSector: ParsableCommand {
     @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
 
+    @Option(name: .long, help: "Language of an approximate layer's note: es, eu or en.")
+    var lang: Language = .en
+
     func validate() throws {
         if batch && !coordinates.isEmpty {
             throw ValidationError("--batch reads points from standard input; do not also give LAT LON")
@@ -79,12 +83,12 @@ struct WhichSector: ParsableCommand {
     func execute(input: () -> String?, output: inout some TextOutputStream) throws -> Int32 {
         let context: QueryContext
         do {
-            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid, store: store)
+            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid, store: store, language: lang)
         } catch {
             ExitStatus.report(error, format: format)
             return ExitStatus.of(error)
         }
-        let renderer = AnswerRenderer(format: format, lookup: context.lookup)
+        let renderer = AnswerRenderer(format: format, lookup: context.lookup, language: lang)
         if !batch {
             let answer = context.answer(for: try point())
             output.write(renderer.single(answer))
@@ -115,8 +119,11 @@ final class QueryContext {
     let lookup: SectorLookup
     private let library: LayerLibrary
     private lazy var otherLayers: [Layer] = library.otherPolygonLayers(than: lookup.layer.name)
+    /// The language of the approximation note.
+    let language: Language
 
-    init(layerName: String, allowInvalid: Bool, store: String?) throws(LayerError) {
+    init(layerName: String, allowInvalid: Bool, store: String?, language: Language = .en) throws(LayerError) {
+        self.language = language
         library = try LayerLibrary(
             locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)),
             invalidPolygons: allowInvalid ? .keep : .fail)
@@ -124,6 +131,6 @@ final class QueryContext {
     }
 
     func answer(for point: Point) -> SectorAnswer {
-        lookup.answer(for: point, swapCandidates: { self.otherLayers })
+        lookup.answer(for: point, language: language, swapCandidates: { self.otherLayers })
     }
 }

@@ -11,7 +11,7 @@ public struct Layer: Sendable {
     public let index: PolygonIndex
     /// When the layer only approximates what its name promises, the explanation every answer
     /// must carry; nil for an exact layer.
-    public let approximation: String?
+    public let approximation: ApproximationNote?
     /// The file the layer was read from.
     public let source: String
     /// The CRS the source was in, as declared or assumed ("EPSG:4326" when it said nothing
@@ -23,7 +23,7 @@ public struct Layer: Sendable {
     public let report: LoadReport
 
     public init(
-        name: String, title: String, features: [Feature], approximation: String?,
+        name: String, title: String, features: [Feature], approximation: ApproximationNote?,
         source: String, sourceCRS: String, notes: [String], report: LoadReport? = nil
     ) {
         self.name = name

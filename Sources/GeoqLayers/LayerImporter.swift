@@ -24,7 +24,7 @@ public struct LayerImporter: Sendable {
                 StoredLayerInput(
                     name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features),
                     source: url.path,
-                    sourceCRS: prepared.sourceCRS, approximate: spec.approximate, notes: prepared.notes))
+                    sourceCRS: prepared.sourceCRS, approximate: spec.approximate?.en, notes: prepared.notes))
         } catch {
             throw .storeWriteFailed(path: storeFile.path, reason: "\(error)")
         }

@@ -63,7 +63,8 @@ public final class LayerLibrary {
                     geometryType: f.geometry.typeName)
             }
             layer = Layer(
-                name: name, title: info.title, features: features, approximation: info.approximate,
+                name: name, title: info.title, features: features,
+                approximation: note(stored: info.approximate, layer: name),
                 source: "\(storeFile.path) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes
             )
         } else {
@@ -71,6 +72,15 @@ public final class LayerLibrary {
         }
         loaded[name] = layer
         return layer
+    }
+
+    /// A stored layer's approximation note. The store keeps the English note only; its
+    /// translations come from the catalog entry of the same name when that entry's English
+    /// note is the stored one (otherwise they would translate some other text).
+    private func note(stored english: String?, layer name: String) -> ApproximationNote? {
+        guard let english else { return nil }
+        if let note = catalog.layers.first(where: { $0.name == name })?.approximate, note.en == english { return note }
+        return ApproximationNote(en: english)
     }
 
     /// Every other polygon layer that can be loaded (for swap hints); layers that fail to load
@@ -112,7 +122,7 @@ public final class LayerLibrary {
             let prepared = try loader.prepare(spec, from: url)
             layer = try PointLayer(
                 name: name, title: spec.title, features: prepared.features, spec: spec,
-                approximation: spec.approximate, source: url.path)
+                approximation: spec.approximate?.en, source: url.path)
         }
         loadedPoints[name] = layer
         return layer

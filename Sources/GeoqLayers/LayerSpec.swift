@@ -40,8 +40,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// of refusing the file.
     public var skipEmptyGeometry: Bool?
     /// Set when the layer only approximates what its name promises: the explanation that
-    /// every answer from this layer carries.
-    public var approximate: String?
+    /// every answer from this layer carries, in each answer language (a plain string is the
+    /// English note alone).
+    public var approximate: ApproximationNote?
 
     public struct Link: Codable, Hashable, Sendable {
         public var layer: String
@@ -64,7 +65,7 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public init(
         name: String, title: String, source: String, crs: String? = nil, forceCRS: Bool? = nil,
         idField: String? = nil, idTemplate: String? = nil, nameField: String? = nil, select: Selection? = nil,
-        approximate: String? = nil, skipEmptyGeometry: Bool? = nil
+        approximate: ApproximationNote? = nil, skipEmptyGeometry: Bool? = nil
     ) {
         self.name = name
         self.title = title

@@ -1,5 +1,6 @@
 import GeoqCore
 import GeoqPROJ
+import GeoqSchedule
 
 /// Answers which-sector questions against one layer.
 ///
@@ -12,10 +13,13 @@ public struct SectorLookup: Sendable {
     public init(layer: Layer) { self.layer = layer }
 
     /// The answer for `point`, which must already be a valid WGS84 position.
+    /// - Parameter language: the language of the layer's approximation note.
     /// - Parameter swapCandidates: more layers to search with latitude and longitude exchanged
     ///   when the point is outside every feature (the queried layer is always searched).
     ///   Called only in that case, and at most once.
-    public func answer(for point: Point, swapCandidates: () -> [Layer] = { [] }) -> SectorAnswer {
+    public func answer(
+        for point: Point, language: Language = .en, swapCandidates: () -> [Layer] = { [] }
+    ) -> SectorAnswer {
         let metric = LocalMetric(wgs84AtLatitude: point.latitude)
         var inside: [SectorAnswer.Match] = []
         for item in layer.index.covering(point) {
@@ -35,7 +39,7 @@ public struct SectorLookup: Sendable {
             query: .init(latitude: point.latitude, longitude: point.longitude),
             layer: layer.name,
             approximate: layer.isApproximate,
-            approximation: layer.approximation,
+            approximation: layer.approximation?[language],
             inside: inside,
             nearest: nearest,
             swapHint: hint)

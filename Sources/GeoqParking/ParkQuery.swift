@@ -25,7 +25,7 @@ public struct ParkQuery: Sendable {
         language: Language
     ) throws(TariffError) -> (answer: ParkAnswer, quote: TicketQuote?) {
         let clock = tariffs.clock
-        let found = sectors.answer(for: point)
+        let found = sectors.answer(for: point, language: language)
         let match = found.inside.first
         let sector = ParkAnswer.Sector(
             layer: found.layer, id: match?.id, name: match?.name, approximate: found.approximate,

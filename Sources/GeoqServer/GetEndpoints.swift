@@ -84,7 +84,8 @@ struct GetEndpoints: Sendable {
             },
             "/v1/layers": { _ in Responses.json(["layers": try current().layers]) },
             "/v1/sector": { request in
-                let (answer, lookup) = try SectorEndpoint.answer(request.parameters, data: current())
+                let (answer, lookup) = try SectorEndpoint.answer(
+                    request.parameters, data: current(), acceptLanguage: request.acceptLanguage)
                 return request.wantsGeoJSON ? Responses.geoJSON(lookup.geoJSON(for: answer)) : Responses.json(answer)
             },
             "/v1/nearest": { request in
