@@ -7,7 +7,7 @@ import GeoqSchedule
 struct AnswerRenderer {
     let format: OutputFormat
     let lookup: SectorLookup
-    /// The language of the approximation note's label (the note itself comes translated).
+    /// The language of the text answers (the approximation note itself comes translated).
     var language: Language = .en
 
     /// A whole answer for a single query, ending with a newline.
@@ -59,22 +59,57 @@ struct AnswerRenderer {
         let at = "\(a.query.latitude), \(a.query.longitude)"
         var lines: [String] = []
         if a.inside.isEmpty {
-            var line = "\(at) is outside every feature of \(a.layer)."
+            var line =
+                switch language {
+                case .es: "\(at) está fuera de todos los elementos de \(a.layer)."
+                case .eu: "\(at) ez dago \(a.layer) geruzako inongo elementutan."
+                case .en: "\(at) is outside every feature of \(a.layer)."
+                }
             if let n = a.nearest {
-                line += " Nearest: \(label(n)), \(metres(n.distanceToEdgeMetres)) away."
+                let name = label(n, language), distance = metres(n.distanceToEdgeMetres)
+                switch language {
+                case .es: line += " Más cercano: \(name), a \(distance)."
+                case .eu: line += " Hurbilena: \(name), \(distance) urrun."
+                case .en: line += " Nearest: \(name), \(distance) away."
+                }
             }
             lines.append(line)
         } else {
             for m in a.inside {
-                let edge =
-                    m.location == "boundary" ? "on its edge" : "\(metres(m.distanceToEdgeMetres)) inside its edge"
-                lines.append("\(at) is in \(label(m)) of \(a.layer), \(edge).")
+                let name = label(m, language), onEdge = m.location == "boundary"
+                let distance = metres(m.distanceToEdgeMetres)
+                switch language {
+                case .es:
+                    lines.append(
+                        "\(at) está en \(name) de \(a.layer), "
+                            + (onEdge ? "sobre su borde." : "a \(distance) dentro de su borde."))
+                case .eu:
+                    lines.append(
+                        "\(at) \(name) barruan dago (\(a.layer)), "
+                            + (onEdge ? "ertzean." : "ertzetik \(distance) barrurago."))
+                case .en:
+                    lines.append(
+                        "\(at) is in \(name) of \(a.layer), "
+                            + (onEdge ? "on its edge." : "\(distance) inside its edge."))
+                }
             }
         }
         if let hint = a.swapHint {
-            lines.append(
-                "Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer)). geoq takes LAT LON."
-            )
+            let features = hint.features.joined(separator: ", ")
+            switch language {
+            case .es:
+                lines.append(
+                    "Pista: los números parecen intercambiados: latitud \(hint.latitude), longitud \(hint.longitude) está en \(features) (\(hint.layer)). geoq espera LAT LON."
+                )
+            case .eu:
+                lines.append(
+                    "Oharra: zenbakiak trukatuta daudela dirudi: \(hint.latitude) latitudea, \(hint.longitude) longitudea \(features) barruan dago (\(hint.layer)). geoq-ek LAT LON hartzen ditu."
+                )
+            case .en:
+                lines.append(
+                    "Hint: the numbers look swapped: latitude \(hint.latitude), longitude \(hint.longitude) is in \(features) (\(hint.layer)). geoq takes LAT LON."
+                )
+            }
         }
         if let note = a.approximation {
             let label = [Language.es: "Aproximado", .eu: "Gutxi gorabeherakoa", .en: "Approximate"][language]!
@@ -83,8 +118,10 @@ struct AnswerRenderer {
         return lines.joined(separator: "\n")
     }
 
-    static func label(_ m: SectorAnswer.Match) -> String {
-        guard let name = m.name, name != m.id else { return "feature \(m.id)" }
+    static func label(_ m: SectorAnswer.Match, _ language: Language = .en) -> String {
+        guard let name = m.name, name != m.id else {
+            return [Language.es: "el elemento \(m.id)", .eu: "\(m.id) elementua", .en: "feature \(m.id)"][language]!
+        }
         return "\(name) (id \(m.id))"
     }
 

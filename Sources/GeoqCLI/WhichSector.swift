@@ -56,7 +56,7 @@ struct WhichSector: ParsableCommand {
     @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
 
-    @Option(name: .long, help: "Language of an approximate layer's note: es, eu or en.")
+    @Option(name: .long, help: "Language of the text answer and of an approximate layer's note: es, eu or en.")
     var lang: Language = .en
 
     func validate() throws {

@@ -126,4 +126,51 @@ import Testing
         #expect(spanishText.stdout.contains("Aproximado: Los sectores 1, 2 y 4"))
         #expect(try run(["which-sector", "42.81", "-1.64", "--lang", "fr"]).status == 64)
     }
+
+    /// The text answer speaks the language asked throughout, for the same figures as the
+    /// English one (sector 2 for 42.81, -1.64; Madrid's nearest is sector 4; swapped numbers).
+    @Test func whichSectorTextInSpanishAndBasque() throws {
+        let english = try run(["which-sector", "42.81", "-1.64"]).stdout
+        let inside = try #require(english.split(separator: "\n").first)
+        // "… of pamplona-sectors, 412.3 m inside its edge." → the distance as written.
+        let distance = try #require(inside.split(separator: ", ").last?.replacing(" inside its edge.", with: ""))
+        let cases: [(String, [String], [String])] = [
+            (
+                "es", ["42.81", "-1.64"],
+                [
+                    "42.81, -1.64 está en Sector 2 — Ensanches (id 2) de pamplona-sectors, a \(distance) dentro de su borde."
+                ]
+            ),
+            (
+                "eu", ["42.81", "-1.64"],
+                [
+                    "42.81, -1.64 Sector 2 — Ensanches (id 2) barruan dago (pamplona-sectors), ertzetik \(distance) barrurago."
+                ]
+            ),
+            (
+                "es", ["40.4168", "-3.7038"],
+                [
+                    "40.4168, -3.7038 está fuera de todos los elementos de pamplona-sectors. Más cercano: Sector 4 — Iturrama (id 4), a "
+                ]
+            ),
+            (
+                "eu", ["-1.64", "42.81"],
+                [
+                    "Oharra: zenbakiak trukatuta daudela dirudi: 42.81 latitudea, -1.64 longitudea Sector 2 — Ensanches barruan dago (pamplona-sectors)."
+                ]
+            ),
+            (
+                "es", ["-1.64", "42.81"],
+                [
+                    "Pista: los números parecen intercambiados: latitud 42.81, longitud -1.64 está en Sector 2 — Ensanches (pamplona-sectors)."
+                ]
+            ),
+        ]
+        let englishWords = ["is in", "is outside", "Nearest", "Hint", "inside its edge", "Approximate:"]
+        for (language, point, expected) in cases {
+            let r = try run(["which-sector"] + point + ["--lang", language])
+            for line in expected { #expect(r.stdout.contains(line), "\(r.stdout)") }
+            for word in englishWords { #expect(!r.stdout.contains(word), "\(language): \(word) in \(r.stdout)") }
+        }
+    }
 }
