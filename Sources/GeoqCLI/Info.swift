@@ -26,12 +26,16 @@ struct Info: ParsableCommand {
     func run() throws {
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
-            var stderr = StandardError()
             let inCatalog = library.catalog.layers.contains { $0.name == layer }
+            let message =
+                "layer '\(layer)' is not in the store \(library.storeFile.path)"
+                + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
+                + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))"
+            var stderr = StandardError()
             stderr.write(
-                "geoq: error: layer '\(layer)' is not in the store \(library.storeFile.path)"
-                    + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
-                    + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))\n")
+                format == .text
+                    ? "geoq: error: \(message)\n"
+                    : AnswerRenderer.errorJSON(code: "unknown-layer", message: message) + "\n")
             throw ExitCode(ExitStatus.usage)
         }
         var out = StandardOutput()
