@@ -91,16 +91,20 @@ struct Import: ParsableCommand {
     func run() throws {
         let locations: DataLocations
         let jobs: [(spec: LayerSpec, url: URL)]
-        do {
+        do throws(LayerError) {
             locations = try DataLocations.resolve()
             if all {
                 let catalog = try locations.loadCatalog()
                 jobs = catalog.layers.map { ($0, catalog.sourceURL(of: $0)) }
             } else {
                 let url = URL(fileURLWithPath: source!)
+                if let reason = Self.whyUnreadable(url.path) {
+                    throw LayerError.fileMissing(path: url.path, reason: reason)
+                }
                 let spec = LayerSpec(
                     name: layer!, title: title ?? layer!, source: url.path, crs: crs, forceCRS: crs != nil ? true : nil,
-                    idField: idField, nameField: nameField, skipEmptyGeometry: skipEmpty ? true : nil)
+                    idField: idField, nameField: nameField, skipEmptyGeometry: skipEmpty ? true : nil,
+                    detectFields: true)
                 jobs = [(spec, url)]
             }
         } catch {
@@ -124,7 +128,9 @@ struct Import: ParsableCommand {
                 out.write(
                     "imported \(job.spec.name) into \(storeFile.path): read \(report.read), written \(report.written), "
                         + "repaired \(report.repaired), skipped \(report.skipped)\n")
+                if let naming = report.naming { out.write(Self.text(naming)) }
                 for problem in report.problems { out.write("  \(problem.description)\n") }
+                for note in report.notes { out.write("  note: \(note)\n") }
             case .json, .geojson:
                 let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
                 var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
@@ -134,6 +140,32 @@ struct Import: ParsableCommand {
             }
         }
         if format != .text { out.write(AnswerRenderer.serialise(["imports": reports], pretty: true) + "\n") }
+    }
+
+    /// Which attributes name and identify the features, in two lines (and what was passed over).
+    static func text(_ naming: LoadReport.Naming) -> String {
+        func line(_ what: String, _ field: String?, _ chosen: LoadReport.Naming.Choice, otherwise: String) -> String {
+            guard let field else { return "  \(what): \(otherwise)\n" }
+            switch chosen {
+            case .option: return "  \(what): attribute '\(field)' (as asked)\n"
+            case .detected, .format: return "  \(what): attribute '\(field)' (found in the file)\n"
+            }
+        }
+        var text =
+            line("names", naming.nameField, naming.nameChosen, otherwise: "none found (the format's own, if any)")
+            + line("ids", naming.idField, naming.idChosen, otherwise: "the format's own, else the feature's position")
+        for note in naming.notes { text += "  \(note)\n" }
+        let attributes = naming.attributes.isEmpty ? "none" : naming.attributes.joined(separator: ", ")
+        text += "  attributes: \(attributes); \(naming.hint)\n"
+        return text
+    }
+
+    /// Why the user's file cannot be imported before it is even opened, or nil if it can be read.
+    static func whyUnreadable(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a directory, not a file" }
+        return FileManager.default.isReadableFile(atPath: path) ? nil : "cannot be read (permission denied)"
     }
 
     private func fail(_ error: LayerError) -> ExitCode {

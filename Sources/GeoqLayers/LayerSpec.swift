@@ -23,6 +23,10 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public var idFallback: String?
     /// Attribute holding the display name.
     public var nameField: String?
+    /// For a user's own file (`geoq import FILE`): find the name and id attributes among the
+    /// usual spellings when `nameField` or `idField` is not given (``AttributeDetection``).
+    /// Catalog entries declare their fields instead.
+    public var detectFields: Bool?
     /// Attribute holding each feature's category (e.g. a falla's competition section).
     public var categoryField: String?
     /// How category codes become words and are ordered: "falla-sections" (E, 1A … 8C, FC) or
@@ -64,8 +68,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public init(
         name: String, title: String, source: String, crs: String? = nil, forceCRS: Bool? = nil,
         idField: String? = nil, idTemplate: String? = nil, nameField: String? = nil, select: Selection? = nil,
-        approximate: String? = nil, skipEmptyGeometry: Bool? = nil
+        approximate: String? = nil, skipEmptyGeometry: Bool? = nil, detectFields: Bool? = nil
     ) {
+        self.detectFields = detectFields
         self.name = name
         self.title = title
         self.source = source

@@ -53,6 +53,15 @@ import Testing
         #expect(error.message.contains("'no-such-layer'"))
     }
 
+    @Test func missingUserFileIsJSONWithStatus66() throws {
+        let run = try GeoqBinaryTests.run(["import", "/nonexistent/mine.geojson", "--layer", "x", "--format", "json"])
+        #expect(run.status == 66)
+        let error = try Self.errorObject(run)
+        #expect(error.code == "file-missing")
+        #expect(error.message.contains("/nonexistent/mine.geojson"))
+        #expect(!error.message.contains("GEOQ_DATA_DIR"))
+    }
+
     @Test func helpIsNotAnError() throws {
         let run = try GeoqBinaryTests.run(["which-sector", "--help", "--format", "json"])
         #expect(run.status == 0)
