@@ -79,6 +79,12 @@ public struct LayerLoader: Sendable {
             (features, fallbackNotes) = try IDTemplate(fallback).fillGaps(in: features, idField: idField, path: path)
             notes += fallbackNotes
         }
+        if let fallback = spec.nameFallback {
+            let template = IDTemplate(fallback)
+            for i in features.indices where features[i].name?.isEmpty ?? true {
+                features[i].name = try? template.id(of: features[i])
+            }
+        }
         let selected = try select(features, spec: spec, path: path)
         // Rows the reader skipped for having no geometry are counted as read and skipped.
         let emptySkipped = collection.warnings.filter { $0.hasSuffix("; skipped") }.count
