@@ -17,6 +17,11 @@ struct Import: ParsableCommand {
             --on-invalid says what to do with an invalid one. The import is one transaction: \
             if it fails, the store is left exactly as it was.
 
+            Names and ids: without --name-field/--id-field they are looked for among the \
+            file's attributes, ignoring case (name, nombre, nom, izena, title, label, ...; \
+            id, codigo, code, cod, gid, fid, objectid, ...; the README lists them in order); \
+            the summary says which were chosen.
+
             The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else \
             $GEOQ_STORE, else data/geoq.gpkg in the repository.
 
@@ -28,6 +33,7 @@ struct Import: ParsableCommand {
                 ../shared/data/pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp \\
                 --layer zac --id-field ID
               geoq import pv.json --layer pv --crs EPSG:25830
+              geoq import mine.geojson --layer my-blocks   # its name and id found
               geoq import --all                  # every layer of data/layers.json
             """)
 
@@ -40,12 +46,16 @@ struct Import: ParsableCommand {
     @Option(name: .long, help: "The source's CRS when the file does not say or says wrong, e.g. EPSG:25830.")
     var crs: String?
 
-    @Option(name: .customLong("name-field"), help: "Attribute holding each feature's display name.")
+    @Option(
+        name: .customLong("name-field"),
+        help: "Attribute holding each feature's display name (default: one found, e.g. name, nombre).")
     var nameField: String?
 
     @Option(
         name: .customLong("id-field"),
-        help: "Attribute holding each feature's id (default: the format's id, or the row number).")
+        help:
+            "Attribute holding each feature's id (default: one found, e.g. id, codigo; else the format's id, or the row number)."
+    )
     var idField: String?
 
     @Option(
