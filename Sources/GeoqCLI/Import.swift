@@ -162,7 +162,7 @@ struct Import: ParsableCommand {
             }
         }
         var text =
-            line("names", naming.nameField, naming.nameChosen, otherwise: "none found (the format's own, if any)")
+            line("names", naming.nameField, naming.nameChosen, otherwise: "no name attribute found")
             + line("ids", naming.idField, naming.idChosen, otherwise: "the format's own, else the feature's position")
         for note in naming.notes { text += "  \(note)\n" }
         let attributes = naming.attributes.isEmpty ? "none" : naming.attributes.joined(separator: ", ")

@@ -48,7 +48,9 @@ public enum AttributeDetection {
         if let nameField {
             naming.nameField = nameField
             naming.nameChosen = .option
-        } else if !features.contains(where: { $0.name != nil }) {
+        } else if features.contains(where: { $0.name != nil }) {
+            naming.notes.append("the features are named by the format itself (a KML <name>)")
+        } else {
             for candidate in nameAttributes {
                 guard let key = present(candidate), features.contains(where: { value($0, key) != nil }) else {
                     continue

@@ -79,6 +79,26 @@ import Testing
         #expect(report.notes.contains { $0.contains("s1 is given to both South and East") })
     }
 
+    /// A KML Placemark's <name> is the format's own name and stays; its ExtendedData `id`
+    /// still gives the id.
+    @Test func kmlNamesStay() throws {
+        let file = try writeTemporary(
+            "mine.kml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><name>Fountain</name>
+              <ExtendedData><Data name="nombre"><value>Fuente</value></Data><Data name="id"><value>f-7</value></Data></ExtendedData>
+              <Point><coordinates>-1.64,42.81</coordinates></Point></Placemark>
+            </Document></kml>
+            """)
+        let prepared = try LayerLoader().prepare(Self.userSpec(file.path), from: file)
+        #expect(prepared.features.map(\.name) == ["Fountain"] && prepared.features.map(\.id) == ["f-7"])
+        let naming = try #require(prepared.report.naming)
+        #expect(naming.nameField == nil && naming.nameChosen == .format && naming.idField == "id")
+        #expect(naming.notes == ["the features are named by the format itself (a KML <name>)"])
+    }
+
     /// A file with no usual attribute keeps the format's ids (positions) and says so.
     @Test func nothingToFindKeepsPositions() throws {
         let file = try writeTemporary(
