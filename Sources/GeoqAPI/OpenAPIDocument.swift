@@ -224,7 +224,8 @@ public struct EndpointDescription: Sendable {
         answer: "status, store file and number of polygon layers", problemStatuses: [503])
     public static let layers = EndpointDescription(
         path: "/v1/layers", operationId: "layers", summary: "Every layer and whether it loaded.", parameters: [],
-        answer: "layers: name, title, kind, features, approximate, error", problemStatuses: [503])
+        answer: "layers: name, title, kind, features, approximate, error, attributes (each: name, type, example)",
+        problemStatuses: [503])
     public static let sector = EndpointDescription(
         path: "/v1/sector", operationId: "sector",
         summary: "Which feature of a polygon layer contains the point (geoq which-sector).",

@@ -18,8 +18,14 @@ public struct ServiceData: Sendable {
         public var approximate: Bool
         /// Why the layer could not be loaded, when it could not (it is then not served).
         public var error: String?
+        /// The features' attributes (name, type, an example value), when the layer loaded.
+        public var attributes: [LayerAttribute]?
 
-        public init(name: String, title: String?, kind: String, features: Int?, approximate: Bool, error: String?) {
+        public init(
+            name: String, title: String?, kind: String, features: Int?, approximate: Bool, error: String?,
+            attributes: [LayerAttribute]? = nil
+        ) {
+            self.attributes = attributes
             self.name = name
             self.title = title
             self.kind = kind
@@ -96,7 +102,8 @@ public struct ServiceData: Sendable {
                     summaries.append(
                         LayerSummary(
                             name: name, title: layer.title, kind: kind, features: layer.features.count,
-                            approximate: layer.isApproximate, error: nil))
+                            approximate: layer.isApproximate, error: nil,
+                            attributes: LayerAttribute.describe(layer.features)))
                 } else {
                     let layer = try library.pointLayer(named: name)
                     var linked: [String: [String: Feature]] = [:]
@@ -106,7 +113,8 @@ public struct ServiceData: Sendable {
                     summaries.append(
                         LayerSummary(
                             name: name, title: layer.title, kind: kind, features: layer.features.count,
-                            approximate: layer.approximation != nil, error: nil))
+                            approximate: layer.approximation != nil, error: nil,
+                            attributes: LayerAttribute.describe(layer.features)))
                 }
             } catch {
                 summaries.append(

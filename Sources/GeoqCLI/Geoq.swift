@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `geoq` command line: one subcommand per question.
 @main
@@ -35,4 +36,24 @@ struct Geoq: AsyncParsableCommand {
             TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
             ServeCommand.self,
         ])
+
+    /// Parses and runs the command; an error is reported as text, or as a JSON problem object
+    /// on standard error when the command line asks for JSON (see ``CommandLineErrors``).
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard CommandLineErrors.wantsJSON(arguments), let json = CommandLineErrors.json(for: error, command: self)
+            else { exit(withError: error) }
+            var stderr = StandardError()
+            stderr.write(json + "\n")
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
+    }
 }

@@ -17,6 +17,11 @@ struct Import: ParsableCommand {
             --on-invalid says what to do with an invalid one. The import is one transaction: \
             if it fails, the store is left exactly as it was.
 
+            Names and ids: without --name-field/--id-field they are looked for among the \
+            file's attributes, ignoring case (name, nombre, nom, izena, title, label, ...; \
+            id, codigo, code, cod, gid, fid, objectid, ...; the README lists them in order); \
+            the summary says which were chosen.
+
             The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else \
             $GEOQ_STORE, else data/geoq.gpkg in the repository.
 
@@ -28,6 +33,7 @@ struct Import: ParsableCommand {
                 ../shared/data/pamplona/shp_epsg25830/MOVI_Pol_ZonaAccesoRestr.shp \\
                 --layer zac --id-field ID
               geoq import pv.json --layer pv --crs EPSG:25830
+              geoq import mine.geojson --layer my-blocks   # its name and id found
               geoq import --all                  # every layer of data/layers.json
             """)
 
@@ -40,12 +46,16 @@ struct Import: ParsableCommand {
     @Option(name: .long, help: "The source's CRS when the file does not say or says wrong, e.g. EPSG:25830.")
     var crs: String?
 
-    @Option(name: .customLong("name-field"), help: "Attribute holding each feature's display name.")
+    @Option(
+        name: .customLong("name-field"),
+        help: "Attribute holding each feature's display name (default: one found, e.g. name, nombre).")
     var nameField: String?
 
     @Option(
         name: .customLong("id-field"),
-        help: "Attribute holding each feature's id (default: the format's id, or the row number).")
+        help:
+            "Attribute holding each feature's id (default: one found, e.g. id, codigo; else the format's id, or the row number)."
+    )
     var idField: String?
 
     @Option(
@@ -91,16 +101,20 @@ struct Import: ParsableCommand {
     func run() throws {
         let locations: DataLocations
         let jobs: [(spec: LayerSpec, url: URL)]
-        do {
+        do throws(LayerError) {
             locations = try DataLocations.resolve()
             if all {
                 let catalog = try locations.loadCatalog()
                 jobs = catalog.layers.map { ($0, catalog.sourceURL(of: $0)) }
             } else {
                 let url = URL(fileURLWithPath: source!)
+                if let reason = Self.whyUnreadable(url.path) {
+                    throw LayerError.fileMissing(path: url.path, reason: reason)
+                }
                 let spec = LayerSpec(
                     name: layer!, title: title ?? layer!, source: url.path, crs: crs, forceCRS: crs != nil ? true : nil,
-                    idField: idField, nameField: nameField, skipEmptyGeometry: skipEmpty ? true : nil)
+                    idField: idField, nameField: nameField, skipEmptyGeometry: skipEmpty ? true : nil,
+                    detectFields: true)
                 jobs = [(spec, url)]
             }
         } catch {
@@ -124,7 +138,9 @@ struct Import: ParsableCommand {
                 out.write(
                     "imported \(job.spec.name) into \(storeFile.path): read \(report.read), written \(report.written), "
                         + "repaired \(report.repaired), skipped \(report.skipped)\n")
+                if let naming = report.naming { out.write(Self.text(naming)) }
                 for problem in report.problems { out.write("  \(problem.description)\n") }
+                for note in report.notes { out.write("  note: \(note)\n") }
             case .json, .geojson:
                 let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
                 var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
@@ -134,6 +150,32 @@ struct Import: ParsableCommand {
             }
         }
         if format != .text { out.write(AnswerRenderer.serialise(["imports": reports], pretty: true) + "\n") }
+    }
+
+    /// Which attributes name and identify the features, in two lines (and what was passed over).
+    static func text(_ naming: LoadReport.Naming) -> String {
+        func line(_ what: String, _ field: String?, _ chosen: LoadReport.Naming.Choice, otherwise: String) -> String {
+            guard let field else { return "  \(what): \(otherwise)\n" }
+            switch chosen {
+            case .option: return "  \(what): attribute '\(field)' (as asked)\n"
+            case .detected, .format: return "  \(what): attribute '\(field)' (found in the file)\n"
+            }
+        }
+        var text =
+            line("names", naming.nameField, naming.nameChosen, otherwise: "no name attribute found")
+            + line("ids", naming.idField, naming.idChosen, otherwise: "the format's own, else the feature's position")
+        for note in naming.notes { text += "  \(note)\n" }
+        let attributes = naming.attributes.isEmpty ? "none" : naming.attributes.joined(separator: ", ")
+        text += "  attributes: \(attributes); \(naming.hint)\n"
+        return text
+    }
+
+    /// Why the user's file cannot be imported before it is even opened, or nil if it can be read.
+    static func whyUnreadable(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a directory, not a file" }
+        return FileManager.default.isReadableFile(atPath: path) ? nil : "cannot be read (permission denied)"
     }
 
     private func fail(_ error: LayerError) -> ExitCode {

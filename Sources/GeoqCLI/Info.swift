@@ -26,13 +26,20 @@ struct Info: ParsableCommand {
     func run() throws {
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
-            var stderr = StandardError()
             let inCatalog = library.catalog.layers.contains { $0.name == layer }
+            let message =
+                "layer '\(layer)' is not in the store \(library.storeFile.path)"
+                + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
+                + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))"
+            var stderr = StandardError()
             stderr.write(
-                "geoq: error: layer '\(layer)' is not in the store \(library.storeFile.path)"
-                    + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
-                    + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))\n")
+                format == .text
+                    ? "geoq: error: \(message)\n"
+                    : AnswerRenderer.errorJSON(code: "unknown-layer", message: message) + "\n")
             throw ExitCode(ExitStatus.usage)
+        }
+        let attributes = try ExitStatus.reporting(format: format) { () throws(LayerError) in
+            LayerAttribute.describe(try library.features(of: layer))
         }
         var out = StandardOutput()
         switch format {
@@ -52,15 +59,28 @@ struct Info: ParsableCommand {
 
                 """)
             for note in info.notes { out.write("note:           \(note)\n") }
+            out.write(Self.text(attributes))
         case .json, .geojson:
-            out.write(AnswerRenderer.serialise(Self.jsonObject(info), pretty: true) + "\n")
+            out.write(AnswerRenderer.serialise(Self.jsonObject(info, attributes: attributes), pretty: true) + "\n")
         }
     }
 
-    static func jsonObject(_ info: LayerInfo) -> [String: Any] {
+    static func jsonObject(_ info: LayerInfo, attributes: [LayerAttribute]? = nil) -> [String: Any] {
         let data = (try? JSONEncoder().encode(info)) ?? Data("{}".utf8)
         var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         object["imported"] = true
+        object["attributes"] = attributes?.map { a -> [String: Any] in
+            ["name": a.name, "type": a.type, "example": a.example.map { $0 as Any } ?? NSNull()]
+        }
         return object
+    }
+
+    /// One line per attribute: its name, type and an example value.
+    static func text(_ attributes: [LayerAttribute]) -> String {
+        guard !attributes.isEmpty else { return "attributes:     none\n" }
+        return attributes.enumerated().map { i, a in
+            let example = a.example.map { ", e.g. \"\($0)\"" } ?? ", always empty"
+            return (i == 0 ? "attributes:     " : "                ") + "\(a.name) (\(a.type)\(example))\n"
+        }.joined()
     }
 }

@@ -78,8 +78,9 @@ struct ServicesCommand: ParsableCommand {
         abstract: "List the nearest services (car parks, hospitals, bike stations, …) grouped by type.",
         discussion: """
             Service layers are the catalog's layers with a service type: car-park, hospital, \
-            bike-station, taxi-rank, ev-charger, disabled-parking, traffic-camera (Valencia). \
-            Each group is ordered by geodesic distance.
+            health-centre, bike-station, taxi-rank, ev-charger, disabled-parking, \
+            traffic-camera (Valencia). Health centres and hospitals share a file and are told \
+            apart by its type (Tipo). Each group is ordered by geodesic distance.
 
             Examples:
               geoq services 39.4699 -0.3763

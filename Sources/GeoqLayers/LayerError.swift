@@ -6,7 +6,11 @@ public enum LayerError: Error, Equatable, Sendable {
     case catalogUnreadable(path: String, reason: String)
     case catalogMalformed(path: String, reason: String)
     case unknownLayer(name: String, known: [String])
+    /// A catalog layer's source file is not in the shared data directory.
     case sourceMissing(path: String)
+    /// A file the user named (`geoq import FILE`) does not exist or cannot be read; unlike
+    /// ``sourceMissing`` it has nothing to do with the data directory.
+    case fileMissing(path: String, reason: String)
     /// The file exists but cannot be read as its format (message from the reader, which
     /// names the feature / line and field).
     case sourceMalformed(path: String, message: String)
@@ -29,6 +33,7 @@ public enum LayerError: Error, Equatable, Sendable {
         case .catalogMalformed: "catalog-malformed"
         case .unknownLayer: "unknown-layer"
         case .sourceMissing: "data-file-missing"
+        case .fileMissing: "file-missing"
         case .sourceMalformed: "data-file-malformed"
         case .crsMissing: "crs-missing"
         case .reprojectionFailed: "reprojection-failed"
@@ -53,6 +58,8 @@ extension LayerError: CustomStringConvertible {
             "unknown layer '\(name)'; known layers: \(known.joined(separator: ", "))"
         case .sourceMissing(let path):
             "data file \(path) does not exist or cannot be read (is GEOQ_DATA_DIR right?)"
+        case .fileMissing(let path, let reason):
+            "\(path): \(reason)"
         case .sourceMalformed(_, let message):
             message
         case .crsMissing(let path, let sample):

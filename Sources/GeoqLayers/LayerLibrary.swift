@@ -146,8 +146,13 @@ public final class LayerLibrary {
         return try loader.prepare(spec, from: catalog.sourceURL(of: spec)).features
     }
 
-    /// The catalog's service layers (those with a service type), by type.
+    /// The catalog's service layers (those with a service type), by type: a layer whose
+    /// categories have service types of their own comes once for each, its own type first.
     public var serviceLayers: [(type: String, layer: String)] {
-        catalog.layers.compactMap { spec in spec.serviceType.map { ($0, spec.name) } }
+        catalog.layers.flatMap { spec -> [(type: String, layer: String)] in
+            guard let type = spec.serviceType else { return [] }
+            let others = Set((spec.serviceTypeByCategory ?? [:]).values).subtracting([type]).sorted()
+            return ([type] + others).map { ($0, spec.name) }
+        }
     }
 }

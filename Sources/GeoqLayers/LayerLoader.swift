@@ -66,6 +66,10 @@ public struct LayerLoader: Sendable {
         }
         var (features, sourceCRS) = try reprojected(collection, spec: spec, path: path)
         var notes = collection.warnings
+        var naming: LoadReport.Naming?
+        if spec.detectFields == true {
+            naming = AttributeDetection.apply(to: &features, nameField: spec.nameField, idField: spec.idField)
+        }
         if let template = spec.idTemplate {
             var templateNotes: [String]
             (features, templateNotes) = try IDTemplate(template).apply(to: features, checking: spec.idField, path: path)
@@ -75,15 +79,23 @@ public struct LayerLoader: Sendable {
             (features, fallbackNotes) = try IDTemplate(fallback).fillGaps(in: features, idField: idField, path: path)
             notes += fallbackNotes
         }
+        if let fallback = spec.nameFallback {
+            let template = IDTemplate(fallback)
+            for i in features.indices where features[i].name?.isEmpty ?? true {
+                features[i].name = try? template.id(of: features[i])
+            }
+        }
         let selected = try select(features, spec: spec, path: path)
         // Rows the reader skipped for having no geometry are counted as read and skipped.
         let emptySkipped = collection.warnings.filter { $0.hasSuffix("; skipped") }.count
         var report = LoadReport(read: collection.features.count + emptySkipped)
         report.skipped = emptySkipped
+        report.naming = naming
         let valid = try validate(selected, path: path, report: &report)
         let (merged, mergeNotes) = Self.mergeRepeatedIDs(valid)
         notes += mergeNotes
         report.written = merged.count
+        report.notes = notes
         notes += report.problems.filter { $0.action == .kept }.map(\.description)
         return PreparedLayer(features: merged, sourceCRS: sourceCRS, notes: notes, report: report)
     }

@@ -23,6 +23,14 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public var idFallback: String?
     /// Attribute holding the display name.
     public var nameField: String?
+    /// A label for the features whose `nameField` is empty or that have none (a template as in
+    /// `idTemplate`): Valencia's disabled-parking bays have no street, only their number of
+    /// places; 84 of its traffic cameras have no description, only their camera id.
+    public var nameFallback: String?
+    /// For a user's own file (`geoq import FILE`): find the name and id attributes among the
+    /// usual spellings when `nameField` or `idField` is not given (``AttributeDetection``).
+    /// Catalog entries declare their fields instead.
+    public var detectFields: Bool?
     /// Attribute holding each feature's category (e.g. a falla's competition section).
     public var categoryField: String?
     /// How category codes become words and are ordered: "falla-sections" (E, 1A … 8C, FC) or
@@ -31,6 +39,10 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// For point layers that are services (car parks, hospitals, …): the type they are grouped
     /// under by `geoq services`.
     public var serviceType: String?
+    /// For a service layer that mixes kinds of place (Valencia's hospitals file holds hospitals,
+    /// health centres and local surgeries, told apart by its `Tipo`): the service type of the
+    /// features of each category (a value of `categoryField`); the others get `serviceType`.
+    public var serviceTypeByCategory: [String: String]?
     /// Other layers whose features share this layer's ids (a falla's children's falla and
     /// marquee): answers name the linked feature under `as`.
     public var links: [Link]?
@@ -65,8 +77,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public init(
         name: String, title: String, source: String, crs: String? = nil, forceCRS: Bool? = nil,
         idField: String? = nil, idTemplate: String? = nil, nameField: String? = nil, select: Selection? = nil,
-        approximate: ApproximationNote? = nil, skipEmptyGeometry: Bool? = nil
+        approximate: ApproximationNote? = nil, skipEmptyGeometry: Bool? = nil, detectFields: Bool? = nil
     ) {
+        self.detectFields = detectFields
         self.name = name
         self.title = title
         self.source = source

@@ -8,6 +8,12 @@ public struct LoadReport: Codable, Hashable, Sendable {
     public var repaired = 0
     public var skipped = 0
     public var problems: [Problem] = []
+    /// For a user's own file: which attributes name and identify the features, and how they
+    /// were chosen. Nil for catalog layers (their entry says).
+    public var naming: Naming?
+    /// What was done to the data on the way (rows merged or kept apart under one id, ids
+    /// derived, rows without geometry skipped), as the layer's notes say it.
+    public var notes: [String] = []
 
     public init(read: Int, written: Int = 0) {
         self.read = read
@@ -29,5 +35,31 @@ public struct LoadReport: Codable, Hashable, Sendable {
         public var description: String {
             "feature #\(feature) (id \(id)\(name.map { ", \($0)" } ?? "")) is not a valid polygon (\(reason)); \(action.rawValue)"
         }
+    }
+
+    /// Which attributes give a user's features their names and ids.
+    public struct Naming: Codable, Hashable, Sendable {
+        public enum Choice: String, Codable, Hashable, Sendable {
+            /// Named on the command line (`--name-field`, `--id-field`).
+            case option
+            /// Found among the file's attributes (see ``AttributeDetection``).
+            case detected
+            /// The format's own (a KML `<name>`, a GeoJSON feature `id`), else the feature's
+            /// 1-based position as its id and no name.
+            case format
+        }
+
+        public var nameField: String?
+        public var nameChosen = Choice.format
+        public var idField: String?
+        public var idChosen = Choice.format
+        /// Every attribute of the file, sorted.
+        public var attributes: [String]
+        /// Attributes passed over, and features left without a name.
+        public var notes: [String] = []
+        /// How to choose other attributes.
+        public var hint = AttributeDetection.hint
+
+        public init(attributes: [String]) { self.attributes = attributes }
     }
 }

@@ -37,12 +37,19 @@ public struct NearestQuery {
         order: Order = .distance, links: [String: [String: Feature]]
     ) -> NearestAnswer {
         let wanted = categories.filter { !$0.isEmpty }
-        let hits = layer.index.nearest(
-            to: point, limit: limit, within: maxMetres,
+        return nearest(
+            layer, to: point, limit: limit, within: maxMetres, order: order, links: links,
             where: { item in
                 wanted.isEmpty || (layer.categories[item].map { c in wanted.contains { c.matches($0) } } ?? false)
-            },
-            geodesic: geodesic)
+            })
+    }
+
+    /// The nearest features of `layer` for which `included` holds (given the feature's index).
+    func nearest(
+        _ layer: PointLayer, to point: Point, limit: Int, within maxMetres: Double?, order: Order,
+        links: [String: [String: Feature]], where included: (Int) -> Bool
+    ) -> NearestAnswer {
+        let hits = layer.index.nearest(to: point, limit: limit, within: maxMetres, where: included, geodesic: geodesic)
         var answers = hits.map { hit(layer, $0, links: links) }
         if order == .category {
             let rank = Dictionary(uniqueKeysWithValues: hits.map { ($0.item, layer.categories[$0.item]) })
@@ -83,7 +90,9 @@ public struct NearestQuery {
         at point: Point, perType: Int, within maxMetres: Double? = nil, layers: [(type: String, layer: PointLayer)]
     ) -> ServicesAnswer {
         let groups = layers.map { type, layer in
-            let answer = nearest(layer, to: point, limit: perType, within: maxMetres, links: [:])
+            let answer = nearest(
+                layer, to: point, limit: perType, within: maxMetres, order: .distance, links: [:],
+                where: { layer.serviceTypes[$0] == type })
             return ServicesAnswer.Group(type: type, layer: layer.name, hits: answer.hits)
         }
         return ServicesAnswer(query: .init(latitude: point.latitude, longitude: point.longitude), groups: groups)
@@ -103,8 +112,11 @@ public struct NearestQuery {
         var linked: [String: NearestAnswer.Linked] = [:]
         for link in layer.links {
             if let other = links[link.as]?[f.id] {
+                // A linked feature without a name of its own is named after the feature that
+                // links it by the shared id: Valencia's marquees carry only OBJECTID and the
+                // commission's id, so a marquee goes by its commission's falla name.
                 linked[link.as] = .init(
-                    id: other.id, name: other.name, layer: link.layer, geometryType: other.geometry.typeName)
+                    id: other.id, name: other.name ?? f.name, layer: link.layer, geometryType: other.geometry.typeName)
             }
         }
         return NearestAnswer.Hit(

@@ -18,6 +18,9 @@ public struct PointLayer: Sendable {
     public let approximation: String?
     /// The type `geoq services` groups this layer under, if it is a service layer.
     public let serviceType: String?
+    /// Each feature's service type: its category's (``LayerSpec/serviceTypeByCategory``), else
+    /// the layer's; nil for a layer that is not a service layer.
+    public let serviceTypes: [String?]
     public let links: [LayerSpec.Link]
     /// How categories were read (`falla-sections`, …), from the catalog entry.
     public let categoryScheme: String?
@@ -68,6 +71,9 @@ public struct PointLayer: Sendable {
         self.index = PointIndex(positions)
         self.approximation = approximation
         self.serviceType = spec?.serviceType
+        self.serviceTypes = categories.map { category in
+            category.flatMap { spec?.serviceTypeByCategory?[$0.code] } ?? spec?.serviceType
+        }
         self.links = spec?.links ?? []
         self.categoryScheme = spec?.categoryScheme
         self.geoURIs = positions.map { "geo:\(Self.coordinate($0.latitude)),\(Self.coordinate($0.longitude))" }

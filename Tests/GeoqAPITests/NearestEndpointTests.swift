@@ -70,6 +70,13 @@ import Testing
         let hospitals = try ServicesEndpoint.answer(query, data: Self.data)
         #expect(hospitals.groups.map(\.type) == ["hospital"])
         #expect(hospitals.groups[0].hits.count == 2)
+        #expect(hospitals.groups[0].hits.allSatisfy { $0.category == "Hospital" })
+        // hospitales.csv's Tipo: the nearest health centre to the city hall is Napoles y Sicilia.
+        let centres = try ServicesEndpoint.answer(
+            QueryParameters(Self.cityHall.map { ($0.0, $0.1) } + [("type", "health-centre"), ("n", "1")]),
+            data: Self.data)
+        #expect(centres.groups.map(\.type) == ["health-centre"])
+        #expect(centres.groups[0].hits.map(\.name) == ["Centro de Salud Valencia - Napoles y Sicilia"])
         let all = try ServicesEndpoint.answer(QueryParameters(Self.cityHall.map { ($0.0, $0.1) }), data: Self.data)
         #expect(all.groups.count == Self.data.serviceLayers.count && all.groups.count >= 7)
         #expect(all.groups.allSatisfy { $0.hits.count <= 3 })

@@ -84,7 +84,8 @@ import Testing
             at: Self.cityHall, perType: 2, library: library)
         #expect(
             answer.groups.map(\.type) == [
-                "car-park", "hospital", "bike-station", "taxi-rank", "ev-charger", "disabled-parking", "traffic-camera",
+                "car-park", "hospital", "health-centre", "bike-station", "taxi-rank", "ev-charger", "disabled-parking",
+                "traffic-camera",
             ])
         for group in answer.groups {
             try #require(group.hits.count == 2)

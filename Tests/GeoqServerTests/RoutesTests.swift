@@ -146,4 +146,34 @@ import Testing
             }
         }
     }
+
+    /// `/v1/layers` lists each layer's attributes with a type and the first non-empty value, as
+    /// the files have them: Pamplona's units file begins with Casco Viejo (ID 0); Valencia's
+    /// hospitals file with Clinica Fontana, a Hospital with 7 beds.
+    @Test func layersListTheirAttributes() async throws {
+        let data = ServiceData.load(from: TestLibrary.catalogOnly())
+        try await withClient(state: ServiceState(data)) { client in
+            try await client.execute(uri: "/v1/layers", method: .get) { response in
+                let layers = try #require(try Self.json(response)["layers"] as? [[String: Any]])
+                func attributes(_ name: String) throws -> [[String: Any]] {
+                    let layer = try #require(layers.first { $0["name"] as? String == name })
+                    return try #require(layer["attributes"] as? [[String: Any]])
+                }
+                let sectors = try attributes("pamplona-sectors")
+                #expect(
+                    sectors.map { $0["name"] as? String }
+                        == ["CATEGORIA", "DIRECCION", "FEATURE", "ID", "NOMBRE", "SOURCE", "TIPO"])
+                let nombre = try #require(sectors.first { $0["name"] as? String == "NOMBRE" })
+                #expect(
+                    nombre["type"] as? String == "text" && nombre["example"] as? String == "Casco Viejo/Alde Zaharra")
+                let id = try #require(sectors.first { $0["name"] as? String == "ID" })
+                #expect(id["type"] as? String == "number" && id["example"] as? String == "0")
+                let hospitals = try attributes("valencia-hospitals")
+                let tipo = try #require(hospitals.first { $0["name"] as? String == "Tipo" })
+                #expect(tipo["example"] as? String == "Hospital")
+                let camas = try #require(hospitals.first { $0["name"] as? String == "Camas" })
+                #expect(camas["example"] as? String == "7")
+            }
+        }
+    }
 }
