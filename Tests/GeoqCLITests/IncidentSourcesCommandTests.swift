@@ -1,0 +1,106 @@
+import Foundation
+import GeoqTestSupport
+import Testing
+
+/// `geoq incidents` with several feeds: every feed a source, ids that never collide, filters by
+/// source (text, JSON, GeoJSON), and refresh's own help.
+@Suite(.serialized) struct IncidentSourcesCommandTests {
+    static let geo = "georss/feedparser-geo-tests/tests/wellformed/geo/"
+
+    func withStore(_ body: (_ geoq: ([String]) throws -> GeoqBinaryTests.Run) throws -> Void) throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-sources-\(UUID()).gpkg")
+        defer { try? FileManager.default.removeItem(at: store) }
+        try body { arguments in try GeoqBinaryTests.run(arguments + ["--store", store.path]) }
+    }
+
+    func json(_ run: GeoqBinaryTests.Run) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+    }
+
+    /// feedparser's two entries have no guid, no link, no title and no date: only their
+    /// geometries tell them apart, and each keeps its own id.
+    @Test func entriesWithoutGuidOrLinkNoLongerOverwriteEachOther() throws {
+        try withStore { geoq in
+            let utm = TestData.url(Self.geo + "gml_point_utm.xml").path
+            let polygon = TestData.url(Self.geo + "georss_polygon.xml").path
+            #expect(try geoq(["incidents", "refresh", "--feed", utm, "--type", "2"]).status == 0)
+            let second = try geoq(["incidents", "refresh", "--feed", polygon, "--type", "0"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("1 item (1 new, 0 updated, 0 ended); 2 incidents held."), "\(second.stdout)")
+
+            let all = try json(try geoq(["incidents", "--format", "json"]))
+            #expect(all["held"] as? Int == 2)
+            let items = try #require(all["incidents"] as? [[String: Any]])
+            let ids = items.compactMap { $0["id"] as? String }
+            #expect(Set(ids).count == 2)
+            #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+            #expect(Set(items.compactMap { $0["source"] as? String }) == ["gml_point_utm", "georss_polygon"])
+
+            // --type 2 finds the UTM point (reprojected as GDAL's osr does: -109.488412955, 0.000281163).
+            let typed = try json(try geoq(["incidents", "--type", "2", "--format", "json"]))
+            let found = try #require((typed["incidents"] as? [[String: Any]])?.first)
+            #expect(typed["count"] as? Int == 1)
+            #expect(found["source"] as? String == "gml_point_utm")
+            let location = try #require(found["location"] as? [String: Double])
+            #expect(abs(location["longitude"]! - -109.488412955) < 1e-9)
+
+            // The same file again: the same id, so an update, not a new incident.
+            let again = try geoq(["incidents", "refresh", "--feed", utm, "--type", "2"])
+            #expect(again.stdout.contains("1 item (0 new, 1 updated, 0 ended); 2 incidents held."), "\(again.stdout)")
+            let after = try json(try geoq(["incidents", "--type", "2", "--format", "json"]))
+            #expect((after["incidents"] as? [[String: Any]])?.first?["id"] as? String == found["id"] as? String)
+        }
+    }
+
+    /// Two of the city's feeds from a server (no `?id=` of zaragoza.es, no --type): both
+    /// accepted, each a source named after its address; the second ends nothing of the first.
+    @Test func twoFeedsRefreshedInTurnBothStayAndFilterBySource() throws {
+        let server = try FeedServer(
+            directory: TestData.packageRoot.appendingPathComponent("Tests/GeoqIncidentsTests/Fixtures"))
+        let host = "127.0.0.1:\(server.port)"
+        try withStore { geoq in
+            let traffic = try geoq(["incidents", "refresh", "--feed", server.url("/files/zaragoza-type-1.xml")])
+            #expect(traffic.status == 0, "\(traffic.stderr)")
+            #expect(
+                traffic.stdout.hasPrefix(
+                    "Refreshed source \(host)/files/zaragoza-type-1.xml from \(server.url("/files/zaragoza-type-1.xml")): "
+                        + "3 items (3 new, 0 updated, 0 ended); 3 incidents held."), "\(traffic.stdout)")
+            let water = try geoq(["incidents", "refresh", "--feed", server.url("/files/zaragoza-type-0.xml")])
+            #expect(water.stdout.contains("1 item (1 new, 0 updated, 0 ended); 4 incidents held."), "\(water.stdout)")
+
+            let trafficSource = "\(host)/files/zaragoza-type-1.xml"
+            let waterSource = "\(host)/files/zaragoza-type-0.xml"
+            let listed = try json(try geoq(["incidents", "--format", "json", "--source", trafficSource]))
+            #expect(
+                Set((listed["incidents"] as! [[String: Any]]).map { $0["id"] as! String }) == [
+                    "trafico-2001", "trafico-2002", "https://www.zaragoza.es/sede/servicio/via-publica/incidencia/2003",
+                ])
+            #expect(listed["held"] as? Int == 4)
+            let both = try json(
+                try geoq(["incidents", "--format", "json", "--source", trafficSource, "--source", waterSource]))
+            #expect(both["count"] as? Int == 4)
+
+            let geojson = try json(try geoq(["incidents", "--format", "geojson", "--source", waterSource]))
+            let features = try #require(geojson["features"] as? [[String: Any]])
+            #expect(features.count == 1)
+            let properties = try #require(features.first?["properties"] as? [String: Any])
+            #expect(properties["source"] as? String == waterSource)
+            #expect(properties["id"] as? String == "agua-1001")
+            #expect(properties["categories"] as? [String] == [])
+
+            let text = try geoq(["incidents", "--source", waterSource])
+            #expect(text.stdout.contains("Calle de Delicias"))
+            #expect(text.stdout.contains("    source: \(waterSource)\n"))
+            #expect(!text.stdout.contains("Paseo de la Independencia"))
+            #expect(try geoq(["incidents", "--source", "nowhere"]).stdout.contains("No incidents match."))
+        }
+    }
+
+    @Test func refreshHelpListsOnlyItsFormats() throws {
+        let help = try GeoqBinaryTests.run(["incidents", "refresh", "--help"])
+        #expect(help.stdout.contains("(values: text, json; default: text)"), "\(help.stdout)")
+        #expect(!help.stdout.contains("geojson"))
+        let list = try GeoqBinaryTests.run(["incidents", "list", "--help"])
+        #expect(list.stdout.contains("--source <source>") && list.stdout.contains("--category <category>"))
+    }
+}
