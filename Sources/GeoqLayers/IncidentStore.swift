@@ -73,7 +73,7 @@ public struct IncidentStore: Sendable {
                 }
                 let incident = builder.incident(
                     title: entry.title, guid: entry.id, link: entry.link, published: entry.published ?? entry.updated,
-                    html: entry.description, geometry: geometry)
+                    html: entry.description, geometry: geometry, categories: entry.categories)
                 if geometry == nil {
                     withoutLocation.append(
                         "line \(entry.line) (\(incident.id)): \(entry.locationProblem ?? "no location")")

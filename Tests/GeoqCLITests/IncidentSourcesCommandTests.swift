@@ -96,6 +96,74 @@ import Testing
         }
     }
 
+    /// Categories come from the entries themselves (RSS text, Atom term), else from Zaragoza's
+    /// type; --category finds them whatever the letter case and accents, in every format.
+    @Test func categoriesFromTheEntriesAndFilters() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-categories-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rss = directory.appendingPathComponent("cortes.rss")
+        let atom = directory.appendingPathComponent("avisos.atom")
+        // Written for this test: two RSS items with categories (one with none), one Atom entry.
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <rss version="2.0" xmlns:georss="http://www.georss.org/georss"><channel><title>Cortes</title>
+            <item><title>Calle Alfonso I</title><guid>c-1</guid><category>Obras</category>
+            <category>Corte de calle</category><georss:point>41.6540 -0.8790</georss:point></item>
+            <item><title>Calle Predicadores</title><guid>c-2</guid><georss:point>41.6570 -0.8840</georss:point></item>
+            </channel></rss>
+            """.utf8
+        ).write(to: rss)
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:georss="http://www.georss.org/georss">
+            <title>Avisos</title><id>urn:avisos</id><updated>2026-11-23T08:00:00Z</updated>
+            <entry><title>Plaza del Pilar</title><id>urn:avisos:1</id><updated>2026-11-23T08:00:00Z</updated>
+            <category term="Tráfico" label="Tráfico rodado"/><georss:point>41.6563 -0.8787</georss:point></entry>
+            </feed>
+            """.utf8
+        ).write(to: atom)
+        try withStore { geoq in
+            #expect(try geoq(["incidents", "refresh", "--feed", rss.path]).status == 0)
+            #expect(try geoq(["incidents", "refresh", "--feed", atom.path]).status == 0)
+            let server = try FeedServer(
+                directory: TestData.packageRoot.appendingPathComponent("Tests/GeoqIncidentsTests/Fixtures"))
+            let zaragoza = try geoq([
+                "incidents", "refresh", "--feed", server.url("/files/zaragoza-type-1.xml"), "--type", "traffic-cut",
+            ])
+            #expect(zaragoza.status == 0, "\(zaragoza.stderr)")
+
+            let all = try json(try geoq(["incidents", "--format", "json"]))
+            let byID = Dictionary(
+                uniqueKeysWithValues: (all["incidents"] as! [[String: Any]]).map {
+                    ($0["id"] as! String, $0["categories"] as! [String])
+                })
+            #expect(byID["c-1"] == ["Obras", "Corte de calle"])
+            #expect(byID["c-2"] == [])
+            #expect(byID["urn:avisos:1"] == ["Tráfico"])
+            #expect(byID["trafico-2001"] == ["Corte de tráfico"])
+
+            func ids(_ arguments: [String]) throws -> Set<String> {
+                let answer = try json(try geoq(["incidents", "--format", "json"] + arguments))
+                return Set((answer["incidents"] as! [[String: Any]]).map { $0["id"] as! String })
+            }
+            #expect(try ids(["--category", "obras"]) == ["c-1"])
+            #expect(try ids(["--category", "TRAFICO"]) == ["urn:avisos:1"])
+            #expect(try ids(["--category", "corte de trafico"]).count == 3)
+            #expect(try ids(["--category", "obras", "--category", "tráfico"]) == ["c-1", "urn:avisos:1"])
+            #expect(try ids(["--category", "obras", "--source", "avisos"]).isEmpty)
+
+            let geojson = try json(try geoq(["incidents", "--format", "geojson", "--category", "Tráfico"]))
+            let features = try #require(geojson["features"] as? [[String: Any]])
+            #expect(features.count == 1)
+            #expect((features.first?["properties"] as? [String: Any])?["categories"] as? [String] == ["Tráfico"])
+            let text = try geoq(["incidents", "--category", "corte de calle"])
+            #expect(text.stdout.contains("[Obras, Corte de calle] Calle Alfonso I"), "\(text.stdout)")
+        }
+    }
+
     @Test func refreshHelpListsOnlyItsFormats() throws {
         let help = try GeoqBinaryTests.run(["incidents", "refresh", "--help"])
         #expect(help.stdout.contains("(values: text, json; default: text)"), "\(help.stdout)")
