@@ -97,6 +97,10 @@ struct IncidentsList: ParsableCommand {
         }
         if within != nil && !near { throw ValidationError("--within needs --near LAT LON") }
         if let within, !(within > 0) { throw ValidationError("--within must be a positive number of metres") }
+        for (option, values) in [("--source", source), ("--category", category)]
+        where values.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("\(option) must not be empty")
+        }
         if let since, IncidentsAnswer.since(since) == nil {
             throw ValidationError("--since expects ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z")
         }

@@ -107,5 +107,7 @@ import Testing
         #expect(try GeoqBinaryTests.run(["incidents", "--within", "100"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--near", "91", "0"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--type", "9"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--source", ""]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--category", " "]).status == 64)
     }
 }
