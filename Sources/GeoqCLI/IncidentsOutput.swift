@@ -36,6 +36,10 @@ enum IncidentsOutput {
                 lines.append(head)
                 lines += i.description.split(separator: "\n").map { "    \($0)" }
                 if let link = i.link { lines.append("    \(link)") }
+                // Categories other than the type's own name (already in the head) are worth a line.
+                if let type = i.type, i.categories != [type.spanishName], !i.categories.isEmpty {
+                    lines.append("    categories: \(i.categories.joined(separator: ", "))")
+                }
                 lines.append("    source: \(i.source)")
             }
             return lines.joined(separator: "\n") + "\n"

@@ -27,6 +27,11 @@ import Testing
             let second = try geoq(["incidents", "refresh", "--feed", polygon, "--type", "0"])
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.contains("1 item (1 new, 0 updated, 0 ended); 2 incidents held."), "\(second.stdout)")
+            // Without --type, in JSON: accepted, a source and no type.
+            let report = try json(try geoq(["incidents", "refresh", "--feed", polygon, "--format", "json"]))
+            #expect(report["source"] as? String == "georss_polygon")
+            #expect(report["type"] == nil)
+            #expect(report["items"] as? Int == 1 && report["updated"] as? Int == 1 && report["held"] as? Int == 2)
 
             let all = try json(try geoq(["incidents", "--format", "json"]))
             #expect(all["held"] as? Int == 2)
@@ -161,6 +166,16 @@ import Testing
             #expect((features.first?["properties"] as? [String: Any])?["categories"] as? [String] == ["Tráfico"])
             let text = try geoq(["incidents", "--category", "corte de calle"])
             #expect(text.stdout.contains("[Obras, Corte de calle] Calle Alfonso I"), "\(text.stdout)")
+            #expect(text.stdout.contains("    source: cortes\n"))
+            // With a type, the type heads the line and the entry's own categories follow.
+            #expect(
+                try geoq(["incidents", "refresh", "--feed", rss.path, "--type", "1", "--source", "cortes-z"]).status
+                    == 0)
+            let typed = try geoq(["incidents", "--category", "corte de calle", "--source", "cortes-z"])
+            #expect(
+                typed.stdout.contains(
+                    "[1 Corte de tráfico] Calle Alfonso I\n    Sin descripción\n    categories: Obras, Corte de calle\n"
+                        + "    source: cortes-z\n"), "\(typed.stdout)")
         }
     }
 
