@@ -4,8 +4,8 @@ import GeoqPROJ
 import GeoqSchedule
 
 /// `GET /v1/incidents[?lat=&lon=[&within=M]][&type=T...][&source=S...][&category=C...][&since=ISO][&n=N]`:
-/// the answer of
-/// `geoq incidents --format json`, from the incidents the snapshot read from the store.
+/// the answer of `geoq incidents --format json`, from the incidents the snapshot read from the
+/// store.
 public enum IncidentsEndpoint {
     public static let parameters = EndpointDescription.incidents.parameterNames
 
