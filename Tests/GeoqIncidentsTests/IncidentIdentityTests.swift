@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqIncidents
+import GeoqTestSupport
 import Testing
 
 /// Ids unique and stable within a source: guid, else link, else a digest of title, date and
@@ -61,6 +62,37 @@ import Testing
         #expect(first.id == "8271140b090026a961a1e04dc5ded61c")
         #expect(first.source == "cortes")
         #expect(first.link == nil)
+    }
+
+    /// 20,000 seeded entries without guid or link, drawn from few titles, dates and positions so
+    /// that many coincide, some exactly: every entry gets its own id, and entries that differ in
+    /// title, date (second) or position (1e-7°) get different digests before any suffix.
+    @Test func seededEntriesNeverShareAnId() {
+        var rng = SeededRandom(seed: 0x1d_2026)
+        var builder = IncidentBuilder(source: "s", type: nil, seen: Self.seen)
+        var ids = Set<String>()
+        var digestOf: [String: String] = [:]  // the entry's fields, written out -> its digest
+        for _ in 0..<20_000 {
+            let title = ["Calle Mayor", "Calle Mayor ", "Coso", ""][Int(rng.next() % 4)]
+            let seconds = 1_795_282_200 + Double(rng.next() % 5)
+            let position = Point(
+                latitude: 41.65 + Double(rng.next() % 6) * 1e-7, longitude: -0.88 + Double(rng.next() % 6) * 1e-7)
+            let geometry: Geometry? = rng.next() % 10 == 0 ? nil : .point(position)
+            let incident = builder.incident(
+                title: title, guid: nil, link: nil, published: Date(timeIntervalSince1970: seconds), html: nil,
+                geometry: geometry)
+            #expect(ids.insert(incident.id).inserted, "\(incident.id) given twice")
+            let fields = "\(title.trimmingCharacters(in: .whitespaces))|\(seconds)|\(String(describing: geometry))"
+            let digest = String(incident.id.prefix(32))
+            if let known = digestOf[fields] {
+                #expect(known == digest)
+            } else {
+                digestOf[fields] = digest
+            }
+        }
+        // Distinct fields, distinct digests (3 titles x 5 dates x (36 positions + none) at most).
+        #expect(Set(digestOf.values).count == digestOf.count)
+        #expect(digestOf.count > 500)
     }
 
     @Test func categoriesTheEntrysOwnElseTheTypesName() {
