@@ -8,12 +8,12 @@ import GeoqCore
 /// and machine (Swift's `Hasher` is seeded per process). Coordinates enter as whole units of
 /// 1e-7 degrees (about 1 cm), so that the last bits of a reprojection cannot change an id; the
 /// date enters as whole seconds since 1970.
-public enum IncidentDigest {
+enum IncidentDigest {
     static let offsetBasis: UInt128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d
     static let prime: UInt128 = 0x0000_0000_0100_0000_0000_0000_0000_013b
 
     /// FNV-1a over `bytes`, 128-bit (the published offset basis and prime).
-    public static func fnv1a128(_ bytes: some Sequence<UInt8>) -> UInt128 {
+    static func fnv1a128(_ bytes: some Sequence<UInt8>) -> UInt128 {
         var hash = offsetBasis
         for byte in bytes {
             hash ^= UInt128(byte)
@@ -23,13 +23,13 @@ public enum IncidentDigest {
     }
 
     /// 32 hex digits, most significant first.
-    public static func hex(_ value: UInt128) -> String {
+    static func hex(_ value: UInt128) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 32 - digits.count) + digits
     }
 
     /// The digest id of an entry: `title` as written (trimmed), `published`, `geometry` in WGS84.
-    public static func id(title: String, published: Date?, geometry: Geometry?) -> String {
+    static func id(title: String, published: Date?, geometry: Geometry?) -> String {
         hex(fnv1a128(Array(canonicalText(title: title, published: published, geometry: geometry).utf8)))
     }
 

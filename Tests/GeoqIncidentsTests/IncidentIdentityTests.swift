@@ -1,8 +1,9 @@
 import Foundation
 import GeoqCore
-import GeoqIncidents
 import GeoqTestSupport
 import Testing
+
+@testable import GeoqIncidents
 
 /// Ids unique and stable within a source: guid, else link, else a digest of title, date and
 /// geometry. Expected digests from a separate Python FNV-1a implementation (128-bit, the
