@@ -3,8 +3,9 @@ import GeoqIncidents
 import GeoqPROJ
 import GeoqSchedule
 
-/// `GET /v1/incidents[?lat=&lon=[&within=M]][&type=T...][&since=ISO][&n=N]`: the answer of
-/// `geoq incidents --format json`, from the incidents the snapshot read from the store.
+/// `GET /v1/incidents[?lat=&lon=[&within=M]][&type=T...][&source=S...][&category=C...][&since=ISO][&n=N]`:
+/// the answer of `geoq incidents --format json`, from the incidents the snapshot read from the
+/// store.
 public enum IncidentsEndpoint {
     public static let parameters = EndpointDescription.incidents.parameterNames
 
@@ -52,6 +53,8 @@ public enum IncidentsEndpoint {
             }
             types.insert(type)
         }
+        let sources = try query.values("source")
+        let categories = try query.values("category")
         var since: Date?
         if let text = try query.value("since") {
             guard let date = IncidentsAnswer.since(text) else {
@@ -68,8 +71,10 @@ public enum IncidentsEndpoint {
             since = date
         }
         let limit = try query.integer("n", in: 1...100_000)
-        let hits = IncidentQuery(types: types, near: near, withinMetres: within, since: since)
-            .run(data.incidents, geodesic: Geodesic.wgs84)
+        let hits = IncidentQuery(
+            types: types, sources: Set(sources), categories: categories, near: near, withinMetres: within, since: since
+        )
+        .run(data.incidents, geodesic: Geodesic.wgs84)
         return limit.map { Array(hits.prefix($0)) } ?? hits
     }
 }

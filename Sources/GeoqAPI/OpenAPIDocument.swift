@@ -340,6 +340,16 @@ public struct EndpointDescription: Sendable {
                 schema: .choice(IncidentType.allCases.flatMap { [String($0.rawValue), $0.code] }),
                 example: "traffic-cut"),
             .init(
+                name: "source", required: false,
+                description: "Only this source, its name as the answer lists it "
+                    + "(e.g. zaragoza.es/sede/servicio/incidencia?id=1); repeatable.",
+                schema: .string, example: nil),
+            .init(
+                name: "category", required: false,
+                description: "Only this category (the entry's own, else the type's name; letter case and "
+                    + "accents ignored); repeatable.",
+                schema: .string, example: "obras"),
+            .init(
                 name: "since", required: false,
                 description: "Only incidents published since: ISO 8601, Europe/Madrid without an offset.",
                 schema: .wallClock, example: "2026-01-01T00:00"),
@@ -347,7 +357,8 @@ public struct EndpointDescription: Sendable {
                 name: "n", required: false, description: "How many at most (default all).",
                 schema: .integer(1...100_000), example: "20"),
         ],
-        answer: "held, count, status (how old the data is), refreshedAt, ageSeconds, incidents",
+        answer: "held, count, status (how old the data is), refreshedAt, ageSeconds, incidents "
+            + "(each with its source and categories)",
         mediaTypes: ["application/json", "application/geo+json"], problemStatuses: [400, 500, 503])
 
     public static let ar = EndpointDescription(

@@ -15,17 +15,24 @@ extension IncidentType: ExpressibleByArgument {}
 struct IncidentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "incidents",
-        abstract: "City incidents from GeoRSS feeds: list what is near, or refresh from a feed.",
+        abstract: "Incidents from GeoRSS feeds: list what is near, or refresh from a feed.",
         discussion: """
-            Types (SPEC §3, the feed URL's id parameter): 0 water-cut, 1 traffic-cut, \
-            2 important-disruption, 3 all, 4 tram, 5 public-transport.
+            Each feed is a source, named after its address or file (or --source NAME); an \
+            incident is keyed by its source and its id (guid, else link, else a digest of its \
+            title, date and geometry), and refreshing one source never touches another's. \
+            Categories are the entry's own <category> values, else the type's name.
+
+            Zaragoza's types (SPEC §3, the id parameter of its feed addresses): 0 water-cut, \
+            1 traffic-cut, 2 important-disruption, 3 all, 4 tram, 5 public-transport.
 
             Examples:
               geoq incidents refresh \\
                 --feed 'https://www.zaragoza.es/sede/servicio/incidencia?id=1'
               geoq incidents refresh --feed feed.xml --type traffic-cut
+              geoq incidents refresh --feed https://example.org/cortes.rss --source cortes
               geoq incidents
               geoq incidents --near 41.6488 -0.8891 --within 1000 --type 1 --type 4
+              geoq incidents --source cortes --category obras --format geojson
               geoq incidents --since 2026-11-20T00:00 --format json
 
             Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a \
@@ -51,6 +58,14 @@ struct IncidentsList: ParsableCommand {
 
     @Option(name: .long, help: "Only these types (number or code; repeat for several).")
     var type: [IncidentType] = []
+
+    @Option(name: .long, help: "Only incidents of these sources (as listed; repeat for several).")
+    var source: [String] = []
+
+    @Option(
+        name: .long,
+        help: "Only incidents in these categories (letter case and accents ignored; repeat for several).")
+    var category: [String] = []
 
     @Flag(name: .long, help: "Order by distance from LAT LON (given after the options, latitude first).")
     var near = false
@@ -82,6 +97,10 @@ struct IncidentsList: ParsableCommand {
         }
         if within != nil && !near { throw ValidationError("--within needs --near LAT LON") }
         if let within, !(within > 0) { throw ValidationError("--within must be a positive number of metres") }
+        for (option, values) in [("--source", source), ("--category", category)]
+        where values.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("\(option) must not be empty")
+        }
         if let since, IncidentsAnswer.since(since) == nil {
             throw ValidationError("--since expects ISO 8601, e.g. 2026-11-20T00:00 or 2026-11-20T00:00:00Z")
         }
@@ -101,7 +120,8 @@ struct IncidentsList: ParsableCommand {
             throw ExitCode(ExitStatus.dataError)
         }
         let query = IncidentQuery(
-            types: Set(type), near: near ? try position() : nil, withinMetres: within,
+            types: Set(type), sources: Set(source), categories: category, near: near ? try position() : nil,
+            withinMetres: within,
             since: since.flatMap(IncidentsAnswer.since))
         var hits = query.run(incidents, geodesic: Geodesic.wgs84)
         if let limit { hits = Array(hits.prefix(max(0, limit))) }
@@ -110,42 +130,56 @@ struct IncidentsList: ParsableCommand {
     }
 }
 
-/// `geoq incidents refresh --feed URL_OR_FILE [--type T]`.
+/// `geoq incidents refresh --feed URL_OR_FILE [--source NAME] [--type T]`.
 struct IncidentsRefresh: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
-        abstract: "Download (or read) a feed and update the incidents held, by id.",
+        abstract: "Download (or read) a feed and update its source's incidents, by id.",
         discussion: """
             The feed is read whole before the store is touched; the store is then updated in one \
-            transaction. Incidents of the feed's type that are no longer in it have ended and are \
-            dropped; an empty feed means no incidents of that type.
+            transaction. Incidents of the source that are no longer in its feed have ended and \
+            are dropped; an empty feed means the source has no incidents now. Other sources are \
+            left as they are.
             """)
+
+    /// What refresh can print: a sentence or a JSON report (it has no map to draw).
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+        var output: OutputFormat { self == .text ? .text : .json }
+    }
 
     @Option(name: .long, help: "The feed: an http(s) URL or a file.")
     var feed: String
 
-    @Option(name: .long, help: "The incident type (default: the feed URL's id parameter).")
+    @Option(
+        name: .long,
+        help: "The source's name (default: from the URL's host, path and id, or the file's name).")
+    var source: String?
+
+    @Option(
+        name: .long,
+        help: "Zaragoza's incident type of the feed (default: the id of a zaragoza.es address; else none).")
     var type: IncidentType?
 
     @Option(name: .long, help: "Seconds to wait for the server.")
     var timeout: Double = 20
 
-    @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    @Option(name: .long, help: "Output format.")
+    var format: Format = .text
 
     @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
 
     func validate() throws {
-        if type == nil && IncidentType(feedURL: feed) == nil {
-            throw ValidationError("the feed's type is unknown: give --type (0-5) or a URL with ?id=N")
+        if let source, source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--source must not be empty")
         }
         if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
     func run() throws {
         let incidentStore = try IncidentsCommand.store(store)
-        let feedType = type ?? IncidentType(feedURL: feed)!
+        let format = format.output
         let kept = { () -> String in
             let held = try? incidentStore.held()
             return "; "
@@ -158,7 +192,10 @@ struct IncidentsRefresh: ParsableCommand {
             throw ExitCode(ExitStatus.unavailable)
         }
         let report: IncidentStore.Report
-        do { report = try incidentStore.refresh(data: data, source: feed, type: feedType) } catch {
+        do {
+            report = try incidentStore.refresh(
+                data: data, feed: feed, source: source?.trimmingCharacters(in: .whitespacesAndNewlines), type: type)
+        } catch {
             IncidentsOutput.fail(error.description + kept(), code: error.code, format: format)
             switch error {
             case .feedMalformed: throw ExitCode(ExitStatus.dataError)

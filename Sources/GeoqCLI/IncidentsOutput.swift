@@ -25,12 +25,22 @@ enum IncidentsOutput {
             if hits.isEmpty { lines.append(held == 0 ? "No incidents." : "No incidents match.") }
             for hit in hits {
                 let i = hit.incident
-                var head = "[\(i.type.rawValue) \(i.type.spanishName)] \(i.title)"
+                var head = i.title
+                if let type = i.type {
+                    head = "[\(type.rawValue) \(type.spanishName)] " + head
+                } else if !i.categories.isEmpty {
+                    head = "[\(i.categories.joined(separator: ", "))] " + head
+                }
                 if let d = hit.distanceMetres { head += " — \(AnswerRenderer.metres(d))" }
                 if let published = i.published { head += " — \(IncidentDates.display(published))" }
                 lines.append(head)
                 lines += i.description.split(separator: "\n").map { "    \($0)" }
                 if let link = i.link { lines.append("    \(link)") }
+                // Categories other than the type's own name (already in the head) are worth a line.
+                if let type = i.type, i.categories != [type.spanishName], !i.categories.isEmpty {
+                    lines.append("    categories: \(i.categories.joined(separator: ", "))")
+                }
+                lines.append("    source: \(i.source)")
             }
             return lines.joined(separator: "\n") + "\n"
         case .json:
@@ -40,23 +50,27 @@ enum IncidentsOutput {
         }
     }
 
+    /// "1 item", "3 items".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     static func render(_ r: IncidentStore.Report, feed: String, format: OutputFormat) -> String {
         switch format {
         case .text:
+            let type = r.feedType.map { " (type \($0.rawValue), \($0.spanishName))" } ?? ""
             var text =
-                "Refreshed type \(r.feedType.rawValue) (\(r.feedType.spanishName)) from \(feed): \(r.itemsRead) items "
-                + "(\(r.added) new, \(r.updated) updated, \(r.ended) ended); \(r.held) incidents held."
-            if r.itemsRead == 0 { text += " The feed is empty: no incidents of this type." }
+                "Refreshed source \(r.source)\(type) from \(feed): \(count(r.itemsRead, "item")) "
+                + "(\(r.added) new, \(r.updated) updated, \(r.ended) ended); \(count(r.held, "incident")) held."
+            if r.itemsRead == 0 { text += " The feed is empty: this source has no incidents now." }
             for problem in r.withoutLocation { text += "\n  without location: \(problem)" }
             return text + "\n"
         case .json, .geojson:
-            return AnswerRenderer.serialise(
-                [
-                    "feed": feed, "type": r.feedType.rawValue, "items": r.itemsRead, "added": r.added,
-                    "updated": r.updated,
-                    "ended": r.ended, "held": r.held, "withoutLocation": r.withoutLocation,
-                    "refreshedAt": iso(r.refreshedAt),
-                ], pretty: true) + "\n"
+            var report: [String: Any] = [
+                "feed": feed, "source": r.source, "items": r.itemsRead, "added": r.added, "updated": r.updated,
+                "ended": r.ended, "held": r.held, "withoutLocation": r.withoutLocation,
+                "refreshedAt": iso(r.refreshedAt),
+            ]
+            if let type = r.feedType { report["type"] = type.rawValue }
+            return AnswerRenderer.serialise(report, pretty: true) + "\n"
         }
     }
 }

@@ -1,11 +1,19 @@
 import Foundation
 import GeoqCore
 
-/// One incident of a city feed, cleaned and located (WGS84, x = longitude).
+/// One incident of a feed, cleaned and located (WGS84, x = longitude), keyed by
+/// (``source``, ``id``).
 public struct Incident: Hashable, Sendable {
-    /// The item's guid, else its link, else a key made from its title and date.
+    /// Unique within its source: the entry's guid, else its link, else a digest of its title,
+    /// date and geometry (see ``IncidentBuilder``).
     public var id: String
-    public var type: IncidentType
+    /// The feed it came from (see ``IncidentSource``).
+    public var source: String
+    /// Zaragoza's type (SPEC §3) when the feed is one of the city's, or was given one; else nil.
+    public var type: IncidentType?
+    /// The entry's own categories (`<category>` in RSS and Atom), else the type's name; may be
+    /// empty.
+    public var categories: [String]
     /// Usually the street.
     public var title: String
     /// The official page.
@@ -20,11 +28,13 @@ public struct Incident: Hashable, Sendable {
     public var seen: Date
 
     public init(
-        id: String, type: IncidentType, title: String, link: String?, published: Date?, description: String,
-        geometry: Geometry?, seen: Date
+        id: String, source: String, type: IncidentType?, categories: [String], title: String, link: String?,
+        published: Date?, description: String, geometry: Geometry?, seen: Date
     ) {
         self.id = id
+        self.source = source
         self.type = type
+        self.categories = categories
         self.title = title
         self.link = link
         self.published = published
@@ -32,44 +42,49 @@ public struct Incident: Hashable, Sendable {
         self.geometry = geometry
         self.seen = seen
     }
-
-    /// A feed item as an incident; `geometry` is the item's location already in WGS84.
-    public init(
-        title: String?, guid: String?, link: String?, published: Date?, html: String?, geometry: Geometry?,
-        type: IncidentType, seen: Date
-    ) {
-        let title = (title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let key =
-            guid.flatMap { $0.isEmpty ? nil : $0 } ?? link.flatMap { $0.isEmpty ? nil : $0 }
-            ?? "\(title)|\(published.map { String(Int($0.timeIntervalSince1970)) } ?? "")"
-        self.init(
-            id: key, type: type, title: title.isEmpty ? "(sin título)" : title, link: link, published: published,
-            description: IncidentDescription.clean(html), geometry: geometry, seen: seen)
-    }
 }
 
 extension Incident {
     /// The incident as a store feature: geometry (an empty MultiPoint when it has none) and
-    /// properties `type`, `link`, `published`, `description`, `seen` (ISO 8601 UTC).
+    /// properties `source`, `type` (when known), `categories` (one a line), `link`, `published`,
+    /// `description`, `seen` (ISO 8601 UTC).
     public var feature: Feature {
         var properties: [String: PropertyValue] = [
-            "type": .number(Double(type.rawValue)), "description": .string(description),
-            "seen": .string(Self.iso(seen)),
+            "source": .string(source), "categories": .string(categories.joined(separator: "\n")),
+            "description": .string(description), "seen": .string(Self.iso(seen)),
         ]
+        if let type { properties["type"] = .number(Double(type.rawValue)) }
         if let link { properties["link"] = .string(link) }
         if let published { properties["published"] = .string(Self.iso(published)) }
         return Feature(id: id, name: title, geometry: geometry ?? .multiPoint([]), properties: properties)
     }
 
     /// Reads back a stored feature; nil when it is not one of ours.
+    ///
+    /// A feature written before incidents had sources and categories has only a `type`: it
+    /// reads as an incident of Zaragoza's feed of that type (``IncidentSource/legacy(type:)``),
+    /// categorised by the type's name, so that nothing already held is lost.
     public init?(feature: Feature) {
-        guard case .number(let n)? = feature.properties["type"], let type = IncidentType(rawValue: Int(n)),
+        var type: IncidentType?
+        if case .number(let n)? = feature.properties["type"] {
+            guard let known = IncidentType(rawValue: Int(n)) else { return nil }
+            type = known
+        }
+        let storedSource = feature.properties["source"]?.text.flatMap { $0.isEmpty ? nil : $0 }
+        guard let source = storedSource ?? type.map(IncidentSource.legacy(type:)),
             let seen = feature.properties["seen"]?.text.flatMap(Self.date)
         else { return nil }
+        let categories: [String]
+        if let stored = feature.properties["categories"]?.text {
+            categories = stored.split(separator: "\n").map(String.init)
+        } else {
+            categories = type.map { [$0.spanishName] } ?? []
+        }
         var geometry: Geometry? = feature.geometry
         if case .multiPoint(let points) = feature.geometry, points.isEmpty { geometry = nil }
         self.init(
-            id: feature.id, type: type, title: feature.name ?? "", link: feature.properties["link"]?.text,
+            id: feature.id, source: source, type: type, categories: categories, title: feature.name ?? "",
+            link: feature.properties["link"]?.text,
             published: feature.properties["published"]?.text.flatMap(Self.date),
             description: feature.properties["description"]?.text ?? IncidentDescription.empty, geometry: geometry,
             seen: seen)

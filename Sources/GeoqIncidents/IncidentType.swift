@@ -1,3 +1,5 @@
+import Foundation
+
 /// The kinds of incident Zaragoza publishes, one feed each, chosen by the feed URL's `id`
 /// parameter (SPEC §3).
 public enum IncidentType: Int, CaseIterable, Codable, Hashable, Sendable, Comparable {
@@ -46,16 +48,18 @@ public enum IncidentType: Int, CaseIterable, Codable, Hashable, Sendable, Compar
         }
     }
 
-    /// The type a feed URL selects with its `id` query parameter (`...?id=1`), if any.
+    /// The address of Zaragoza's feed of this type (SPEC §3).
+    public var zaragozaFeedURL: String { "https://www.zaragoza.es/sede/servicio/incidencia?id=\(rawValue)" }
+
+    /// The type one of Zaragoza's feed addresses selects with its `id` query parameter
+    /// (`https://www.zaragoza.es/...?id=1`); nil for any other address, where `id` means
+    /// something else.
     public init?(feedURL: String) {
-        guard let query = feedURL.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == "id", let n = Int(parts[1]), let type = IncidentType(rawValue: n) {
-                self = type
-                return
-            }
-        }
-        return nil
+        guard let components = URLComponents(string: feedURL), let host = components.host?.lowercased(),
+            host == "zaragoza.es" || host.hasSuffix(".zaragoza.es"),
+            let id = components.queryItems?.first(where: { $0.name == "id" })?.value,
+            let n = Int(id), let type = IncidentType(rawValue: n)
+        else { return nil }
+        self = type
     }
 }

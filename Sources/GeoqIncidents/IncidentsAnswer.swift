@@ -5,7 +5,7 @@ import GeoqSchedule
 /// The answer of `geoq incidents --format json` and `GET /v1/incidents`: what is held, how old
 /// it is, and the incidents that match, in the query's order.
 public struct IncidentsAnswer: Encodable, Sendable {
-    /// Incidents held in the store (all types).
+    /// Incidents held in the store (every source and type).
     public var held: Int
     /// Incidents in this answer.
     public var count: Int
@@ -17,10 +17,15 @@ public struct IncidentsAnswer: Encodable, Sendable {
     public var incidents: [Item]
 
     public struct Item: Encodable, Sendable {
+        /// Unique within its source.
         public var id: String
-        /// The type number (SPEC §3) and its Spanish name.
-        public var type: Int
-        public var typeName: String
+        /// The feed it came from (a name given on refresh, or derived from the feed's address).
+        public var source: String
+        /// Zaragoza's type number (SPEC §3) and its Spanish name, when the feed has one.
+        public var type: Int?
+        public var typeName: String?
+        /// The entry's own categories, else the type's name.
+        public var categories: [String]
         public var title: String
         /// The cleaned description: plain text, sub-headings on their own lines.
         public var description: String
@@ -44,8 +49,10 @@ public struct IncidentsAnswer: Encodable, Sendable {
         public init(_ hit: IncidentQuery.Hit) {
             let i = hit.incident
             id = i.id
-            type = i.type.rawValue
-            typeName = i.type.spanishName
+            source = i.source
+            type = i.type?.rawValue
+            typeName = i.type?.spanishName
+            categories = i.categories
             title = i.title
             description = i.description
             seen = IncidentsAnswer.iso(i.seen)

@@ -5,12 +5,13 @@ import GeoqIncidents
 import GeoqPROJ
 import GeoqStore
 
-/// The city's incidents, kept as the `incidents` layer of the GeoPackage store and refreshed
-/// from feeds.
+/// The incidents of every feed, kept as the `incidents` layer of the GeoPackage store and
+/// refreshed one feed (source) at a time.
 ///
 /// A refresh reads the whole feed first (parse, reproject GML in other CRSs with PROJ), then
-/// merges by id and replaces the layer in one transaction: a feed that cannot be read leaves the
-/// incidents already held untouched.
+/// merges by (source, id) and replaces the layer in one transaction: a feed that cannot be read
+/// leaves the incidents already held untouched, and one source's refresh never ends or
+/// overwrites another source's incidents.
 public struct IncidentStore: Sendable {
     public static let layerName = "incidents"
     public let storeFile: URL
@@ -19,11 +20,13 @@ public struct IncidentStore: Sendable {
 
     /// What a refresh did.
     public struct Report: Sendable, Hashable {
-        public var feedType: IncidentType
+        /// The source refreshed, and Zaragoza's type of its feed when known.
+        public var source: String
+        public var feedType: IncidentType?
         public var itemsRead: Int
         public var added: Int
         public var updated: Int
-        /// Incidents of the feed's type no longer in it (ended), dropped.
+        /// Incidents of the source no longer in its feed (ended), dropped.
         public var ended: Int
         /// Items whose location could not be read (kept without one), with the reason.
         public var withoutLocation: [String]
@@ -44,16 +47,23 @@ public struct IncidentStore: Sendable {
         }
     }
 
-    /// Parses `data` (a feed read from `source`) and merges its items into the store.
+    /// Parses `data` (a feed read from `feed`, a URL or a file) and merges its items into the
+    /// store as the incidents of `source`.
+    /// - Parameters:
+    ///   - source: the source's name; nil names it after `feed` (``IncidentSource/name(forFeed:)``).
+    ///   - type: Zaragoza's type of the feed; nil takes the one its address selects, if any.
     public func refresh(
-        data: Data, source: String, type: IncidentType, now: Date = Date()
+        data: Data, feed: String, source: String? = nil, type: IncidentType? = nil, now: Date = Date()
     ) throws(IncidentStoreError) -> Report {
+        let source = source ?? IncidentSource.name(forFeed: feed)
+        let type = type ?? IncidentType(feedURL: feed)
+        var builder = IncidentBuilder(source: source, type: type, seen: now)
         var incidents: [Incident] = []
         var withoutLocation: [String] = []
         var transformers: [String: CoordinateTransformer] = [:]
         let proj = PROJContext()
         do {
-            _ = try GeoRSSFeedReader.read(data: data, source: source) { entry in
+            _ = try GeoRSSFeedReader.read(data: data, source: feed) { entry in
                 var geometry = entry.location?.geometry
                 if let location = entry.location, let crs = location.crs {
                     if transformers[crs] == nil {
@@ -61,9 +71,9 @@ public struct IncidentStore: Sendable {
                     }
                     geometry = try transformers[crs]!.transform(location.geometry)
                 }
-                let incident = Incident(
+                let incident = builder.incident(
                     title: entry.title, guid: entry.id, link: entry.link, published: entry.published ?? entry.updated,
-                    html: entry.description, geometry: geometry, type: type, seen: now)
+                    html: entry.description, geometry: geometry, categories: entry.categories)
                 if geometry == nil {
                     withoutLocation.append(
                         "line \(entry.line) (\(incident.id)): \(entry.locationProblem ?? "no location")")
@@ -73,32 +83,28 @@ public struct IncidentStore: Sendable {
         } catch let error as FormatError {
             throw .feedMalformed(error.description)
         } catch let error as PROJError {
-            throw .feedMalformed("\(source): cannot reproject a GML position: \(error)")
+            throw .feedMalformed("\(feed): cannot reproject a GML position: \(error)")
         } catch {
-            throw .feedMalformed("\(source): \(error)")
+            throw .feedMalformed("\(feed): \(error)")
         }
 
         let (held, _) = try self.held()
-        let merged = IncidentMerge.merge(held: held, refreshed: incidents, feedType: type)
-        let heldIDs = Set(held.map(\.id)), freshIDs = Set(incidents.map(\.id))
-        let mergedIDs = Set(merged.map(\.id))
-        let endedCount = heldIDs.subtracting(mergedIDs).count
+        let merged = IncidentMerge.merge(held: held, refreshed: incidents, source: source)
         do {
             try FileManager.default.createDirectory(
                 at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             let store = try GeoPackage.open(at: storeFile.path, create: true)
             try store.replaceLayer(
                 StoredLayerInput(
-                    name: Self.layerName, title: "City incidents (GeoRSS feeds)", features: merged.map(\.feature),
-                    source: source, sourceCRS: "EPSG:4326",
-                    notes: ["last refresh: type \(type.rawValue) (\(type.spanishName)) from \(source)"]))
+                    name: Self.layerName, title: "Incidents (GeoRSS feeds)",
+                    features: merged.incidents.map(\.feature), source: feed, sourceCRS: "EPSG:4326",
+                    notes: ["last refresh: source \(source) from \(feed)"]))
         } catch {
             throw .storeWriteFailed(path: storeFile.path, reason: "\(error)")
         }
         return Report(
-            feedType: type, itemsRead: incidents.count, added: freshIDs.subtracting(heldIDs).count,
-            updated: freshIDs.intersection(heldIDs).count, ended: endedCount, withoutLocation: withoutLocation,
-            held: merged.count, refreshedAt: now)
+            source: source, feedType: type, itemsRead: incidents.count, added: merged.added, updated: merged.updated,
+            ended: merged.ended, withoutLocation: withoutLocation, held: merged.incidents.count, refreshedAt: now)
     }
 
     /// The store writes `imported_at` as ISO 8601 UTC.

@@ -2,25 +2,31 @@ import Foundation
 import GeoqAPI
 import GeoqCore
 import GeoqIncidents
+import GeoqLayers
 import GeoqPROJ
 import Testing
 
 /// `/v1/incidents`: the incidents of the snapshot, filtered and ordered as `geoq incidents`.
 @Suite struct IncidentsEndpointTests {
     static let refreshed = Date(timeIntervalSince1970: 1_795_000_000)
+    static let zaragoza = "zaragoza.es/sede/servicio/incidencia?id=1"
     /// Three incidents written for this test (not from a feed) around Zaragoza's Plaza del Pilar
-    /// (41.6563, -0.8787), one without a location. Expected dates from Python's zoneinfo.
+    /// (41.6563, -0.8787), one without a location, from two sources. Expected dates from
+    /// Python's zoneinfo.
     static let incidents: [Incident] = [
         Incident(
-            id: "cut-a", type: .trafficCut, title: "Corte en Calle Alfonso I", link: nil,
+            id: "cut-a", source: zaragoza, type: .trafficCut, categories: ["Corte de tráfico"],
+            title: "Corte en Calle Alfonso I", link: nil,
             published: Date(timeIntervalSince1970: 1_794_900_000), description: "Obras",
             geometry: .point(Point(latitude: 41.6540, longitude: -0.8790)), seen: refreshed),
         Incident(
-            id: "water-b", type: .waterCut, title: "Corte de agua en Delicias", link: "https://example.org/b",
+            id: "water-b", source: "example.org/agua.rss", type: .waterCut, categories: ["Agua", "Obras"],
+            title: "Corte de agua en Delicias", link: "https://example.org/b",
             published: Date(timeIntervalSince1970: 1_794_990_000), description: "Sin descripción",
             geometry: .point(Point(latitude: 41.6480, longitude: -0.9100)), seen: refreshed),
         Incident(
-            id: "cut-c", type: .trafficCut, title: "Corte sin lugar", link: nil,
+            id: "cut-c", source: zaragoza, type: .trafficCut, categories: ["Corte de tráfico"],
+            title: "Corte sin lugar", link: nil,
             published: Date(timeIntervalSince1970: 1_794_800_000), description: "Sin descripción", geometry: nil,
             seen: refreshed),
     ]
@@ -75,6 +81,29 @@ import Testing
         #expect(try answer([("n", "1")]).incidents.map(\.id) == ["water-b"])
     }
 
+    @Test func sourceAndCategoryRepeatableAndInTheAnswer() throws {
+        #expect(try answer([("source", Self.zaragoza)]).incidents.map(\.id) == ["cut-a", "cut-c"])
+        #expect(try answer([("source", "example.org/agua.rss")]).incidents.map(\.id) == ["water-b"])
+        #expect(try answer([("source", Self.zaragoza), ("source", "example.org/agua.rss")]).count == 3)
+        #expect(try answer([("source", "example.org")]).count == 0)  // a name, not a prefix
+        #expect(try answer([("category", "obras")]).incidents.map(\.id) == ["water-b"])
+        #expect(try answer([("category", "CORTE DE TRAFICO")]).incidents.map(\.id) == ["cut-a", "cut-c"])
+        #expect(try answer([("category", "agua"), ("category", "corte de tráfico")]).count == 3)
+        #expect(try answer([("category", "obras"), ("source", Self.zaragoza)]).count == 0)
+
+        // Each item says where it came from and its categories, in JSON and in GeoJSON.
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try answer([]))) as! [String: Any]
+        let items = json["incidents"] as! [[String: Any]]
+        #expect(items.map { $0["source"] as? String } == ["example.org/agua.rss", Self.zaragoza, Self.zaragoza])
+        #expect(items[0]["categories"] as? [String] == ["Agua", "Obras"])
+        let hits = try IncidentsEndpoint.selection(
+            QueryParameters([(name: "category", value: "obras")]), data: Self.data)
+        let features = IncidentsAnswer.geoJSON(hits)["features"] as! [[String: Any]]
+        let properties = try #require(features.first?["properties"] as? [String: Any])
+        #expect(properties["source"] as? String == "example.org/agua.rss")
+        #expect(properties["categories"] as? [String] == ["Agua", "Obras"])
+    }
+
     @Test func nothingHeldYet() throws {
         let empty = ServiceData(sectorLookups: [:], layers: [], storeFile: "", loadedAt: Date())
         let a = try answer([], data: empty)
@@ -92,6 +121,8 @@ import Testing
             ([("type", "9")], "type"),
             ([("type", "floods")], "type"),
             ([("since", "yesterday")], "since"),
+            ([("source", "")], "source"),
+            ([("category", "")], "category"),
             ([("n", "0")], "n"),
             ([("near", "41.65,-0.87")], "near"),
         ]

@@ -15,14 +15,18 @@ import Testing
             try GeoqBinaryTests.run(arguments + ["--store", store.path])
         }
 
-        let first = try geoq(["incidents", "refresh", "--feed", server.url("/files/zaragoza-type-1.xml?id=1")])
+        let first = try geoq([
+            "incidents", "refresh", "--feed", server.url("/files/zaragoza-type-1.xml?id=1"), "--type", "1",
+            "--source", "trafico",
+        ])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.hasPrefix("Refreshed type 1 (Corte de tráfico)"))
+        #expect(first.stdout.hasPrefix("Refreshed source trafico (type 1, Corte de tráfico) from http://127.0.0.1:"))
         #expect(first.stdout.contains("3 items (3 new, 0 updated, 0 ended); 3 incidents held."))
         let water = try geoq([
             "incidents", "refresh", "--feed", server.url("/files/zaragoza-type-0.xml"), "--type", "0",
         ])
         #expect(water.status == 0)
+        #expect(water.stdout.contains("1 item (1 new, 0 updated, 0 ended); 4 incidents held."), "\(water.stdout)")
 
         let near = try geoq(["incidents", "--near", "41.6488", "-0.8891", "--within", "1000", "--format", "json"])
         #expect(near.status == 0)
@@ -50,9 +54,12 @@ import Testing
             (try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as! [String: Any])["held"] as? Int == 4)
 
         // An empty feed is a valid answer: no traffic cuts any more; the water cut stays.
-        let empty = try geoq(["incidents", "refresh", "--feed", server.url("/empty"), "--type", "1"])
+        let empty = try geoq(["incidents", "refresh", "--feed", server.url("/empty"), "--source", "trafico"])
         #expect(empty.status == 0)
-        #expect(empty.stdout.contains("0 items (0 new, 0 updated, 3 ended); 1 incidents held. The feed is empty"))
+        #expect(
+            empty.stdout.contains(
+                "0 items (0 new, 0 updated, 3 ended); 1 incident held. The feed is empty: this source has no incidents now."
+            ), "\(empty.stdout)")
     }
 
     /// GML in a projected CRS is reprojected with PROJ on refresh. Expected positions from GDAL's
@@ -94,9 +101,13 @@ import Testing
     }
 
     @Test func argumentsAreChecked() throws {
-        #expect(try GeoqBinaryTests.run(["incidents", "refresh", "--feed", "feed.xml"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "refresh", "--feed", "feed.xml", "--source", " "]).status == 64)
+        #expect(
+            try GeoqBinaryTests.run(["incidents", "refresh", "--feed", "feed.xml", "--format", "geojson"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--within", "100"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--near", "91", "0"]).status == 64)
         #expect(try GeoqBinaryTests.run(["incidents", "--type", "9"]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--source", ""]).status == 64)
+        #expect(try GeoqBinaryTests.run(["incidents", "--category", " "]).status == 64)
     }
 }

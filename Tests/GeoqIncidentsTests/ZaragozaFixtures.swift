@@ -10,14 +10,17 @@ enum ZaragozaFixtures {
 
     static func url(_ type: Int) -> URL { directory.appendingPathComponent("zaragoza-type-\(type).xml") }
 
-    /// The feed's items as incidents (all positions are WGS84 GeoRSS points).
+    /// The feed's items as incidents of the city's source for `type` (all positions are WGS84
+    /// GeoRSS points).
     static func incidents(_ type: IncidentType) throws -> [Incident] {
         var incidents: [Incident] = []
+        var builder = IncidentBuilder(
+            source: IncidentSource.name(forFeed: type.zaragozaFeedURL), type: type, seen: seen)
         _ = try GeoRSSFeedReader.read(file: url(type.rawValue)) { entry in
             incidents.append(
-                Incident(
+                builder.incident(
                     title: entry.title, guid: entry.id, link: entry.link, published: entry.published,
-                    html: entry.description, geometry: entry.location?.geometry, type: type, seen: seen))
+                    html: entry.description, geometry: entry.location?.geometry))
         }
         return incidents
     }

@@ -41,11 +41,11 @@ enum IncidentBenchmark {
             let store = IncidentStore(storeFile: directory.appendingPathComponent("store-\(run).gpkg"))
             first.append(
                 try WhichSectorBenchmark.timeThrowing(1) {
-                    _ = try store.refresh(data: data, source: "bench", type: .trafficCut)
+                    _ = try store.refresh(data: data, feed: "bench", type: .trafficCut)
                 })
             again.append(
                 try WhichSectorBenchmark.timeThrowing(1) {
-                    _ = try store.refresh(data: data, source: "bench", type: .trafficCut)
+                    _ = try store.refresh(data: data, feed: "bench", type: .trafficCut)
                 })
             let centre = Point(latitude: 41.6488, longitude: -0.8891)
             near.append(

@@ -4,41 +4,7 @@ import GeoqIncidents
 import GeoqPROJ
 import Testing
 
-@Suite struct IncidentTypeAndMergeTests {
-    @Test func typesFromTheFeedURL() {
-        #expect(IncidentType(feedURL: "https://www.zaragoza.es/sede/servicio/incidencia?id=1") == .trafficCut)
-        #expect(IncidentType(feedURL: "https://example.org/rss?lang=es&id=4") == .tramDisruption)
-        #expect(IncidentType(feedURL: "https://example.org/rss?id=9") == nil)
-        #expect(IncidentType(feedURL: "feed.xml") == nil)
-        #expect(IncidentType(argument: "tram") == .tramDisruption)
-        #expect(IncidentType(argument: "0") == .waterCut)
-    }
-
-    @Test func refreshUpdatesByIdAndDropsEndedIncidentsOfItsType() throws {
-        let traffic = try ZaragozaFixtures.incidents(.trafficCut)
-        let water = try ZaragozaFixtures.incidents(.waterCut)
-        var held = IncidentMerge.merge(held: water, refreshed: traffic, feedType: .trafficCut)
-        #expect(held.count == 4)
-        // The traffic feed again without its second item: that one ended, the water cut stays.
-        var later = traffic
-        later.remove(at: 1)
-        later[0].description = "Actualizado"
-        held = IncidentMerge.merge(held: held, refreshed: later, feedType: .trafficCut)
-        #expect(
-            held.map(\.id).sorted() == [
-                "agua-1001", "https://www.zaragoza.es/sede/servicio/via-publica/incidencia/2003", "trafico-2001",
-            ])
-        #expect(held.first { $0.id == "trafico-2001" }?.description == "Actualizado")
-        // The all-incidents feed keeps specific types and adds its own.
-        let all = try ZaragozaFixtures.incidents(.all)
-        held = IncidentMerge.merge(held: held, refreshed: all, feedType: .all)
-        #expect(held.first { $0.id == "trafico-2001" }?.type == .trafficCut)
-        #expect(held.first { $0.id == "todas-4001" }?.type == .all)
-        // An empty feed: no incidents of that type.
-        held = IncidentMerge.merge(held: held, refreshed: [], feedType: .waterCut)
-        #expect(!held.contains { $0.type == .waterCut })
-    }
-
+@Suite struct IncidentQueryTests {
     @Test func storeFeatureRoundTrip() throws {
         for incident in try ZaragozaFixtures.incidents(.trafficCut) {
             #expect(Incident(feature: incident.feature) == incident)
