@@ -188,6 +188,12 @@ struct IncidentsRefresh: ParsableCommand {
         }
         let data: Data
         do { data = try FeedFetcher(timeout: timeout).fetch(feed) } catch {
+            // A local file that is not there is the user's input missing (66), not a download
+            // that failed (69): the message names the path, with nothing about downloading.
+            if case .unreadableFile = error {
+                IncidentsOutput.fail(error.description + kept(), code: error.code, format: format)
+                throw ExitCode(ExitStatus.noInput)
+            }
             IncidentsOutput.fail("download failed: \(error.description)" + kept(), code: error.code, format: format)
             throw ExitCode(ExitStatus.unavailable)
         }

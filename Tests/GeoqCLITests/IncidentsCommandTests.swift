@@ -49,6 +49,12 @@ import Testing
         let slow = try geoq(["incidents", "refresh", "--feed", server.url("/slow"), "--type", "1", "--timeout", "1"])
         #expect(slow.status == 69)
         #expect(slow.stderr.contains("did not answer within 1.0 s"))
+        // A feed file that is not there is missing input (66), not a failed download.
+        let missing = try geoq(["incidents", "refresh", "--feed", "/nonexistent/feed.xml", "--type", "1"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/nonexistent/feed.xml"), "\(missing.stderr)")
+        #expect(!missing.stderr.contains("download"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("4 incidents held, refreshed"), "\(missing.stderr)")
         let after = try geoq(["incidents", "--format", "json"])
         #expect(
             (try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as! [String: Any])["held"] as? Int == 4)
