@@ -91,7 +91,7 @@ public struct ParkQuery: Sendable {
             messages.append(Messages.purchase(q, language))
             if let free = q.freeUntil { messages.append(Messages.freeUntil(free, clock: clock, language)) }
             messages.append(Messages.ticketEnds(q, clock: clock, language))
-            messages += ticket?.pauses.map(\.message) ?? []
+            messages += PauseAnswer.sentences(ticket?.pauses ?? [], of: q, clock: clock)
             if let valid = Messages.validUntil(q, clock: clock, language) { messages.append(valid) }
             messages += q.reminders.map { Messages.reminder($0, clock: clock, language) }
         }

@@ -53,3 +53,17 @@ public struct PauseAnswer: Codable, Hashable, Sendable {
         }
     }
 }
+
+extension PauseAnswer {
+    /// The sentences a ticket's answer says about its pauses. A pause that only waits, with no
+    /// whole free day in it, for the first regulated minute of a ticket bought outside
+    /// regulated hours is left out: "free until …" already says it. Every pause stays in the
+    /// answer's `pauses` all the same.
+    static func sentences(_ pauses: [PauseAnswer], of quote: TicketQuote, clock: CityClock) -> [String] {
+        let start = clock.iso8601(quote.start)
+        return
+            pauses
+            .filter { !(quote.freeUntil != nil && $0.from == start && $0.days.isEmpty) }
+            .map(\.message)
+    }
+}

@@ -64,7 +64,7 @@ public struct TariffAnswer: Codable, Hashable, Sendable {
             lines.append(regulation.message)
         }
         lines.append(Messages.ticketEnds(q, clock: clock, language))
-        lines += pauses.map(\.message)
+        lines += PauseAnswer.sentences(pauses, of: q, clock: clock)
         if let valid = Messages.validUntil(q, clock: clock, language) { lines.append(valid) }
         lines.append(Messages.maxStay(minutes: q.maxStayMinutes, price: q.maxPrice, language))
         lines += q.reminders.map { Messages.reminder($0, clock: clock, language) }

@@ -11,7 +11,8 @@ import GeoqSchedule
 public struct TicketPause: Hashable, Sendable {
     public var from: Date
     public var until: Date
-    /// The days wholly inside the pause, in order, each with at least one reason.
+    /// The free days the pause covers (wholly, or from the ticket's start), in order, each with
+    /// at least one reason.
     public var days: [FreeDay]
     /// True when some of the pause is not one of ``days``: time outside the regulated hours of
     /// a regulated day.
@@ -44,21 +45,25 @@ public struct TicketPause: Hashable, Sendable {
             var pauses: [TicketPause] = []
             for stretch in try schedule.closedStretches(from: clock.local(start), to: clock.local(end)) {
                 var days: [FreeDay] = []
-                var date =
-                    stretch.lowerBound.minuteOfDay == 0
-                    ? stretch.lowerBound.date : stretch.lowerBound.date.adding(days: 1)
-                // Days wholly inside: from their midnight to the next.
-                while LocalDateTime(date: date, minute: 1440) <= stretch.upperBound {
+                // Every free day the stretch touches, the one it starts in included: a ticket
+                // bought on a Sunday morning waits because it is Sunday, not because of the hour.
+                var freeMinutes = 0
+                var date = stretch.lowerBound.date
+                while LocalDateTime(date: date, minute: 0) < stretch.upperBound {
                     let reasons = try schedule.reasonsClosed(on: date).map { tariffs.reason($0) }
-                    if !reasons.isEmpty { days.append(FreeDay(date: date, reasons: reasons)) }
+                    if !reasons.isEmpty {
+                        days.append(FreeDay(date: date, reasons: reasons))
+                        let dayStart = max(LocalDateTime(date: date, minute: 0), stretch.lowerBound)
+                        let dayEnd = min(LocalDateTime(date: date, minute: 1440), stretch.upperBound)
+                        freeMinutes += dayEnd.wallMinutes - dayStart.wallMinutes
+                    }
                     date = date.adding(days: 1)
                 }
-                let wholeDays = days.count * 1440
                 let length = stretch.upperBound.wallMinutes - stretch.lowerBound.wallMinutes
                 pauses.append(
                     TicketPause(
                         from: try clock.instant(stretch.lowerBound), until: try clock.instant(stretch.upperBound),
-                        days: days, outsideHours: length > wholeDays))
+                        days: days, outsideHours: length > freeMinutes))
             }
             return pauses
         } catch { throw .schedule(error) }

@@ -52,6 +52,33 @@ import Testing
         }
     }
 
+    /// A ticket bought at 21:00 on a Monday waits for 08:30 on Tuesday: "free until" says so,
+    /// and the pause (kept in `pauses`) is not said a second time. One bought on a Sunday says
+    /// why the Sunday is free.
+    @Test func aTicketBoughtOutsideHoursIsExplainedOnce() throws {
+        let evening = try json(
+            TariffAnswer.self,
+            ["tariff", "--zone", "blue", "--minutes", "30", "--start", "2026-11-23T21:00", "--lang", "en"])
+        #expect(evening.end == "2026-11-24T09:00:00+01:00")
+        #expect(evening.pauses.map(\.from) == ["2026-11-23T21:00:00+01:00"])
+        #expect(evening.pauses.map(\.until) == ["2026-11-24T08:30:00+01:00"])
+        #expect(!evening.messages.contains(evening.pauses[0].message))
+        #expect(
+            evening.messages.contains { $0.hasPrefix("Free until Tuesday 24/11/2026 08:30") }, "\(evening.messages)")
+
+        let sunday = try json(
+            TariffAnswer.self,
+            ["tariff", "--zone", "blue", "--minutes", "30", "--start", "2026-11-22T11:00", "--lang", "en"])
+        #expect(sunday.end == "2026-11-23T09:00:00+01:00")
+        let pause = try #require(sunday.pauses.first)
+        #expect(pause.from == "2026-11-22T11:00:00+01:00" && pause.until == "2026-11-23T08:30:00+01:00")
+        #expect(pause.days.map(\.date) == ["2026-11-22"])
+        #expect(pause.days.map { $0.reasons.map(\.kind) } == [["no-hours-today"]])
+        #expect(pause.outsideHours)  // Monday 00:00-08:30
+        #expect(sunday.messages.contains(pause.message))
+        #expect(pause.message.contains("Sunday 22/11/2026, no regulated hours on Sundays"), "\(pause.message)")
+    }
+
     @Test func tariffExplainsTheLunchBreakAndSanFermin() throws {
         let lunch = try json(
             TariffAnswer.self, ["tariff", "--zone", "blue", "--minutes", "30", "--start", "2026-11-23T13:50"])

@@ -148,7 +148,10 @@ import Testing
         let pause = try #require(q.pauses.first)
         #expect(Pamplona.iso(pause.from) == "2026-11-29T12:00:00+01:00")
         #expect(Pamplona.iso(pause.until) == "2026-12-01T08:30:00+01:00")
-        // Sunday from noon is not a whole day; Monday 30 is.
-        #expect(pause.days.map(\.date.day) == [30])
+        // The Sunday it was bought on is named too (from noon it is still free because it is
+        // Sunday), then Monday 30, San Saturnino; Tuesday 00:00-08:30 is outside hours.
+        #expect(pause.days.map(\.date.day) == [29, 30])
+        #expect(pause.days.map { $0.reasons.count } == [1, 1])
+        #expect(pause.outsideHours)
     }
 }
