@@ -425,7 +425,12 @@ public struct EndpointDescription: Sendable {
         parameters: [
             .init(
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
-                schema: .string, example: "pamplona-sectors")
+                schema: .string, example: "pamplona-sectors"),
+            .init(
+                name: "lang", required: false,
+                description:
+                    "Language of an approximate layer's note; default: the Accept-Language header, else en.",
+                schema: .choice(["es", "eu", "en"]), example: "eu"),
         ],
         requestBody: Body(
             description: "Points: NDJSON lines {\"lat\", \"lon\", \"id\"} or CSV lat,lon[,id] (latitude first), "

@@ -42,12 +42,14 @@ public enum SectorBatchEndpoint {
     public struct Target: Sendable {
         let lookup: SectorLookup
         let others: [Layer]
+        /// The language of an approximate layer's note in every answer.
+        let language: Language
 
         /// The answer to `item` as one NDJSON line (ending in a newline): the which-sector JSON
         /// answer with the item's `line` or `feature`, and its `id`.
         public func answerLine(_ item: Item) -> [UInt8] {
             var json = JSONText(reservingCapacity: 640)
-            lookup.answer(for: item.point, swapCandidates: { others }).write(
+            lookup.answer(for: item.point, language: language, swapCandidates: { others }).write(
                 to: &json, line: item.line, feature: item.feature, id: item.id)
             var line = json.bytes
             line.append(UInt8(ascii: "\n"))
@@ -55,15 +57,21 @@ public enum SectorBatchEndpoint {
         }
     }
 
-    public static func target(_ query: QueryParameters, data: ServiceData) throws(Problem) -> Target {
+    /// The layer and language of a batch: `layer` (default the catalog's), `lang`, else the
+    /// first of es/eu/en in `acceptLanguage`, else English (as `/v1/sector`).
+    public static func target(_ query: QueryParameters, data: ServiceData, acceptLanguage: String? = nil)
+        throws(Problem) -> Target
+    {
         try query.allowOnly(parameters)
+        let language = try TariffEndpoint.language(query, acceptLanguage: acceptLanguage, default: .en)
         let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
         guard let lookup = data.sectorLookups[name] else {
             throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
         }
         return Target(
             lookup: lookup,
-            others: data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer })
+            others: data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer },
+            language: language)
     }
 
     /// The points of `body`, read per `contentType`, at most `maxPoints` of them.

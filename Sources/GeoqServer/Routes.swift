@@ -44,7 +44,8 @@ public enum Routes {
         router.post("/v1/sector:batch") { request, _ -> Response in
             guard let data = state.data else { throw Problem.stillLoading }
             let target = try SectorBatchEndpoint.target(
-                EndpointRequest(request).parameters, data: data)
+                EndpointRequest(request).parameters, data: data,
+                acceptLanguage: request.headers[.acceptLanguage])
             let contentType = request.headers[.contentType]
             // A declared length over the limit is refused before reading anything.
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {

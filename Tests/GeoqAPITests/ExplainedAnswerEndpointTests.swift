@@ -81,4 +81,23 @@ import Testing
             try SectorEndpoint.answer(query(point + [("lang", "fr")]), data: data)
         }
     }
+
+    /// A batch's answers carry the note in the language asked, as `/v1/sector` does.
+    @Test func batchAnswersInTheLanguageAsked() throws {
+        let note = try #require(data.sectorLookups["pamplona-sectors"]?.layer.approximation)
+        let items = try SectorBatchEndpoint.items(
+            Data("{\"lat\": 42.81, \"lon\": -1.64}\n".utf8), contentType: "application/x-ndjson", maxPoints: 10)
+        for (pairs, header, expected) in [
+            ([], nil, note.en),
+            ([("lang", "es")], nil, note.es!),
+            ([], "eu", note.eu!),
+        ] as [([(String, String)], String?, String)] {
+            let target = try SectorBatchEndpoint.target(query(pairs), data: data, acceptLanguage: header)
+            let answer = try JSONDecoder().decode(SectorAnswer.self, from: Data(target.answerLine(items[0])))
+            #expect(answer.approximation == expected)
+        }
+        #expect(throws: Problem.self) {
+            try SectorBatchEndpoint.target(query([("lang", "fr")]), data: data)
+        }
+    }
 }
