@@ -66,7 +66,7 @@ struct AnswerRenderer {
                 case .en: "\(at) is outside every feature of \(a.layer)."
                 }
             if let n = a.nearest {
-                let name = label(n, language), distance = metres(n.distanceToEdgeMetres)
+                let name = label(n, language), distance = metres(n.distanceToEdgeMetres, language)
                 switch language {
                 case .es: line += " Más cercano: \(name), a \(distance)."
                 case .eu: line += " Hurbilena: \(name), \(distance) urrun."
@@ -77,7 +77,7 @@ struct AnswerRenderer {
         } else {
             for m in a.inside {
                 let name = label(m, language), onEdge = m.location == "boundary"
-                let distance = metres(m.distanceToEdgeMetres)
+                let distance = metres(m.distanceToEdgeMetres, language)
                 switch language {
                 case .es:
                     lines.append(
@@ -125,8 +125,12 @@ struct AnswerRenderer {
         return "\(name) (id \(m.id))"
     }
 
-    static func metres(_ d: Double) -> String {
-        d >= 10_000 ? String(format: "%.1f km", d / 1000) : String(format: "%.0f m", d)
+    /// A distance as a person reads it: whole metres, or kilometres with one decimal from
+    /// 10 km; Spanish and Basque write the decimal with a comma (354,1 km).
+    static func metres(_ d: Double, _ language: Language = .en) -> String {
+        guard d >= 10_000 else { return String(format: "%.0f m", d) }
+        let km = String(format: "%.1f km", d / 1000)
+        return language == .en ? km : km.replacingOccurrences(of: ".", with: ",")
     }
 
     // MARK: JSON

@@ -161,6 +161,12 @@ import Testing
         let inside = try #require(english.split(separator: "\n").first)
         // "… of pamplona-sectors, 412.3 m inside its edge." → the distance as written.
         let distance = try #require(inside.split(separator: ", ").last?.replacing(" inside its edge.", with: ""))
+        // Madrid is 300-odd km from Iturrama: "… Iturrama (id 4), 354.1 km away." in English is
+        // "a 354,1 km." in Spanish (a decimal comma).
+        let madrid = try run(["which-sector", "40.4168", "-3.7038"]).stdout
+        let km = try #require(madrid.split(separator: "(id 4), ").last?.split(separator: " away.").first)
+        #expect(km.hasSuffix(" km") && km.contains("."), "\(madrid)")
+        let kmInSpanish = km.replacing(".", with: ",")
         let cases: [(String, [String], [String])] = [
             (
                 "es", ["42.81", "-1.64"],
@@ -177,7 +183,7 @@ import Testing
             (
                 "es", ["40.4168", "-3.7038"],
                 [
-                    "40.4168, -3.7038 está fuera de todos los elementos de pamplona-sectors. Más cercano: Sector 4 — Iturrama (id 4), a "
+                    "40.4168, -3.7038 está fuera de todos los elementos de pamplona-sectors. Más cercano: Sector 4 — Iturrama (id 4), a \(kmInSpanish)."
                 ]
             ),
             (
