@@ -16,6 +16,9 @@ public struct FeedEntry: Hashable, Sendable {
     /// RSS `description`, Atom `summary` or `content`; may hold HTML.
     public var description: String?
     public var location: FeedLocation?
+    /// The entry's own categories in document order: RSS `<category>` text, Atom
+    /// `<category>`'s `term` (else its `label`, else its text); trimmed, empty ones dropped.
+    public var categories: [String]
     /// Why a geo element of the entry gave no geometry (no coordinates, too few, out of range).
     public var locationProblem: String?
     /// 1-based line of the entry's start tag.
@@ -23,7 +26,8 @@ public struct FeedEntry: Hashable, Sendable {
 
     public init(
         id: String? = nil, title: String? = nil, link: String? = nil, published: Date? = nil, updated: Date? = nil,
-        description: String? = nil, location: FeedLocation? = nil, locationProblem: String? = nil, line: Int
+        description: String? = nil, location: FeedLocation? = nil, categories: [String] = [],
+        locationProblem: String? = nil, line: Int
     ) {
         self.id = id
         self.title = title
@@ -32,6 +36,7 @@ public struct FeedEntry: Hashable, Sendable {
         self.updated = updated
         self.description = description
         self.location = location
+        self.categories = categories
         self.locationProblem = locationProblem
         self.line = line
     }

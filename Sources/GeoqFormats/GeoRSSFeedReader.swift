@@ -67,6 +67,8 @@ final class FeedHandler: XMLElementParsing {
     private var gmlLine: [Double]?
     private var w3cLatitude: String?
     private var w3cLongitude: String?
+    /// Atom `<category>`'s `term`, else `label`, while the element is open (RSS gives its text).
+    private var categoryAttribute: String?
 
     init(source: String, each: @escaping (FeedEntry) throws -> Void) {
         self.each = each
@@ -96,6 +98,9 @@ final class FeedHandler: XMLElementParsing {
             {
                 entry!.link = href
             }
+        case ("", "category"), ("atom", "category"):
+            categoryAttribute = [attributes["term"], attributes["label"]].lazy.compactMap { $0 }
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
         case ("gml", "Point"), ("gml", "LineString"), ("gml", "Polygon"), ("gml", "Envelope"):
             gmlCRS = attributes["srsName"]
             gmlDimension = Int(attributes["srsDimension"] ?? "") ?? 2
@@ -124,6 +129,11 @@ final class FeedHandler: XMLElementParsing {
         case ("", "item"), ("", "entry"), ("atom", "entry"):
             finishEntry(parser)
         case ("", "title") where inEntryDirectly: entry!.title = text
+        case ("", "category") where inEntryDirectly, ("atom", "category") where inEntryDirectly:
+            // Only the entry's own: an Atom `<source>` inside it lists the source feed's categories.
+            let category = categoryAttribute ?? text
+            if !category.isEmpty { entry!.categories.append(category) }
+            categoryAttribute = nil
         case ("", "link") where inEntryDirectly && !text.isEmpty: entry!.link = text
         case ("", "guid"),
             ("", "id") where inEntryDirectly:
