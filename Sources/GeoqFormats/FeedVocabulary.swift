@@ -23,6 +23,10 @@ enum FeedVocabulary: Hashable, Sendable {
     case other
 
     init(prefix: String, namespaceURI: String) {
+        if namespaceURI.isEmpty, prefix.isEmpty {
+            self = .feed  // RSS 2.0's elements: most of a feed
+            return
+        }
         switch namespaceURI {
         case "http://www.w3.org/2005/Atom", "http://purl.org/rss/1.0/": self = .feed
         case "http://www.georss.org/georss": self = .georss

@@ -100,7 +100,7 @@ final class FeedHandler: XMLElementParsing {
             }
         case (.feed, "category"):
             categoryAttribute = [attributes["term"], attributes["label"]].lazy.compactMap { $0 }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+                .map { $0.trimmingWhitespace() }.first { !$0.isEmpty }
         case (.gml, "Point"), (.gml, "LineString"), (.gml, "Polygon"), (.gml, "Envelope"):
             gmlCRS = attributes["srsName"]
             gmlDimension = Int(attributes["srsDimension"] ?? "") ?? 2
@@ -113,7 +113,7 @@ final class FeedHandler: XMLElementParsing {
     }
 
     override func didClose(_ frame: Frame) {
-        let text = frame.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = frame.text.trimmingWhitespace()
         guard entry != nil else {
             // Channel / feed level.
             switch (frame.vocabulary, frame.localName) {
@@ -189,11 +189,14 @@ final class FeedHandler: XMLElementParsing {
     }
 
     private func numbers(_ text: String) -> [Double]? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        // Split on bytes, not characters: coordinates are ASCII, and grapheme breaking would cost
+        // more than the numbers.
         var values: [Double] = []
-        values.reserveCapacity(words.count)
-        for word in words {
-            guard let value = Double(word), value.isFinite else { return nil }
+        // Space, LF, tab, CR, comma.
+        for word in text.utf8.split(whereSeparator: {
+            $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x2C
+        }) {
+            guard let value = Double(Substring(word)), value.isFinite else { return nil }
             values.append(value)
         }
         return values
