@@ -7,12 +7,27 @@ import Foundation
 public enum IncidentDescription {
     public static let empty = "Sin descripción"
     public static let subheadings = ["Tramo comprendido", "Desvío", "Finalización", "Observaciones"]
+    /// The ASCII start of each sub-heading, lowercased: a text without it cannot hold the heading.
+    private static let subheadingMarkers = subheadings.map { Array($0.lowercased().utf8.prefix { $0 < 0x80 }) }
+
+    private static func contains(_ bytes: [UInt8], _ marker: [UInt8]) -> Bool {
+        guard let first = marker.first, bytes.count >= marker.count else { return marker.isEmpty }
+        for start in 0...(bytes.count - marker.count) where bytes[start] == first {
+            if bytes[start..<start + marker.count].elementsEqual(marker) { return true }
+        }
+        return false
+    }
 
     public static func clean(_ html: String?) -> String {
         guard let html else { return empty }
         var text = decodeEntities(stripTags(html))
-        text = text.replacingAll("\u{00A0}", with: " ")
-        for heading in subheadings { text = isolate(heading, in: text) }
+        // The scalar scans below are cheap guards: feeds carry thousands of descriptions, and
+        // most have no no-break space and only some of the sub-headings.
+        if text.unicodeScalars.contains("\u{00A0}") { text = text.replacingAll("\u{00A0}", with: " ") }
+        let folded = Array(text.lowercased().utf8)
+        for (heading, marker) in zip(subheadings, subheadingMarkers) where contains(folded, marker) {
+            text = isolate(heading, in: text)
+        }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
         }.filter { !$0.isEmpty }
@@ -25,10 +40,11 @@ public enum IncidentDescription {
         var out = ""
         var i = html.startIndex
         while i < html.endIndex {
-            let c = html[i]
-            guard c == "<" else {
-                out.append(c)
-                i = html.index(after: i)
+            // Text up to the next tag is copied in one run (UTF-8 indices are String indices).
+            guard html.utf8[i] == UInt8(ascii: "<") else {
+                let next = html.utf8[i...].firstIndex(of: UInt8(ascii: "<")) ?? html.endIndex
+                out += html[i..<next]
+                i = next
                 continue
             }
             if html[i...].hasPrefix("<!--") {
@@ -71,11 +87,18 @@ public enum IncidentDescription {
 
     /// Decodes named and numeric character references; unknown ones stay as written.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var out = ""
         var i = text.startIndex
         while i < text.endIndex {
-            guard text[i] == "&", let semicolon = text[i...].prefix(12).firstIndex(of: ";") else {
+            // Text up to the next "&" is copied in one run (UTF-8 indices are String indices).
+            guard text.utf8[i] == UInt8(ascii: "&") else {
+                let next = text.utf8[i...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
+                out += text[i..<next]
+                i = next
+                continue
+            }
+            guard let semicolon = text[i...].prefix(12).firstIndex(of: ";") else {
                 out.append(text[i])
                 i = text.index(after: i)
                 continue
