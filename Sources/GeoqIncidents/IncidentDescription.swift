@@ -24,7 +24,7 @@ public enum IncidentDescription {
         // The scalar scans below are cheap guards: feeds carry thousands of descriptions, and
         // most have no no-break space and only some of the sub-headings.
         if text.unicodeScalars.contains("\u{00A0}") { text = text.replacingAll("\u{00A0}", with: " ") }
-        let folded = Array(text.lowercased().utf8)
+        let folded = text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }  // ASCII letters lowercased
         for (heading, marker) in zip(subheadings, subheadingMarkers) where contains(folded, marker) {
             text = isolate(heading, in: text)
         }
@@ -47,15 +47,15 @@ public enum IncidentDescription {
                 i = next
                 continue
             }
-            if html[i...].hasPrefix("<!--") {
+            if html.utf8[i...].starts(with: "<!--".utf8) {
                 i = html[i...].range(of: "-->")?.upperBound ?? html.endIndex
                 continue
             }
-            guard let close = html[i...].firstIndex(of: ">") else {
+            guard let close = html.utf8[i...].firstIndex(of: UInt8(ascii: ">")) else {
                 out.append(contentsOf: html[i...])  // a lone "<" is text
                 break
             }
-            let tag = html[html.index(after: i)..<close].lowercased()
+            let tag = asciiLowercased(html[html.index(after: i)..<close])
             let name = tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber })
             if ["script", "style"].contains(String(name)), !tag.hasPrefix("/") {
                 let end = "</\(name)"
@@ -73,6 +73,36 @@ public enum IncidentDescription {
             i = html.index(after: close)
         }
         return out
+    }
+
+    /// `lowercased()` without its Unicode tables when the text is ASCII, as tags are.
+    private static func asciiLowercased(_ text: Substring) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() }
+        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// A Latin-1 scalar's lowercase (A-Z, À-Þ but ×), as a case-insensitive comparison folds it.
+    private static func latin1Folded(_ scalar: Unicode.Scalar) -> UInt32 {
+        let v = scalar.value
+        return (0x41...0x5A).contains(v) || ((0xC0...0xDE).contains(v) && v != 0xD7) ? v + 0x20 : v
+    }
+
+    /// The first case-insensitive occurrence of `folded` (scalars folded by ``latin1Folded(_:)``)
+    /// in Latin-1 `text`.
+    private static func latin1Range(of folded: [UInt32], in text: Substring) -> Range<String.Index>? {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        while start < scalars.endIndex {
+            var i = start
+            var matched = 0
+            while matched < folded.count, i < scalars.endIndex, latin1Folded(scalars[i]) == folded[matched] {
+                matched += 1
+                i = scalars.index(after: i)
+            }
+            if matched == folded.count { return start..<i }
+            start = scalars.index(after: start)
+        }
+        return nil
     }
 
     static let named: [String: String] = [
@@ -129,7 +159,15 @@ public enum IncidentDescription {
     static func isolate(_ heading: String, in text: String) -> String {
         var out = ""
         var rest = Substring(text)
-        while let range = rest.range(of: heading, options: .caseInsensitive) {
+        // Latin-1 text (Spanish, as the feeds write it) is searched here; anything else by
+        // Foundation, whose case-insensitive search also knows canonical equivalence.
+        let latin1 = text.unicodeScalars.allSatisfy { $0.value < 0x100 }
+        let headingScalars = heading.unicodeScalars.map(latin1Folded)
+        func find(in rest: Substring) -> Range<String.Index>? {
+            latin1
+                ? latin1Range(of: headingScalars, in: rest) : rest.range(of: heading, options: .caseInsensitive)
+        }
+        while let range = find(in: rest) {
             // Only whole words: not inside a longer word.
             let before = range.lowerBound > rest.startIndex ? rest[rest.index(before: range.lowerBound)] : " "
             let after = range.upperBound < rest.endIndex ? rest[range.upperBound] : " "
