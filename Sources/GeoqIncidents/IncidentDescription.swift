@@ -28,10 +28,30 @@ public enum IncidentDescription {
         for (heading, marker) in zip(subheadings, subheadingMarkers) where contains(folded, marker) {
             text = isolate(heading, in: text)
         }
+        // Below U+0300 and without CR every scalar is a character of its own: the blank runs can
+        // be collapsed on bytes. Otherwise characters decide (a combining mark after a space, or
+        // CR LF, is one character that is no blank).
+        if text.unicodeScalars.allSatisfy({ $0.value < 0x300 && $0 != "\r" }) { return collapsingBlanks(text) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
         }.filter { !$0.isEmpty }
         return lines.isEmpty ? empty : lines.joined(separator: "\n")
+    }
+
+    /// Lines without their blank runs (spaces, tabs), blank lines dropped; on bytes.
+    private static func collapsingBlanks(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+            guard !words.isEmpty else { continue }
+            if !out.isEmpty { out.append(0x0A) }
+            for (n, word) in words.enumerated() {
+                if n > 0 { out.append(0x20) }
+                out.append(contentsOf: word)
+            }
+        }
+        return out.isEmpty ? empty : String(decoding: out, as: UTF8.self)
     }
 
     /// Removes tags; block-level breaks (`<br>`, `<p>`, `<div>`, `<li>`, `<tr>`) become new lines.
@@ -56,8 +76,8 @@ public enum IncidentDescription {
                 break
             }
             let tag = asciiLowercased(html[html.index(after: i)..<close])
-            let name = tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber })
-            if ["script", "style"].contains(String(name)), !tag.hasPrefix("/") {
+            let name = tagName(tag)
+            if name == "script" || name == "style", !tag.hasPrefix("/") {
                 let end = "</\(name)"
                 i =
                     html[close...].range(of: end, options: .caseInsensitive).map {
@@ -65,7 +85,7 @@ public enum IncidentDescription {
                     } ?? html.endIndex
                 continue
             }
-            if ["br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "ul", "ol", "table"].contains(String(name)) {
+            if lineBreakingTags.contains(name) {
                 out.append("\n")
             } else {
                 out.append(" ")
@@ -73,6 +93,22 @@ public enum IncidentDescription {
             i = html.index(after: close)
         }
         return out
+    }
+
+    static let lineBreakingTags: Set<String> = [
+        "br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "ul", "ol", "table",
+    ]
+
+    /// The element name a tag's text starts with (after a closing "/"): its letters and digits.
+    private static func tagName(_ tag: String) -> String {
+        guard tag.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return String(tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber }))
+        }
+        let isLetterOrDigit = { (b: UInt8) in
+            (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b)
+        }
+        return String(
+            decoding: tag.utf8.drop(while: { $0 == UInt8(ascii: "/") }).prefix(while: isLetterOrDigit), as: UTF8.self)
     }
 
     /// `lowercased()` without its Unicode tables when the text is ASCII, as tags are.

@@ -38,7 +38,7 @@ import Testing
         let pieces = [
             "tramo comprendido", "TRAMO COMPRENDIDO", "Tramo Comprendido", "desvío", "DESVÍO", "DesvÍo", "desvio",
             "Finalización", "FINALIZACIÓN", "observaciones", "Observacionesx", "xDesvío", "desvíos", ":", " : ",
-            " ", "\n", "Calle Cádiz", "Peñaflor", "ÑANDÚ", "entre A y B", "ó", "Ó", "1",
+            " ", "\n", "\t", "\r\n", " e\u{301}", "Calle Cádiz", "Peñaflor", "ÑANDÚ", "entre A y B", "ó", "Ó", "1",
         ]
         for _ in 0..<3000 {
             let text = (0..<Int.random(in: 1...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
