@@ -3,8 +3,8 @@
 // geoq — a geospatial query engine and sector-lookup service.
 //
 // The import graph points one way: faces (CLI, later the HTTP service) -> layers -> core.
-// The C libraries (GEOS, PROJ, SQLite) are reached only through the thin adapter modules
-// GeoqGEOS and GeoqPROJ; GeoqCore itself does no I/O and links no C library.
+// The C libraries (GEOS, PROJ, SQLite, libxml2) are reached only through the thin adapter modules
+// GeoqGEOS, GeoqPROJ and GeoqXML; GeoqCore itself does no I/O and links no C library.
 import PackageDescription
 
 let package = Package(
