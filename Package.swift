@@ -3,8 +3,8 @@
 // geoq — a geospatial query engine and sector-lookup service.
 //
 // The import graph points one way: faces (CLI, later the HTTP service) -> layers -> core.
-// The C libraries (GEOS, PROJ, SQLite) are reached only through the thin adapter modules
-// GeoqGEOS and GeoqPROJ; GeoqCore itself does no I/O and links no C library.
+// The C libraries (GEOS, PROJ, SQLite, libxml2) are reached only through the thin adapter modules
+// GeoqGEOS, GeoqPROJ and GeoqXML; GeoqCore itself does no I/O and links no C library.
 import PackageDescription
 
 let package = Package(
@@ -25,7 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev).
+        // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev
+        // libxml2-dev).
         .systemLibrary(
             name: "CGEOS", pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]),
@@ -35,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
 
         // Pure spatial core: geometry values, R-tree, point-in-polygon, planar/local distances.
         .target(name: "GeoqCore", linkerSettings: [.linkedLibrary("m")]),
@@ -45,6 +49,10 @@ let package = Package(
         // Adapters: one thin, confined owner per C handle.
         .target(name: "GeoqGEOS", dependencies: ["CGEOS", "GeoqCore"]),
         .target(name: "GeoqPROJ", dependencies: ["CPROJ", "GeoqCore"]),
+        // libxml2's streaming reader behind one small event API, shared by every XML reader: the
+        // feed, KML and services readers (GeoqFormats) and the GPX reader (GeoqTrips). Its own
+        // module, so that trips need not depend on the file formats to read XML.
+        .target(name: "GeoqXML", dependencies: ["CLibXML2"]),
 
         // Domain modules on the core (no files, no C): nearest-N ranking over point layers, the
         // augmented-reality overlay, trips from GPS traces.
@@ -53,7 +61,7 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "GeoqNearby", dependencies: ["GeoqCore", "CPrefetch"]),
         .target(name: "GeoqAR", dependencies: ["GeoqCore", "GeoqJSON"]),
-        .target(name: "GeoqTrips", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqTrips", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),
 
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
@@ -69,7 +77,7 @@ let package = Package(
         .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqLayers", "GeoqSchedule", "GeoqTariffs"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
-        .target(name: "GeoqFormats", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
 
         // Named layers: the catalog in data/layers.json, loading (read, reproject, validate,

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite) when they
+# Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite, libxml2) when they
 # are missing; with --tests also GDAL's command-line tools and Python bindings, which the tests
 # use as a real GeoPackage client (ogrinfo, ogr2ogr, GDAL's validate_gpkg). Idempotent: does nothing, and needs no network, when
 # everything is present.
 set -euo pipefail
 
-packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev pkg-config)
+packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev pkg-config)
 with_tests=false
 [ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 &&
-        pkg-config --exists geos proj sqlite3 &&
+        pkg-config --exists geos proj sqlite3 libxml-2.0 &&
         [ -f /usr/share/proj/proj.db ] &&
         { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && /usr/bin/python3 -c 'import osgeo' 2>/dev/null; }; }
 }
@@ -31,7 +31,7 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 
 have_all || {
-    echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3," \
+    echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3 libxml-2.0," \
         "/usr/share/proj/proj.db$($with_tests && echo ", ogrinfo and Debian's python3 with osgeo")" >&2
     exit 1
 }

@@ -1,10 +1,6 @@
 import Foundation
 import GeoqCore
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads an Atom feed (and, leniently, an RSS 2.0 feed) whose entries carry a GeoRSS Simple
 /// point, like the feed of the original Valencia Fallas app (SPEC §2):
 /// `<entry><id>9</id><title>Na Jordana</title><georss:point>39.481 -0.380</georss:point>
@@ -15,8 +11,9 @@ import GeoqCore
 ///   `<geo:long>`, directly in the entry or inside `<geo:Point>`) is accepted when the entry has
 ///   no `georss:point`. Latitude must be in [-90, 90], longitude in [-180, 180]; when only the
 ///   exchanged numbers are in range the error says the order looks swapped. Elements are
-///   recognised by their local name whatever the prefix (`point` and `where`, `line`, `polygon`,
-///   `box` with a prefix; `lat`, `long` or `lon` with a prefix).
+///   recognised as the feed reader recognises them (``FeedVocabulary``): GeoRSS's `point`,
+///   `where`, `line`, `polygon` and `box`, W3C Basic Geo's `lat`, `long` or `lon`, by their
+///   namespace whatever the prefix, else by the usual prefix.
 /// - **One feature per `<entry>`** (Atom) or `<item>` (RSS), in document order; the feed's own
 ///   elements are ignored. Geometry: ``Geometry/point(_:)``.
 /// - **Id**: the `<id>` text (RSS: `<guid>` when there is no `<id>`), else the 1-based entry
@@ -57,7 +54,7 @@ public struct FallasAtomReader: FeatureFileReader {
     }
 }
 
-/// The SAX state machine behind ``FallasAtomReader``.
+/// The streaming state machine behind ``FallasAtomReader``.
 final class GeoRSSParseHandler: XMLElementParsing {
     let options: ReadOptions
     let naming: FeatureNaming
@@ -106,7 +103,7 @@ final class GeoRSSParseHandler: XMLElementParsing {
         }
     }
 
-    override func didOpen(_ frame: Frame, attributes: [String: String], parser: XMLParser) {
+    override func didOpen(_ frame: Frame, attributes: [String: String]) {
         if stack.count == 1 {
             if frame.localName != "feed" && frame.localName != "rss" {
                 fail(
@@ -114,8 +111,7 @@ final class GeoRSSParseHandler: XMLElementParsing {
                         .unsupportedFormat, file: source, line: frame.line,
                         message:
                             "not an Atom or RSS feed: the root element is <\(frame.qualifiedName)>, expected <feed> or <rss>"
-                    ),
-                    parser)
+                    ))
             }
             return
         }
@@ -134,23 +130,22 @@ final class GeoRSSParseHandler: XMLElementParsing {
         }
     }
 
-    override func didClose(_ frame: Frame, parser: XMLParser) {
+    override func didClose(_ frame: Frame) {
         guard var e = entry else { return }
         if stack.count == e.depth {
             entry = nil
-            finish(e, parser)
+            finish(e)
             return
         }
         let text = frame.text.trimmingWhitespace()
-        let isGeo = !frame.prefix.isEmpty
-        switch frame.localName {
-        case "point" where isGeo:
+        switch (frame.vocabulary, frame.localName) {
+        case (.georss, "point"):
             e.points.append((text, frame.line, frame.qualifiedName))
-        case "lat" where isGeo:
+        case (.w3cGeo, "lat"):
             if e.latitude == nil { e.latitude = (text, frame.line, frame.qualifiedName) }
-        case "long" where isGeo, "lon" where isGeo:
+        case (.w3cGeo, "long"), (.w3cGeo, "lon"):
             if e.longitude == nil { e.longitude = (text, frame.line, frame.qualifiedName) }
-        case "line" where isGeo, "polygon" where isGeo, "box" where isGeo, "where" where isGeo:
+        case (.georss, "line"), (.georss, "polygon"), (.georss, "box"), (.georss, "where"):
             e.otherGeometries.append(frame.qualifiedName)
         default:
             // Only the entry's direct, simple children are properties.
@@ -171,14 +166,14 @@ final class GeoRSSParseHandler: XMLElementParsing {
 
     // MARK: Finishing an entry
 
-    private func finish(_ e: EntryState, _ parser: XMLParser) {
+    private func finish(_ e: EntryState) {
         // Naming sees the id and title too, so idField "title" or nameField "id" work.
         var lookup = e.properties
         if let id = e.id { lookup["id"] = id.isEmpty ? .null : .string(id) }
         if let title = e.title { lookup["title"] = title.isEmpty ? .null : .string(title) }
         elementNames.formUnion(lookup.keys)
         guard let id = naming.id(properties: lookup, nativeID: e.nativeID, number: e.number) else {
-            fail(naming.missingIDError(file: source, line: e.line, featureNumber: e.number, properties: lookup), parser)
+            fail(naming.missingIDError(file: source, line: e.line, featureNumber: e.number, properties: lookup))
             return
         }
         let nativeName = (e.title?.isEmpty ?? true) ? nil : e.title
@@ -187,8 +182,7 @@ final class GeoRSSParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .invalidGeometry, file: source, line: line, featureNumber: e.number, featureID: id,
-                    fieldPath: element, message: "\(e.label): \(message)"),
-                parser)
+                    fieldPath: element, message: "\(e.label): \(message)"))
         }
 
         var point: Point?
@@ -265,8 +259,7 @@ final class GeoRSSParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .missingGeometry, file: source, line: e.line, featureNumber: e.number, featureID: id,
-                    message: "\(e.label) \(why)"),
-                parser)
+                    message: "\(e.label) \(why)"))
             return
         }
         features.append(

@@ -1,18 +1,14 @@
 import Foundation
 import GeoqCore
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads RSS 2.0 and Atom feeds with GeoRSS Simple (`georss:point`, `line`, `polygon`, `box`),
 /// GeoRSS GML (`gml:Point/gml:pos`, `gml:LineString/gml:posList`, `gml:Polygon` with exterior
 /// and interior rings, `srsName`, `srsDimension`) and W3C geo (`geo:lat`, `geo:long`).
 ///
 /// Streaming: entries are handed to `each` as they close; the reader keeps only the entry being
-/// read, so memory does not grow with the feed. Elements are matched by their usual prefixes
-/// (`georss:`, `gml:`, `geo:`, `dc:`), as feeds write them; a `gml:Point` directly inside an entry
-/// (without `georss:where`) is accepted too.
+/// read, so memory does not grow with the feed. Elements are matched by their namespace, else by
+/// their usual prefixes (`georss:`, `gml:`, `geo:`, `dc:`; see ``FeedVocabulary``); a `gml:Point`
+/// directly inside an entry (without `georss:where`) is accepted too.
 ///
 /// A geo element that cannot give a geometry (no coordinates, an odd count, a polygon of fewer
 /// than four positions or not closed, latitude beyond ±90) leaves the entry without location and
@@ -34,12 +30,14 @@ public enum GeoRSSFeedReader {
     public static func read(
         file url: URL, each: (FeedEntry) throws -> Void
     ) throws -> FeedHeader {
-        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+        guard let file = FileHandle(forReadingAtPath: url.path) else {
             throw FormatError(.fileNotFound, file: url.path, message: "no such file, or not readable")
         }
+        defer { try? file.close() }
         return try withoutActuallyEscaping(each) { each in
             let handler = FeedHandler(source: url.path, each: each)
-            try XMLElementParsing.run(handler, stream: stream, expected: "an RSS or Atom feed")
+            try XMLElementParsing.run(
+                handler, fileDescriptor: file.fileDescriptor, expected: "an RSS or Atom feed")
             if let error = handler.consumerError { throw error }
             return try handler.header()
         }
@@ -53,7 +51,7 @@ public enum GeoRSSFeedReader {
     }
 }
 
-/// The SAX handler behind ``GeoRSSFeedReader``.
+/// The streaming handler behind ``GeoRSSFeedReader``.
 final class FeedHandler: XMLElementParsing {
     private let each: (FeedEntry) throws -> Void
     private(set) var consumerError: Error?
@@ -83,84 +81,87 @@ final class FeedHandler: XMLElementParsing {
         return channel
     }
 
-    override func didOpen(_ frame: Frame, attributes: [String: String], parser: XMLParser) {
+    override var stopsReading: Bool { consumerError != nil || super.stopsReading }
+
+    override func didOpen(_ frame: Frame, attributes: [String: String]) {
         if stack.count == 1 {
             format =
                 frame.localName == "rss" || frame.localName == "RDF" ? "rss" : frame.localName == "feed" ? "atom" : ""
         }
-        switch (frame.prefix, frame.localName) {
-        case ("", "item"), ("", "entry"), ("atom", "entry"):
+        switch (frame.vocabulary, frame.localName) {
+        case (.feed, "item"), (.feed, "entry"):
             entry = FeedEntry(line: frame.line)
             w3cLatitude = nil
             w3cLongitude = nil
-        case ("", "link"), ("atom", "link"):
+        case (.feed, "link"):
             if entry != nil, let href = attributes["href"], attributes["rel"] == nil || attributes["rel"] == "alternate"
             {
                 entry!.link = href
             }
-        case ("", "category"), ("atom", "category"):
+        case (.feed, "category"):
             categoryAttribute = [attributes["term"], attributes["label"]].lazy.compactMap { $0 }
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
-        case ("gml", "Point"), ("gml", "LineString"), ("gml", "Polygon"), ("gml", "Envelope"):
+                .map { $0.trimmingWhitespace() }.first { !$0.isEmpty }
+        case (.gml, "Point"), (.gml, "LineString"), (.gml, "Polygon"), (.gml, "Envelope"):
             gmlCRS = attributes["srsName"]
             gmlDimension = Int(attributes["srsDimension"] ?? "") ?? 2
             gmlRings = []
-        case ("gml", "pos"), ("gml", "posList"), ("gml", "coordinates"):
+        case (.gml, "pos"), (.gml, "posList"), (.gml, "coordinates"):
             if let dimension = attributes["srsDimension"].flatMap(Int.init) { gmlDimension = dimension }
         default:
             break
         }
     }
 
-    override func didClose(_ frame: Frame, parser: XMLParser) {
-        let text = frame.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    override func didClose(_ frame: Frame) {
+        let text = frame.text.trimmingWhitespace()
         guard entry != nil else {
             // Channel / feed level.
-            switch (frame.prefix, frame.localName) {
-            case ("", "title") where stack.count <= 2: channel.title = channel.title ?? text
-            case ("", "pubDate"), ("", "published"): channel.published = FeedDate.parse(text)
-            case ("dc", "date"), ("", "updated"), ("", "lastBuildDate"): channel.updated = FeedDate.parse(text)
+            switch (frame.vocabulary, frame.localName) {
+            case (.feed, "title") where stack.count <= 2: channel.title = channel.title ?? text
+            case (.feed, "pubDate"), (.feed, "published"): channel.published = FeedDate.parse(text)
+            case (.dublinCore, "date"), (.feed, "updated"), (.feed, "lastBuildDate"):
+                channel.updated = FeedDate.parse(text)
             default: break
             }
             return
         }
         let inEntryDirectly = stack.last.map { $0.localName == "item" || $0.localName == "entry" } ?? false
-        switch (frame.prefix, frame.localName) {
-        case ("", "item"), ("", "entry"), ("atom", "entry"):
-            finishEntry(parser)
-        case ("", "title") where inEntryDirectly: entry!.title = text
-        case ("", "category") where inEntryDirectly, ("atom", "category") where inEntryDirectly:
+        switch (frame.vocabulary, frame.localName) {
+        case (.feed, "item"), (.feed, "entry"):
+            finishEntry()
+        case (.feed, "title") where inEntryDirectly: entry!.title = text
+        case (.feed, "category") where inEntryDirectly:
             // Only the entry's own: an Atom `<source>` inside it lists the source feed's categories.
             let category = categoryAttribute ?? text
             if !category.isEmpty { entry!.categories.append(category) }
             categoryAttribute = nil
-        case ("", "link") where inEntryDirectly && !text.isEmpty: entry!.link = text
-        case ("", "guid"),
-            ("", "id") where inEntryDirectly:
+        case (.feed, "link") where inEntryDirectly && !text.isEmpty: entry!.link = text
+        case (.feed, "guid"),
+            (.feed, "id") where inEntryDirectly:
             entry!.id = text.isEmpty ? nil : text
-        case ("", "pubDate"), ("", "published"): entry!.published = FeedDate.parse(text)
-        case ("", "updated"), ("dc", "date"): entry!.updated = FeedDate.parse(text)
-        case ("", "description"), ("", "summary"), ("content", "encoded"):
+        case (.feed, "pubDate"), (.feed, "published"): entry!.published = FeedDate.parse(text)
+        case (.feed, "updated"), (.dublinCore, "date"): entry!.updated = FeedDate.parse(text)
+        case (.feed, "description"), (.feed, "summary"), (.content, "encoded"):
             if entry!.description == nil || entry!.description!.isEmpty { entry!.description = frame.text }
-        case ("", "content") where inEntryDirectly:
+        case (.feed, "content") where inEntryDirectly:
             if entry!.description == nil || entry!.description!.isEmpty { entry!.description = frame.text }
-        case ("georss", "point"): simple(text, kind: "point", minimumPairs: 1, exactPairs: 1)
-        case ("georss", "line"): simple(text, kind: "line", minimumPairs: 2, exactPairs: nil)
-        case ("georss", "polygon"): simple(text, kind: "polygon", minimumPairs: 4, exactPairs: nil)
-        case ("georss", "box"): simple(text, kind: "box", minimumPairs: 2, exactPairs: 2)
-        case ("gml", "pos"), ("gml", "posList"):
+        case (.georss, "point"): simple(text, kind: "point", minimumPairs: 1, exactPairs: 1)
+        case (.georss, "line"): simple(text, kind: "line", minimumPairs: 2, exactPairs: nil)
+        case (.georss, "polygon"): simple(text, kind: "polygon", minimumPairs: 4, exactPairs: nil)
+        case (.georss, "box"): simple(text, kind: "box", minimumPairs: 2, exactPairs: 2)
+        case (.gml, "pos"), (.gml, "posList"):
             gmlLine = numbers(text)
             if gmlLine == nil { problem("gml:\(frame.localName) holds something other than numbers") }
-        case ("gml", "coordinates"):
+        case (.gml, "coordinates"):
             // GML 2: "x,y x,y" tuples.
             gmlLine = numbers(text.replacingOccurrences(of: ",", with: " "))
-        case ("gml", "LinearRing"):
+        case (.gml, "LinearRing"):
             if let line = gmlLine { gmlRings.append(line) }
             gmlLine = nil
-        case ("gml", "Point"), ("gml", "LineString"), ("gml", "Polygon"):
+        case (.gml, "Point"), (.gml, "LineString"), (.gml, "Polygon"):
             finishGML(frame.localName)
-        case ("geo", "lat"): w3cLatitude = text
-        case ("geo", "long"), ("geo", "lon"): w3cLongitude = text
+        case (.w3cGeo, "lat"): w3cLatitude = text
+        case (.w3cGeo, "long"), (.w3cGeo, "lon"): w3cLongitude = text
         default:
             break
         }
@@ -168,7 +169,7 @@ final class FeedHandler: XMLElementParsing {
 
     // MARK: Entries
 
-    private func finishEntry(_ parser: XMLParser) {
+    private func finishEntry() {
         guard var done = entry else { return }
         entry = nil
         if done.location == nil, let lat = w3cLatitude, let lon = w3cLongitude {
@@ -180,10 +181,7 @@ final class FeedHandler: XMLElementParsing {
             }
         }
         channel.entryCount += 1
-        do { try each(done) } catch {
-            consumerError = error
-            parser.abortParsing()
-        }
+        do { try each(done) } catch { consumerError = error }
     }
 
     private func problem(_ message: String) {
@@ -191,11 +189,14 @@ final class FeedHandler: XMLElementParsing {
     }
 
     private func numbers(_ text: String) -> [Double]? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        // Split on bytes, not characters: coordinates are ASCII, and grapheme breaking would cost
+        // more than the numbers.
         var values: [Double] = []
-        values.reserveCapacity(words.count)
-        for word in words {
-            guard let value = Double(word), value.isFinite else { return nil }
+        // Space, LF, tab, CR, comma.
+        for word in text.utf8.split(whereSeparator: {
+            $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x2C
+        }) {
+            guard let value = Double(Substring(word)), value.isFinite else { return nil }
             values.append(value)
         }
         return values

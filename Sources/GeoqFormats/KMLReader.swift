@@ -1,11 +1,9 @@
 import Foundation
 import GeoqCore
+import GeoqXML
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// Reads KML 2.2 (as exported by Google My Maps or Google Earth) with `XMLParser`, SAX style.
+/// Reads KML 2.2 (as exported by Google My Maps or Google Earth) with libxml2's streaming
+/// reader (``XMLStream``).
 ///
 /// - Every `<Placemark>` at any depth (inside `Document`/`Folder`) is a feature. Its `<name>` is
 ///   the feature name (unless ``ReadOptions/nameField`` says otherwise); its `id` attribute is the
@@ -24,7 +22,7 @@ import GeoqCore
 /// - Unsupported geometries (`Model`, `gx:Track`, `gx:MultiTrack`) are ignored with a warning.
 /// - KML is always WGS84 longitude/latitude: ``FeatureCollection/crs`` is EPSG:4326.
 ///
-/// Errors name the 1-based line (from `XMLParser.lineNumber`) and the Placemark.
+/// Errors name the 1-based line and the Placemark.
 public struct KMLReader: FeatureFileReader {
     public var options: ReadOptions
 
@@ -48,9 +46,9 @@ public struct KMLReader: FeatureFileReader {
     }
 }
 
-/// The SAX state machine behind ``KMLReader``. Not Sendable: one instance per parse, on the
-/// calling thread.
-final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
+/// The streaming state machine behind ``KMLReader``. Not Sendable: one instance per parse, on
+/// the calling thread.
+final class KMLParseHandler: XMLParseOutcome {
     let source: String
     let options: ReadOptions
     let naming: FeatureNaming
@@ -58,7 +56,6 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
     private(set) var features: [Feature] = []
     private(set) var warnings: [String] = []
     private(set) var failure: FormatError?
-    private(set) var xmlError: (line: Int, column: Int, message: String)?
     private(set) var placemarkCount = 0
     private(set) var sawRoot = false
 
@@ -106,32 +103,30 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         }
     }
 
-    // MARK: XMLParserDelegate
+    // MARK: XMLStreamHandler
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
-        let name = Self.localName(elementName)
+    var stopsReading: Bool { failure != nil }
+
+    func startElement(_ tag: XMLStartTag) {
+        let name = tag.localName
+        let attributeDict = tag.attributes
         if !sawRoot {
             sawRoot = true
             if name != "kml" {
                 fail(
                     FormatError(
-                        .unsupportedFormat, file: source, line: parser.lineNumber,
-                        message: "not a KML document: the root element is <\(elementName)>, expected <kml>"),
-                    parser)
+                        .unsupportedFormat, file: source, line: tag.line,
+                        message: "not a KML document: the root element is <\(tag.qualifiedName)>, expected <kml>"))
                 return
             }
         }
         stack.append(name)
         text = ""
-        textLine = parser.lineNumber
+        textLine = tag.line
 
         if name == "Placemark" {
             placemarkCount += 1
-            placemark = PlacemarkState(number: placemarkCount, line: parser.lineNumber, nativeID: attributeDict["id"])
+            placemark = PlacemarkState(number: placemarkCount, line: tag.line, nativeID: attributeDict["id"])
             return
         }
         guard var pm = placemark else { return }
@@ -139,43 +134,35 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         case "Data", "SimpleData":
             pm.dataName = attributeDict["name"]
         case "Polygon":
-            pm.polygon = PolygonState(index: pm.polygonCount, line: parser.lineNumber)
+            pm.polygon = PolygonState(index: pm.polygonCount, line: tag.line)
             pm.polygonCount += 1
         case "outerBoundaryIs":
             pm.polygon?.inOuter = true
         case "innerBoundaryIs":
             pm.polygon?.inInner = true
         case "LinearRing":
-            pm.ringLine = parser.lineNumber
+            pm.ringLine = tag.line
         case "Model", "Track", "MultiTrack":
-            pm.ignored.append(elementName)
+            pm.ignored.append(tag.qualifiedName)
         default:
             break
         }
         placemark = pm
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ string: String) {
         text += string
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        guard failure == nil else { return }
-        let name = Self.localName(elementName)
-        if !stack.isEmpty { stack.removeLast() }
+    func endElement() {
+        guard let name = stack.popLast() else { return }
         let parent = stack.last ?? ""
         guard var pm = placemark else { return }
 
         switch name {
         case "Placemark":
             placemark = nil
-            finish(pm, parser)
+            finish(pm)
             return
         case "name" where parent == "Placemark":
             pm.name = text.trimmingWhitespace()
@@ -189,8 +176,8 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         case "SimpleData":
             if let key = pm.dataName { pm.extended[key] = .string(text.trimmingWhitespace()) }
         case "coordinates":
-            guard let points = coordinates(text, line: textLine, pm: pm, parent: parent, parser) else { return }
-            if !attach(points, parent: parent, to: &pm, parser) { return }
+            guard let points = coordinates(text, line: textLine, pm: pm, parent: parent) else { return }
+            if !attach(points, parent: parent, to: &pm) { return }
         case "outerBoundaryIs":
             pm.polygon?.inOuter = false
         case "innerBoundaryIs":
@@ -202,8 +189,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
                         FormatError(
                             .invalidGeometry, file: source, line: poly.line, featureNumber: pm.number,
                             featureID: pm.nativeID, fieldPath: "Polygon[\(poly.index)]",
-                            message: "\(pm.label): Polygon has no outerBoundaryIs/LinearRing/coordinates"),
-                        parser)
+                            message: "\(pm.label): Polygon has no outerBoundaryIs/LinearRing/coordinates"))
                     return
                 }
                 pm.polygons.append(Polygon(shell: outer, holes: poly.holes))
@@ -215,21 +201,11 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         placemark = pm
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        guard xmlError == nil, failure == nil else { return }
-        var message = Self.describeXMLError(parseError)
-        if !stack.isEmpty {
-            message += " (open elements: " + stack.map { "<\($0)>" }.joined(separator: " ") + ")"
-        }
-        xmlError = (parser.lineNumber, parser.columnNumber, message)
-        parser.abortParsing()
-    }
-
     // MARK: Geometry
 
     /// Positions of a `<coordinates>` text, or nil after reporting an error.
     private func coordinates(
-        _ text: String, line: Int, pm: PlacemarkState, parent: String, _ parser: XMLParser
+        _ text: String, line: Int, pm: PlacemarkState, parent: String
     ) -> [Point]? {
         // Tokens separated by whitespace, with the line each starts on; tokens joined by a comma
         // on either side ("1.5, 42.8") belong to one tuple.
@@ -277,8 +253,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
                         featureID: pm.nativeID, fieldPath: "\(parent).coordinates[\(i)]",
                         message:
                             "\(pm.label): expected lon,lat[,alt] in <coordinates>, found '\(JSONValue.truncated(tuple.text, 40))'"
-                    ),
-                    parser)
+                    ))
                 return nil
             }
             points.append(Point(x: x, y: y))
@@ -287,13 +262,12 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
     }
 
     /// Adds the positions of a `<coordinates>` to the geometry being built; false after an error.
-    private func attach(_ points: [Point], parent: String, to pm: inout PlacemarkState, _ parser: XMLParser) -> Bool {
+    private func attach(_ points: [Point], parent: String, to pm: inout PlacemarkState) -> Bool {
         func geometryError(_ path: String, _ line: Int, _ message: String) -> Bool {
             fail(
                 FormatError(
                     .invalidGeometry, file: source, line: line, featureNumber: pm.number, featureID: pm.nativeID,
-                    fieldPath: path, message: "\(pm.label): \(message)"),
-                parser)
+                    fieldPath: path, message: "\(pm.label): \(message)"))
             return false
         }
         switch parent {
@@ -349,7 +323,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         return true
     }
 
-    private func finish(_ pm: PlacemarkState, _ parser: XMLParser) {
+    private func finish(_ pm: PlacemarkState) {
         for element in pm.ignored {
             warnings.append("\(pm.label): unsupported geometry <\(element)> ignored")
         }
@@ -357,8 +331,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
         for (k, v) in pm.extended { properties[k] = v }
         guard let id = naming.id(properties: properties, nativeID: pm.nativeID, number: pm.number) else {
             fail(
-                naming.missingIDError(file: source, line: pm.line, featureNumber: pm.number, properties: properties),
-                parser)
+                naming.missingIDError(file: source, line: pm.line, featureNumber: pm.number, properties: properties))
             return
         }
         let kinds = [
@@ -381,8 +354,7 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
                     .missingGeometry, file: source, line: pm.line, featureNumber: pm.number, featureID: id,
                     message:
                         "\(pm.label) has no Point, LineString, LinearRing or Polygon"
-                ),
-                parser)
+                ))
             return
         }
         if kinds.count > 1 {
@@ -395,10 +367,8 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
                 properties: properties))
     }
 
-    private func fail(_ error: FormatError, _ parser: XMLParser) {
-        guard failure == nil else { return }
-        failure = error
-        parser.abortParsing()
+    private func fail(_ error: FormatError) {
+        if failure == nil { failure = error }
     }
 
     // MARK: Helpers
@@ -406,22 +376,5 @@ final class KMLParseHandler: NSObject, XMLParserDelegate, XMLParseOutcome {
     static func localName(_ qualified: String) -> String {
         if let colon = qualified.lastIndex(of: ":") { return String(qualified[qualified.index(after: colon)...]) }
         return qualified
-    }
-
-    static func describeXMLError(_ error: Error) -> String {
-        let code = (error as NSError).code
-        switch code {
-        case 4: return "the document is empty"
-        case 5: return "the document ends before all elements are closed (truncated file?)"
-        case 9: return "invalid character"
-        case 23, 26, 27: return "undefined or malformed entity (write a literal & as &amp;)"
-        case 38, 39, 40, 41: return "malformed attribute (attribute values must be quoted)"
-        case 64, 65: return "whitespace required"
-        case 68: return "malformed name"
-        case 73: return "'>' expected"
-        case 76: return "closing tag does not match the open element"
-        case 111: return "parsing aborted"
-        default: return "XML parser error \(code)"
-        }
     }
 }

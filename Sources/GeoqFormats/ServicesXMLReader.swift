@@ -1,10 +1,6 @@
 import Foundation
 import GeoqCore
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads the services XML of the original Valencia Fallas app (SPEC §2): restaurants, shops...
 /// near the fallas, each a child of `<Anuncios>` named by its type:
 /// `<Anuncios><Restaurantes id="3"><localeName/><direccion/><latitud/><longitud/><tipo/>
@@ -52,7 +48,7 @@ public struct ServicesXMLReader: FeatureFileReader {
     }
 }
 
-/// The SAX state machine behind ``ServicesXMLReader``.
+/// The streaming state machine behind ``ServicesXMLReader``.
 final class ServicesParseHandler: XMLElementParsing {
     let options: ReadOptions
     let naming: FeatureNaming
@@ -91,7 +87,7 @@ final class ServicesParseHandler: XMLElementParsing {
         }
     }
 
-    override func didOpen(_ frame: Frame, attributes: [String: String], parser: XMLParser) {
+    override func didOpen(_ frame: Frame, attributes: [String: String]) {
         switch stack.count {
         case 1:
             if frame.localName != "Anuncios" {
@@ -100,8 +96,7 @@ final class ServicesParseHandler: XMLElementParsing {
                         .unsupportedFormat, file: source, line: frame.line,
                         message:
                             "not a services document: the root element is <\(frame.qualifiedName)>, expected <Anuncios>"
-                    ),
-                    parser)
+                    ))
             }
         case 2:
             serviceCount += 1
@@ -112,11 +107,11 @@ final class ServicesParseHandler: XMLElementParsing {
         }
     }
 
-    override func didClose(_ frame: Frame, parser: XMLParser) {
+    override func didClose(_ frame: Frame) {
         guard var s = service else { return }
         if stack.count == 1 {
             service = nil
-            finish(s, parser)
+            finish(s)
             return
         }
         // Only the service's direct, simple children are read.
@@ -133,14 +128,14 @@ final class ServicesParseHandler: XMLElementParsing {
         service = s
     }
 
-    private func finish(_ s: ServiceState, _ parser: XMLParser) {
+    private func finish(_ s: ServiceState) {
         var properties = s.properties
         properties["categoria"] = .string(s.category)
         var lookup = properties
         if let idAttribute = s.idAttribute, lookup["id"] == nil { lookup["id"] = .string(idAttribute) }
         elementNames.formUnion(lookup.keys)
         guard let id = naming.id(properties: lookup, nativeID: s.idAttribute, number: s.number) else {
-            fail(naming.missingIDError(file: source, line: s.line, featureNumber: s.number, properties: lookup), parser)
+            fail(naming.missingIDError(file: source, line: s.line, featureNumber: s.number, properties: lookup))
             return
         }
 
@@ -148,8 +143,7 @@ final class ServicesParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .invalidGeometry, file: source, line: line, featureNumber: s.number, featureID: id,
-                    fieldPath: field, message: "\(s.label): \(message)"),
-                parser)
+                    fieldPath: field, message: "\(s.label): \(message)"))
         }
 
         let lat = s.latitude.flatMap { $0.text.isEmpty ? nil : $0 }
@@ -164,8 +158,7 @@ final class ServicesParseHandler: XMLElementParsing {
             fail(
                 FormatError(
                     .missingGeometry, file: source, line: s.line, featureNumber: s.number, featureID: id,
-                    message: "\(s.label) \(why)"),
-                parser)
+                    message: "\(s.label) \(why)"))
             return
         }
         guard let latitude = GeographicPosition.decimal(lat.text, decimalComma: true) else {

@@ -66,3 +66,14 @@ extension StringProtocol {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }
+
+extension String {
+    /// Leading and trailing Unicode whitespace removed; the string itself when it starts and ends
+    /// with a printable ASCII character, as most texts do (no copy, no scan).
+    func trimmingWhitespace() -> String {
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return self
+        }
+        return self[...].trimmingWhitespace()
+    }
+}

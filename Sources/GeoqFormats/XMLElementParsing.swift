@@ -1,16 +1,13 @@
 import Foundation
+import GeoqXML
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// The SAX plumbing shared by the XML readers of point features (``FallasAtomReader``,
-/// ``ServicesXMLReader``): a stack of open elements with their text, the first error, and the
-/// translation of `XMLParser` failures into ``FormatError``s with a line number.
+/// The plumbing shared by the XML readers of feeds and point features (``GeoRSSFeedReader``,
+/// ``FallasAtomReader``, ``ServicesXMLReader``): a stack of open elements with their text, the
+/// first error, and the translation of ``XMLSyntaxError``s into ``FormatError``s with a line.
 ///
-/// Subclasses override ``didOpen(_:attributes:parser:)`` and ``didClose(_:parser:)``. Not
-/// Sendable: one instance per parse, on the calling thread.
-class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
+/// Subclasses override ``didOpen(_:attributes:)`` and ``didClose(_:)``. Not Sendable: one
+/// instance per parse, on the calling thread.
+class XMLElementParsing: XMLParseOutcome {
     /// An open element.
     struct Frame {
         /// The name as written, with its prefix (`georss:point`).
@@ -19,6 +16,8 @@ class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
         var localName: String
         /// The prefix (`georss`), or "" for none.
         var prefix: String
+        /// What the element's namespace (else its prefix) says it is.
+        var vocabulary: FeedVocabulary
         /// 1-based line of the start tag.
         var line: Int
         var text = ""
@@ -30,7 +29,6 @@ class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
     /// Open elements, the root first.
     private(set) var stack: [Frame] = []
     private(set) var failure: FormatError?
-    private(set) var xmlError: (line: Int, column: Int, message: String)?
     private(set) var sawRoot = false
 
     init(source: String) {
@@ -40,127 +38,82 @@ class XMLElementParsing: NSObject, XMLParserDelegate, XMLParseOutcome {
     /// Parses `data` with `handler`; throws the handler's first error, or a syntax error naming
     /// the line. `expected` names the document in messages ("an Atom or RSS feed"). Shared by
     /// every XML reader, KML's included.
-    static func run(_ handler: some XMLParserDelegate & XMLParseOutcome, data: Data, expected: String)
-        throws(FormatError)
-    {
-        let source = handler.source
+    static func run(_ handler: some XMLParseOutcome, data: Data, expected: String) throws(FormatError) {
         guard !data.isEmpty else {
-            throw FormatError(.invalidSyntax, file: source, line: 1, message: "file is empty (expected \(expected))")
+            throw FormatError(
+                .invalidSyntax, file: handler.source, line: 1, message: "file is empty (expected \(expected))")
         }
-        try run(handler, parser: XMLParser(data: data), expected: expected)
+        try finish(handler, expected: expected) { () throws(XMLSyntaxError) in
+            try XMLStream.read(data, source: handler.source, into: handler)
+        }
     }
 
-    /// Parses from `stream` in chunks (the document is never held whole).
-    static func run(_ handler: some XMLParserDelegate & XMLParseOutcome, stream: InputStream, expected: String)
-        throws(FormatError)
-    {
-        try run(handler, parser: XMLParser(stream: stream), expected: expected)
+    /// Parses the file open at `fileDescriptor` in chunks (the document is never held whole).
+    static func run(_ handler: some XMLParseOutcome, fileDescriptor: Int32, expected: String) throws(FormatError) {
+        try finish(handler, expected: expected) { () throws(XMLSyntaxError) in
+            try XMLStream.read(fileDescriptor: fileDescriptor, source: handler.source, into: handler)
+        }
     }
 
-    private static func run(
-        _ handler: some XMLParserDelegate & XMLParseOutcome, parser: XMLParser, expected: String
+    private static func finish(
+        _ handler: some XMLParseOutcome, expected: String, parse: () throws(XMLSyntaxError) -> Void
     ) throws(FormatError) {
-        let source = handler.source
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
-        // XMLParser holds its delegate weakly: `handler` is kept alive by the caller.
-        let finished = parser.parse()
+        do {
+            try parse()
+        } catch {
+            // The handler's own error came first in the document: the reader stopped there.
+            if let failure = handler.failure { throw failure }
+            throw FormatError(.invalidSyntax, file: handler.source, line: error.line, message: error.message)
+        }
         if let failure = handler.failure { throw failure }
-        if let xml = handler.xmlError {
-            throw FormatError(
-                .invalidSyntax, file: source, line: xml.line,
-                message: "malformed XML at column \(xml.column): \(xml.message)")
-        }
-        if !finished || parser.parserError != nil {
-            let line = parser.lineNumber
-            throw FormatError(
-                .invalidSyntax, file: source, line: line > 0 ? line : nil,
-                message:
-                    "malformed XML: \(parser.parserError.map { KMLParseHandler.describeXMLError($0) } ?? "parsing stopped")"
-            )
-        }
         guard handler.sawRoot else {
-            throw FormatError(.invalidSyntax, file: source, message: "no XML element found (expected \(expected))")
+            throw FormatError(
+                .invalidSyntax, file: handler.source, message: "no XML element found (expected \(expected))")
         }
     }
 
     // MARK: For subclasses
 
     /// Called after `frame` was pushed (it is `stack.last`); the root element has `stack.count == 1`.
-    func didOpen(_ frame: Frame, attributes: [String: String], parser: XMLParser) {}
+    func didOpen(_ frame: Frame, attributes: [String: String]) {}
 
     /// Called after `frame` was popped (its parent, if any, is `stack.last`).
-    func didClose(_ frame: Frame, parser: XMLParser) {}
+    func didClose(_ frame: Frame) {}
 
-    /// Records the first error and stops the parse.
-    func fail(_ error: FormatError, _ parser: XMLParser) {
-        guard failure == nil else { return }
-        failure = error
-        parser.abortParsing()
+    /// Records the first error; reading stops at once.
+    func fail(_ error: FormatError) {
+        if failure == nil { failure = error }
     }
 
-    // MARK: XMLParserDelegate
+    // MARK: XMLStreamHandler
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
+    var stopsReading: Bool { failure != nil }
+
+    func startElement(_ tag: XMLStartTag) {
         sawRoot = true
         if !stack.isEmpty { stack[stack.count - 1].hasChildElements = true }
-        let prefix: String
-        let local: String
-        if let colon = elementName.firstIndex(of: ":") {
-            prefix = String(elementName[..<colon])
-            local = String(elementName[elementName.index(after: colon)...])
-        } else {
-            prefix = ""
-            local = elementName
-        }
-        let frame = Frame(qualifiedName: elementName, localName: local, prefix: prefix, line: parser.lineNumber)
+        let frame = Frame(
+            qualifiedName: tag.qualifiedName, localName: tag.localName, prefix: tag.prefix,
+            vocabulary: FeedVocabulary(prefix: tag.prefix, namespaceURI: tag.namespaceURI), line: tag.line)
         stack.append(frame)
-        didOpen(frame, attributes: attributeDict, parser: parser)
+        didOpen(frame, attributes: tag.attributes)
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ text: String) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
+        stack[stack.count - 1].text += text
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        guard failure == nil, let frame = stack.popLast() else { return }
-        didClose(frame, parser: parser)
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        guard xmlError == nil, failure == nil else { return }
-        var message =
-            (parseError as NSError).code == 201
-            ? "undeclared namespace prefix (declare it on the root element, e.g. "
-                + "xmlns:georss=\"http://www.georss.org/georss\")"
-            : KMLParseHandler.describeXMLError(parseError)
-        if !stack.isEmpty {
-            message += " (open elements: " + stack.map { "<\($0.qualifiedName)>" }.joined(separator: " ") + ")"
-        }
-        xmlError = (parser.lineNumber, parser.columnNumber, message)
-        parser.abortParsing()
+    func endElement() {
+        guard let frame = stack.popLast() else { return }
+        didClose(frame)
     }
 }
 
-/// What an XML reader's parser delegate reports once parsing stops: the first error it raised
-/// itself, the first error XMLParser reported (with line and column), and whether any element
-/// was seen.
-protocol XMLParseOutcome: AnyObject {
+/// What an XML reader's handler reports once reading stops: the first error it raised itself,
+/// and whether any element was seen.
+protocol XMLParseOutcome: XMLStreamHandler {
     var source: String { get }
     var failure: FormatError? { get }
-    var xmlError: (line: Int, column: Int, message: String)? { get }
     var sawRoot: Bool { get }
 }

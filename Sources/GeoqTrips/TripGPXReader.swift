@@ -1,10 +1,7 @@
 import Foundation
+import GeoqXML
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
-/// Reads a GPX 1.1 (or 1.0) trace with a SAX parser.
+/// Reads a GPX 1.1 (or 1.0) trace with libxml2's streaming reader (``XMLStream``).
 ///
 /// - Each `<trkseg>` of each `<trk>` is one segment of `<trkpt lat=".." lon="..">`. A file
 ///   with no track points is read from its routes instead, each `<rte>` one segment of
@@ -24,23 +21,14 @@ public struct TripGPXReader: Sendable {
                 .invalidSyntax, file: source, line: 1, message: "file is empty (expected a GPX document)")
         }
         let handler = GPXHandler(source: source)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
-        let finished = parser.parse()
+        do {
+            try XMLStream.read(data, source: source, into: handler)
+        } catch {
+            // The handler's own error came first in the document: the reader stopped there.
+            if let failure = handler.failure { throw failure }
+            throw TripReadError(.invalidSyntax, file: source, line: max(error.line ?? 1, 1), message: error.message)
+        }
         if let failure = handler.failure { throw failure }
-        if let xml = handler.xmlError {
-            throw TripReadError(
-                .invalidSyntax, file: source, line: max(xml.line, 1),
-                message: "malformed XML at column \(xml.column): \(xml.message)")
-        }
-        if !finished {
-            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw TripReadError(
-                .invalidSyntax, file: source, line: max(parser.lineNumber, 1),
-                message: "malformed XML at column \(parser.columnNumber): \(message)")
-        }
         guard handler.sawRoot else {
             throw TripReadError(
                 .invalidSyntax, file: source, line: 1, message: "no XML element (expected a GPX document)")
@@ -57,8 +45,8 @@ public struct TripGPXReader: Sendable {
     }
 }
 
-/// The SAX delegate: one per parse, on the calling thread.
-private final class GPXHandler: NSObject, XMLParserDelegate {
+/// The streaming handler: one per parse, on the calling thread.
+private final class GPXHandler: XMLStreamHandler {
     struct OpenPoint {
         var line: Int
         var latitude: String
@@ -77,11 +65,9 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
     var routeValues: TraceValues
     var failure: TripReadError?
     var sawRoot = false
-    /// The first syntax error libxml2 reported (it may recover and let `parse()` succeed).
-    var xmlError: (line: Int, column: Int, message: String)?
     private var current: OpenPoint?
     private var text = ""
-    /// Names of the open elements, the root first (for messages).
+    /// Local names of the open elements, the root first.
     private var open: [String] = []
 
     init(source: String) {
@@ -90,32 +76,25 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
         routeValues = TraceValues(file: source)
     }
 
-    private static func local(_ name: String) -> String {
-        name.split(separator: ":").last.map(String.init) ?? name
-    }
-
-    private func fail(_ error: TripReadError, _ parser: XMLParser) {
+    private func fail(_ error: TripReadError) {
         if failure == nil { failure = error }
-        parser.abortParsing()
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-        qualifiedName qName: String?, attributes: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
-        let name = Self.local(elementName)
-        open.append(elementName)
+    var stopsReading: Bool { failure != nil }
+
+    func startElement(_ tag: XMLStartTag) {
+        let name = tag.localName
         if !sawRoot {
             sawRoot = true
             guard name == "gpx" else {
                 fail(
                     TripReadError(
-                        .invalidSyntax, file: source, line: parser.lineNumber,
-                        message: "root element is <\(elementName)>, expected <gpx>"), parser)
+                        .invalidSyntax, file: source, line: tag.line,
+                        message: "root element is <\(tag.qualifiedName)>, expected <gpx>"))
                 return
             }
         }
+        open.append(name)
         text = ""
         switch name {
         case "trkseg": trackSegments.append([])
@@ -126,59 +105,31 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
                 if isRoute { routeSegments.append([]) } else { trackSegments.append([]) }
             }
             current = OpenPoint(
-                line: parser.lineNumber, latitude: attributes["lat"] ?? "", longitude: attributes["lon"] ?? "",
+                line: tag.line, latitude: tag.attributes["lat"] ?? "", longitude: tag.attributes["lon"] ?? "",
                 isRoute: isRoute)
         default: break
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        guard xmlError == nil, failure == nil else { return }
-        var message = Self.describe(parseError)
-        if !open.isEmpty { message += " (open elements: " + open.map { "<\($0)>" }.joined(separator: " ") + ")" }
-        xmlError = (parser.lineNumber, parser.columnNumber, message)
-        parser.abortParsing()
-    }
-
-    /// libxml2's error codes, as GeoqFormats' XML readers word them.
-    static func describe(_ error: any Error) -> String {
-        switch (error as NSError).code {
-        case 4: "the document is empty"
-        case 5: "the document ends before all elements are closed (truncated file?)"
-        case 9: "invalid character"
-        case 23, 26, 27: "undefined or malformed entity (write a literal & as &amp;)"
-        case 38, 39, 40, 41: "malformed attribute (attribute values must be quoted)"
-        case 64, 65: "whitespace required (or text before the <?xml ...?> declaration)"
-        case 68: "malformed name"
-        case 73: "'>' expected"
-        case 76: "closing tag does not match the open element"
-        case let code: "XML parser error \(code)"
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ string: String) {
         text += string
     }
 
-    func parser(
-        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
-    ) {
-        guard failure == nil else { return }
-        if !open.isEmpty { open.removeLast() }
-        let name = Self.local(elementName)
+    func endElement() {
+        guard let name = open.popLast() else { return }
         if current != nil {
             switch name {
             case "time": current?.time = text
             case "ele": current?.elevation = text
             case "accuracy": current?.accuracy = text
-            case "trkpt", "rtept": finishPoint(parser)
+            case "trkpt", "rtept": finishPoint()
             default: break
             }
         }
         text = ""
     }
 
-    private func finishPoint(_ parser: XMLParser) {
+    private func finishPoint() {
         guard let p = current else { return }
         current = nil
         do {
@@ -195,7 +146,7 @@ private final class GPXHandler: NSObject, XMLParserDelegate {
                 trackSegments[trackSegments.count - 1].append(fix)
             }
         } catch {
-            fail(error, parser)
+            fail(error)
         }
     }
 }
