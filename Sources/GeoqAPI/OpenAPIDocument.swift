@@ -203,11 +203,16 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "reminder", required: false, description: "Reminders, minutes before the end, comma-separated.",
                 schema: .string(pattern: "^[0-9]{1,4}(,[0-9]{1,4})*$"), example: reminder),
-            .init(
-                name: "lang", required: false,
-                description: "Language of the messages; default: the Accept-Language header, else es.",
-                schema: .choice(["es", "eu", "en"]), example: lang),
+            language("Language of the messages", default: "es", example: lang),
         ]
+    }
+
+    /// `lang`: es, eu or en; without it the first of them in `Accept-Language`, else `fallback`.
+    static func language(_ what: String, default fallback: String, example: String) -> OpenAPIDocument.Parameter {
+        .init(
+            name: "lang", required: false,
+            description: "\(what); default: the Accept-Language header, else \(fallback).",
+            schema: .choice(["es", "eu", "en"]), example: example)
     }
 
     static func within(_ what: String) -> OpenAPIDocument.Parameter {
@@ -233,11 +238,7 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
                 schema: .string, example: "pamplona-sectors"),
-            .init(
-                name: "lang", required: false,
-                description:
-                    "Language of an approximate layer's note; default: the Accept-Language header, else en.",
-                schema: .choice(["es", "eu", "en"]), example: "es"),
+            language("Language of an approximate layer's note", default: "en", example: "es"),
         ],
         answer: "the which-sector answer: inside, nearest, swapHint, approximate, approximation (in lang)",
         mediaTypes: ["application/json", "application/geo+json"])
@@ -426,11 +427,7 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
                 schema: .string, example: "pamplona-sectors"),
-            .init(
-                name: "lang", required: false,
-                description:
-                    "Language of an approximate layer's note; default: the Accept-Language header, else en.",
-                schema: .choice(["es", "eu", "en"]), example: "eu"),
+            language("Language of an approximate layer's note", default: "en", example: "eu"),
         ],
         requestBody: Body(
             description: "Points: NDJSON lines {\"lat\", \"lon\", \"id\"} or CSV lat,lon[,id] (latitude first), "
