@@ -24,6 +24,9 @@ import NIOHTTP1
 /// Backpressure: while the connection cannot take more writes (a client that sends requests and
 /// does not read its answers), no more is read from it, so that answers cannot pile up in memory.
 ///
+/// It tells ``ConnectionDeadlines`` (first in the pipeline) when a request head has been read
+/// and when an answer has been written, so that no deadline runs while a request is in progress.
+///
 /// Invariant: answers leave in request order. While a request passed on to the router is
 /// unanswered (`passedOn > 0`), later requests on the connection are passed on too, so that a
 /// pipelined GET never overtakes a batch before it.
@@ -80,6 +83,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
+            context.triggerUserOutboundEvent(RequestActivity.headRead, promise: nil)
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
                 let endpoint = endpoints.endpoint(at: path)
@@ -128,8 +132,13 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        passedOn -= 1
         context.write(data, promise: promise)
+        context.triggerUserOutboundEvent(RequestActivity.answerWritten, promise: nil)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -155,6 +164,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
+        context.triggerUserOutboundEvent(RequestActivity.answerWritten, promise: nil)
         metrics.record(path: path, status: answer.status.code, since: started)
         if let accessLog {
             var logger = logger

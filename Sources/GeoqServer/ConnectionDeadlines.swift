@@ -1,0 +1,210 @@
+import Foundation
+import GeoqAPI
+import NIOCore
+
+/// What the HTTP side of a connection tells ``ConnectionDeadlines`` (an outbound user event,
+/// sent by ``InlineAnswerHandler``, which sees every request and every answer).
+enum RequestActivity {
+    /// A request head has been read: the connection is busy until its answer is written.
+    case headRead
+    /// An answer has been written in full.
+    case answerWritten
+}
+
+/// Closes a connection that waits too long for a request, and registers it with the
+/// service's connection cap. It sits first in the pipeline, at the socket's end, where it sees
+/// the bytes as they arrive, before SwiftNIO's HTTP/1 codec has made a head of them.
+///
+/// Deadlines, as nginx's:
+/// - waiting for the first request: the header timeout from the connection's opening;
+/// - between requests (keep-alive): the idle timeout from the last answer, then, as soon as a
+///   byte of the next head arrives, the header timeout from that byte;
+/// - a request in progress (its head read, its answer not written yet, such as a batch whose
+///   body is still coming or whose answer is being streamed): none, so no request is cut
+///   (a batch is bounded by `--request-timeout`).
+///
+/// A connection that sent part of a head when its deadline passes is answered 408 (a
+/// problem+json body, `Connection: close`) and closed; one that sent nothing is closed without
+/// a word, as no request was made.
+///
+/// One timer per connection, moved lazily: a request only stores its time, and the timer, when
+/// it fires early, is set again for the deadline then current. Confined to the connection's
+/// event loop.
+final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    private let limits: ConnectionLimits
+    private let registry: ConnectionRegistry
+    private let serverName: String
+    private var record: ConnectionRecord?
+    /// Requests whose head has been read and whose answer has not been written.
+    private var requestsInProgress = 0
+    /// Bytes of a request head have arrived while no request was in progress.
+    private var headStarted = false
+    /// At least one request has been answered: the wait is for the next one (idle).
+    private var answeredOne = false
+    private var deadline = NIODeadline.distantFuture
+    private var timer: Scheduled<Void>?
+    private var timerDeadline = NIODeadline.distantFuture
+    private var closing = false
+
+    init(limits: ConnectionLimits, registry: ConnectionRegistry, serverName: String) {
+        self.limits = limits
+        self.registry = registry
+        self.serverName = serverName
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if requestsInProgress == 0, !headStarted {
+            headStarted = true
+            // Between requests, the next head has the header timeout from its first byte.
+            if answeredOne { setDeadline(.now() + limits.headerTimeout.timeAmount, context: context) }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let activity = event as? RequestActivity else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        promise?.succeed()
+        switch activity {
+        case .headRead:
+            requestsInProgress += 1
+            headStarted = false
+            if requestsInProgress == 1 { record?.markBusy() }
+        case .answerWritten:
+            guard requestsInProgress > 0 else { return }
+            requestsInProgress -= 1
+            answeredOne = true
+            if requestsInProgress == 0 {
+                let now = NIODeadline.now()
+                record?.markUnused(at: now.uptimeNanoseconds)
+                setDeadline(now + limits.idleTimeout.timeAmount, context: context)
+            }
+        }
+    }
+
+    /// Registers the connection (it may be refused at the cap) and starts the header timeout.
+    private func start(context: ChannelHandlerContext) {
+        guard record == nil, !closing else { return }
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let contextBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let record = ConnectionRecord {
+            loopBound.eventLoop.execute { loopBound.value.evict(context: contextBound.value) }
+        }
+        let now = NIODeadline.now()
+        record.markUnused(at: now.uptimeNanoseconds)
+        guard registry.admit(record) else {
+            closing = true
+            context.close(promise: nil)
+            return
+        }
+        self.record = record
+        setDeadline(now + limits.headerTimeout.timeAmount, context: context)
+    }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+        if let record {
+            registry.remove(record)
+            self.record = nil
+        }
+    }
+
+    /// Closes the connection to make room at the cap, unless a request began meanwhile.
+    private func evict(context: ChannelHandlerContext) {
+        guard requestsInProgress == 0, !closing, record != nil else { return }
+        close(.evictedAtCap, context: context)
+    }
+
+    private func setDeadline(_ deadline: NIODeadline, context: ChannelHandlerContext) {
+        self.deadline = deadline
+        // A pending timer that fires no later than the new deadline will set itself again.
+        if timer != nil, timerDeadline <= deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            timer = nil
+            timerDeadline = .distantFuture
+            deadlinePassed(context: context)
+        }
+    }
+
+    private func deadlinePassed(context: ChannelHandlerContext) {
+        guard requestsInProgress == 0, !closing, record != nil else { return }
+        guard NIODeadline.now() >= deadline else {
+            setDeadline(deadline, context: context)
+            return
+        }
+        if headStarted {
+            answerTimeout(context: context)
+        } else {
+            close(answeredOne ? .idleTimeout : .noRequest, context: context)
+        }
+    }
+
+    private func close(_ reason: ConnectionCounters.Reason, context: ChannelHandlerContext) {
+        closing = true
+        registry.counters.close(reason)
+        context.close(promise: nil)
+    }
+
+    /// A 408 problem, then the connection closed once it has been written.
+    private func answerTimeout(context: ChannelHandlerContext) {
+        closing = true
+        registry.counters.close(.headerTimeout)
+        let problem = Problem(
+            type: "/problems/request-timeout", title: "Request Timeout", status: 408,
+            detail:
+                "the request head did not arrive within \(limits.headerTimeout.secondsText) s (geoq serve --header-timeout)"
+        )
+        let body = Responses.encode(problem) ?? Data()
+        var date = HTTPDate()
+        var head = "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(Problem.mediaType)\r\n"
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\nDate: \(date.now())\r\n"
+        head += "Server: \(serverName)\r\n\r\n"
+        var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
+        buffer.writeString(head)
+        buffer.writeBytes(body)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(buffer))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}
+
+extension Duration {
+    /// The span in seconds as a person writes it: `60`, `0.5`.
+    fileprivate var secondsText: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// The same span as SwiftNIO's `TimeAmount` (nanoseconds).
+    fileprivate var timeAmount: TimeAmount {
+        .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
+    }
+}
