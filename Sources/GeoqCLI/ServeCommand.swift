@@ -42,7 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
             (a partial one is answered 408, a silent connection closed); a keep-alive \
             connection is closed after --idle-timeout without a request. At --max-connections \
             a newcomer closes the connections unused the longest; it is refused only when every \
-            connection has a request in progress. A request in progress is never cut by these.
+            connection has a request in progress. A request in progress is not cut by these; \
+            its body must arrive within --request-timeout (else 408).
 
             Examples:
               geoq serve
@@ -86,7 +87,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-batch"), help: "The most points one POST /v1/sector:batch answers.")
     var maxBatch = ServiceLimits().maxBatchPoints
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds a batch may take before it stops.")
+    @Option(
+        name: .customLong("request-timeout"),
+        help: "Seconds a batch may take before it stops, and a request body to arrive in full (else 408).")
     var requestTimeout: Double = 30
 
     @Option(

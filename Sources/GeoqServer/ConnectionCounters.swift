@@ -13,6 +13,8 @@ public final class ConnectionCounters: Sendable {
         case noRequest = "no_request"
         /// A keep-alive connection sent nothing for the idle timeout after its last answer.
         case idleTimeout = "idle_timeout"
+        /// A request's body did not arrive in full within the request timeout (answered 408).
+        case bodyTimeout = "body_timeout"
         /// Closed to make room for a newcomer at the connection cap.
         case evictedAtCap = "evicted_at_cap"
         /// A newcomer turned away at the cap, every open connection having a request in progress.
@@ -23,6 +25,7 @@ public final class ConnectionCounters: Sendable {
     private let headerTimeouts = Atomic<Int>(0)
     private let noRequests = Atomic<Int>(0)
     private let idleTimeouts = Atomic<Int>(0)
+    private let bodyTimeouts = Atomic<Int>(0)
     private let evictions = Atomic<Int>(0)
     private let refusals = Atomic<Int>(0)
 
@@ -37,6 +40,7 @@ public final class ConnectionCounters: Sendable {
         case .headerTimeout: headerTimeouts.load(ordering: .relaxed)
         case .noRequest: noRequests.load(ordering: .relaxed)
         case .idleTimeout: idleTimeouts.load(ordering: .relaxed)
+        case .bodyTimeout: bodyTimeouts.load(ordering: .relaxed)
         case .evictedAtCap: evictions.load(ordering: .relaxed)
         case .refusedAtCap: refusals.load(ordering: .relaxed)
         }
@@ -49,6 +53,7 @@ public final class ConnectionCounters: Sendable {
         case .headerTimeout: headerTimeouts.add(1, ordering: .relaxed)
         case .noRequest: noRequests.add(1, ordering: .relaxed)
         case .idleTimeout: idleTimeouts.add(1, ordering: .relaxed)
+        case .bodyTimeout: bodyTimeouts.add(1, ordering: .relaxed)
         case .evictedAtCap: evictions.add(1, ordering: .relaxed)
         case .refusedAtCap: refusals.add(1, ordering: .relaxed)
         }

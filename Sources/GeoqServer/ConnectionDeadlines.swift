@@ -7,6 +7,8 @@ import NIOCore
 enum RequestActivity {
     /// A request head has been read: the connection is busy until its answer is written.
     case headRead
+    /// The whole request has been read (its body, if any, included).
+    case requestRead
     /// An answer has been written in full.
     case answerWritten
 }
@@ -19,13 +21,15 @@ enum RequestActivity {
 /// - waiting for the first request: the header timeout from the connection's opening;
 /// - between requests (keep-alive): the idle timeout from the last answer, then, as soon as a
 ///   byte of the next head arrives, the header timeout from that byte;
-/// - a request in progress (its head read, its answer not written yet, such as a batch whose
-///   body is still coming or whose answer is being streamed): none, so no request is cut
-///   (a batch is bounded by `--request-timeout`).
+/// - a request in progress (its head read, its answer not written yet): its body must have
+///   arrived in full within the body timeout (`--request-timeout`) from the read that brought
+///   its head; once it has,
+///   none, so that no answer is cut (a streaming batch stops itself at `--request-timeout`).
 ///
-/// A connection that sent part of a head when its deadline passes is answered 408 (a
-/// problem+json body, `Connection: close`) and closed; one that sent nothing is closed without
-/// a word, as no request was made.
+/// A connection that sent part of a head, or part of a body, when its deadline passes is
+/// answered 408 (a problem+json body, `Connection: close`) and closed; one that sent nothing is
+/// closed without a word, as no request was made. (A body that times out behind a pipelined
+/// request still unanswered is closed without a 408, which would overtake that answer.)
 ///
 /// One timer per connection, moved lazily: a request only stores its time, and the timer, when
 /// it fires early, is set again for the deadline then current. Confined to the connection's
@@ -37,6 +41,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = IOData
 
     private let limits: ConnectionLimits
+    private let bodyTimeout: Duration
     private let registry: ConnectionRegistry
     private let serverName: String
     private var record: ConnectionRecord?
@@ -46,13 +51,16 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var headStarted = false
     /// At least one request has been answered: the wait is for the next one (idle).
     private var answeredOne = false
+    /// A request head has been read, not yet its end.
+    private var readingRequest = false
     private var deadline = NIODeadline.distantFuture
     private var timer: Scheduled<Void>?
     private var timerDeadline = NIODeadline.distantFuture
     private var closing = false
 
-    init(limits: ConnectionLimits, registry: ConnectionRegistry, serverName: String) {
+    init(limits: ConnectionLimits, bodyTimeout: Duration, registry: ConnectionRegistry, serverName: String) {
         self.limits = limits
+        self.bodyTimeout = bodyTimeout
         self.registry = registry
         self.serverName = serverName
     }
@@ -84,6 +92,16 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// The codec has passed on all it made of this read: a request still being read now has
+    /// its body to come, and its deadline is set (a request read whole in one go, as GETs are,
+    /// costs no timer).
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if readingRequest, requestsInProgress > 0, deadline == .distantFuture {
+            setDeadline(.now() + bodyTimeout.timeAmount, context: context)
+        }
+        context.fireChannelReadComplete()
+    }
+
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard let activity = event as? RequestActivity else {
             context.triggerUserOutboundEvent(event, promise: promise)
@@ -94,7 +112,12 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         case .headRead:
             requestsInProgress += 1
             headStarted = false
+            readingRequest = true
+            deadline = .distantFuture
             if requestsInProgress == 1 { record?.markBusy() }
+        case .requestRead:
+            readingRequest = false
+            if requestsInProgress > 0 { deadline = .distantFuture }
         case .answerWritten:
             guard requestsInProgress > 0 else { return }
             requestsInProgress -= 1
@@ -144,7 +167,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private func setDeadline(_ deadline: NIODeadline, context: ChannelHandlerContext) {
         self.deadline = deadline
         // A pending timer that fires no later than the new deadline will set itself again.
-        if timer != nil, timerDeadline <= deadline { return }
+        if deadline == .distantFuture || (timer != nil && timerDeadline <= deadline) { return }
         timer?.cancel()
         timerDeadline = deadline
         timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
@@ -155,13 +178,28 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func deadlinePassed(context: ChannelHandlerContext) {
-        guard requestsInProgress == 0, !closing, record != nil else { return }
+        guard !closing, record != nil else { return }
         guard NIODeadline.now() >= deadline else {
             setDeadline(deadline, context: context)
             return
         }
-        if headStarted {
-            answerTimeout(context: context)
+        if requestsInProgress > 0 {
+            guard readingRequest else { return }
+            if requestsInProgress == 1 {
+                answerTimeout(
+                    .bodyTimeout,
+                    detail:
+                        "the request body did not arrive within \(bodyTimeout.secondsText) s (geoq serve --request-timeout)",
+                    context: context)
+            } else {
+                close(.bodyTimeout, context: context)
+            }
+        } else if headStarted {
+            answerTimeout(
+                .headerTimeout,
+                detail:
+                    "the request head did not arrive within \(limits.headerTimeout.secondsText) s (geoq serve --header-timeout)",
+                context: context)
         } else {
             close(answeredOne ? .idleTimeout : .noRequest, context: context)
         }
@@ -173,15 +211,11 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    /// A 408 problem, then the connection closed once it has been written.
-    private func answerTimeout(context: ChannelHandlerContext) {
+    /// A 408 problem saying `detail`, then the connection closed once it has been written.
+    private func answerTimeout(_ reason: ConnectionCounters.Reason, detail: String, context: ChannelHandlerContext) {
         closing = true
-        registry.counters.close(.headerTimeout)
-        let problem = Problem(
-            type: "/problems/request-timeout", title: "Request Timeout", status: 408,
-            detail:
-                "the request head did not arrive within \(limits.headerTimeout.secondsText) s (geoq serve --header-timeout)"
-        )
+        registry.counters.close(reason)
+        let problem = Problem(type: "/problems/request-timeout", title: "Request Timeout", status: 408, detail: detail)
         let body = Responses.encode(problem) ?? Data()
         var date = HTTPDate()
         var head = "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(Problem.mediaType)\r\n"

@@ -24,8 +24,9 @@ import NIOHTTP1
 /// Backpressure: while the connection cannot take more writes (a client that sends requests and
 /// does not read its answers), no more is read from it, so that answers cannot pile up in memory.
 ///
-/// It tells ``ConnectionDeadlines`` (first in the pipeline) when a request head has been read
-/// and when an answer has been written, so that no deadline runs while a request is in progress.
+/// It tells ``ConnectionDeadlines`` (first in the pipeline) when a request head has been read,
+/// when the whole request has, and when an answer has been written, so that only the body's
+/// deadline runs while a request is in progress.
 ///
 /// Invariant: answers leave in request order. While a request passed on to the router is
 /// unanswered (`passedOn > 0`), later requests on the connection are passed on too, so that a
@@ -98,9 +99,11 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case (.end, .reading(let head, let endpoint, let path, let query, let started)):
             state = .idle
+            context.triggerUserOutboundEvent(RequestActivity.requestRead, promise: nil)
             answer(head, by: endpoint, path: path, query: query, started: started, context: context)
         case (.end, _):
             state = .idle
+            context.triggerUserOutboundEvent(RequestActivity.requestRead, promise: nil)
             context.fireChannelRead(data)
         case (.body, _):
             context.fireChannelRead(data)

@@ -81,7 +81,9 @@ public enum Routes {
                 endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests),
             server: HTTPServerBuilder { responder in
                 ServiceHTTP1Channel(responder: responder) {
-                    ConnectionDeadlines(limits: connections, registry: registry, serverName: serverName)
+                    ConnectionDeadlines(
+                        limits: connections, bodyTimeout: limits.requestTimeout, registry: registry,
+                        serverName: serverName)
                 } inlineAnswers: {
                     InlineAnswerHandler(
                         endpoints: endpoints, metrics: metrics, accessLog: accessLog, logger: logger,

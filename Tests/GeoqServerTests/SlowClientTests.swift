@@ -16,14 +16,15 @@ import Testing
     /// Runs the service on a free port of 127.0.0.1 for `body`, then stops it.
     func withService(
         _ connections: ConnectionLimits, metrics: RequestMetrics = RequestMetrics(),
-        _ body: @Sendable (Int) async throws -> Void
+        service: ServiceLimits = ServiceLimits(), _ body: @Sendable (Int) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = Routes.application(
             state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
-            metrics: metrics, connections: connections, logger: logger, onListening: { listening.yield($0) })
+            metrics: metrics, limits: service, connections: connections, logger: logger,
+            onListening: { listening.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService() }
             var iterator = ports.makeAsyncIterator()
@@ -266,6 +267,32 @@ import Testing
         }
     }
 
+    /// A body that stops coming: 408 after the request timeout, counted from its head (the
+    /// header and idle timeouts, shorter, do not apply to a request in progress).
+    @Test func bodyThatStopsComingIsAnswered408AfterTheRequestTimeout() async throws {
+        let metrics = RequestMetrics()
+        let limits = ConnectionLimits(headerTimeout: .milliseconds(200), idleTimeout: .milliseconds(200))
+        try await withService(limits, metrics: metrics, service: ServiceLimits(requestTimeout: .milliseconds(800))) {
+            port in
+            let connection = try RawConnection(port: port)
+            connection.send(
+                "POST /v1/sector:batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\n"
+                    + "Content-Length: 100\r\n\r\n42.81,-1.64,a\n")
+            try await connection.waitForClose(within: 0.8 + 2)
+            #expect(connection.closedByServer)
+            #expect(connection.closedAt! - connection.openedAt >= .milliseconds(750))
+            let answer = try #require(parseAnswer(connection.text), "\(connection.text)")
+            #expect(answer.status == 408)
+            #expect(answer.headers["connection"] == "close")
+            let problem = try JSONDecoder().decode(Problem.self, from: Data(answer.body.utf8))
+            #expect(problem.type == "/problems/request-timeout")
+            #expect(problem.detail.contains("0.8 s (geoq serve --request-timeout)"))
+            #expect(metrics.connections.closed(.bodyTimeout) == 1)
+            #expect(metrics.connections.closed(.headerTimeout) == 0)
+            #expect(metrics.connections.closed(.idleTimeout) == 0)
+        }
+    }
+
     @Test func metricsListTheClosesByReason() async throws {
         let metrics = RequestMetrics()
         let limits = ConnectionLimits(headerTimeout: .milliseconds(300), idleTimeout: .seconds(30))
@@ -283,6 +310,7 @@ import Testing
             #expect(text.contains("geoq_connections_closed_total{reason=\"no_request\"} 1\n"))
             #expect(text.contains("geoq_connections_closed_total{reason=\"header_timeout\"} 0\n"))
             #expect(text.contains("geoq_connections_closed_total{reason=\"idle_timeout\"} 0\n"))
+            #expect(text.contains("geoq_connections_closed_total{reason=\"body_timeout\"} 0\n"))
             #expect(text.contains("geoq_connections_closed_total{reason=\"evicted_at_cap\"} 0\n"))
             #expect(text.contains("geoq_connections_closed_total{reason=\"refused_at_cap\"} 0\n"))
             // The client asking is the one connection open.
