@@ -33,7 +33,7 @@ enum RequestActivity {
 ///
 /// One timer per connection, moved lazily: a request only stores its time, and the timer, when
 /// it fires early, is set again for the deadline then current. Confined to the connection's
-/// event loop.
+/// event loop, and timed by its clock (`EventLoop.now`), which a test's event loop can move.
 final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -87,7 +87,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         if requestsInProgress == 0, !headStarted {
             headStarted = true
             // Between requests, the next head has the header timeout from its first byte.
-            if answeredOne { setDeadline(.now() + limits.headerTimeout.timeAmount, context: context) }
+            if answeredOne { setDeadline(context.eventLoop.now + limits.headerTimeout.timeAmount, context: context) }
         }
         context.fireChannelRead(data)
     }
@@ -97,7 +97,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     /// costs no timer).
     func channelReadComplete(context: ChannelHandlerContext) {
         if readingRequest, requestsInProgress > 0, deadline == .distantFuture {
-            setDeadline(.now() + bodyTimeout.timeAmount, context: context)
+            setDeadline(context.eventLoop.now + bodyTimeout.timeAmount, context: context)
         }
         context.fireChannelReadComplete()
     }
@@ -123,7 +123,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
             requestsInProgress -= 1
             answeredOne = true
             if requestsInProgress == 0 {
-                let now = NIODeadline.now()
+                let now = context.eventLoop.now
                 record?.markUnused(at: now.uptimeNanoseconds)
                 setDeadline(now + limits.idleTimeout.timeAmount, context: context)
             }
@@ -138,7 +138,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         let record = ConnectionRecord {
             loopBound.eventLoop.execute { loopBound.value.evict(context: contextBound.value) }
         }
-        let now = NIODeadline.now()
+        let now = context.eventLoop.now
         record.markUnused(at: now.uptimeNanoseconds)
         guard registry.admit(record) else {
             closing = true
@@ -179,7 +179,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func deadlinePassed(context: ChannelHandlerContext) {
         guard !closing, record != nil else { return }
-        guard NIODeadline.now() >= deadline else {
+        guard context.eventLoop.now >= deadline else {
             setDeadline(deadline, context: context)
             return
         }
