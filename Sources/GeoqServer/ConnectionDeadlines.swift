@@ -2,8 +2,9 @@ import Foundation
 import GeoqAPI
 import NIOCore
 
-/// What the HTTP side of a connection tells ``ConnectionDeadlines`` (an outbound user event,
-/// sent by ``InlineAnswerHandler``, which sees every request and every answer).
+/// What the HTTP side of a connection tells ``ConnectionDeadlines`` (from
+/// ``InlineAnswerHandler``, which sees every request and every answer, by a direct call on the
+/// connection's event loop: a pipeline event per request cost about 5 % of a `GET /v1/sector`).
 enum RequestActivity {
     /// A request head has been read: the connection is busy until its answer is written.
     case headRead
@@ -57,6 +58,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var timer: Scheduled<Void>?
     private var timerDeadline = NIODeadline.distantFuture
     private var closing = false
+    private var context: ChannelHandlerContext?
 
     init(limits: ConnectionLimits, bodyTimeout: Duration, registry: ConnectionRegistry, serverName: String) {
         self.limits = limits
@@ -66,6 +68,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { start(context: context) }
     }
 
@@ -81,6 +84,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stop()
+        self.context = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -102,12 +106,9 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelReadComplete()
     }
 
-    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        guard let activity = event as? RequestActivity else {
-            context.triggerUserOutboundEvent(event, promise: promise)
-            return
-        }
-        promise?.succeed()
+    /// Notes a step of a request; called on the connection's event loop.
+    func note(_ activity: RequestActivity) {
+        guard let context else { return }
         switch activity {
         case .headRead:
             requestsInProgress += 1

@@ -64,6 +64,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// handler is added. Without an encoder before this handler, every request goes on to the
     /// router.
     private var encoded: ChannelHandlerContext?
+    /// The connection's deadlines (first in the pipeline), told of each request's steps.
+    private var deadlines: ConnectionDeadlines?
 
     init(endpoints: GetEndpoints, metrics: RequestMetrics, accessLog: AccessLog?, logger: Logger, serverName: String) {
         self.endpoints = endpoints
@@ -75,16 +77,18 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         encoded = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         encoded = nil
+        deadlines = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
-            context.triggerUserOutboundEvent(RequestActivity.headRead, promise: nil)
+            deadlines?.note(.headRead)
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
                 let endpoint = endpoints.endpoint(at: path)
@@ -99,11 +103,11 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case (.end, .reading(let head, let endpoint, let path, let query, let started)):
             state = .idle
-            context.triggerUserOutboundEvent(RequestActivity.requestRead, promise: nil)
+            deadlines?.note(.requestRead)
             answer(head, by: endpoint, path: path, query: query, started: started, context: context)
         case (.end, _):
             state = .idle
-            context.triggerUserOutboundEvent(RequestActivity.requestRead, promise: nil)
+            deadlines?.note(.requestRead)
             context.fireChannelRead(data)
         case (.body, _):
             context.fireChannelRead(data)
@@ -141,7 +145,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         passedOn -= 1
         context.write(data, promise: promise)
-        context.triggerUserOutboundEvent(RequestActivity.answerWritten, promise: nil)
+        deadlines?.note(.answerWritten)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -167,7 +171,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
-        context.triggerUserOutboundEvent(RequestActivity.answerWritten, promise: nil)
+        deadlines?.note(.answerWritten)
         metrics.record(path: path, status: answer.status.code, since: started)
         if let accessLog {
             var logger = logger
