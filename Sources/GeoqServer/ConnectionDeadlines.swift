@@ -50,6 +50,8 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestsInProgress = 0
     /// Bytes of a request head have arrived while no request was in progress.
     private var headStarted = false
+    /// The head begun between requests has its header deadline.
+    private var headTimed = false
     /// At least one request has been answered: the wait is for the next one (idle).
     private var answeredOne = false
     /// A request head has been read, not yet its end.
@@ -88,19 +90,21 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if requestsInProgress == 0, !headStarted {
-            headStarted = true
-            // Between requests, the next head has the header timeout from its first byte.
-            if answeredOne { setDeadline(context.eventLoop.now + limits.headerTimeout.timeAmount, context: context) }
-        }
+        if requestsInProgress == 0 { headStarted = true }
         context.fireChannelRead(data)
     }
 
-    /// The codec has passed on all it made of this read: a request still being read now has
-    /// its body to come, and its deadline is set (a request read whole in one go, as GETs are,
-    /// costs no timer).
+    /// The codec has passed on all it made of this read. A head begun and not finished, or a
+    /// request whose body is still to come, gets its deadline now: a request read whole in one
+    /// go, as GETs are, costs no clock and no timer.
     func channelReadComplete(context: ChannelHandlerContext) {
-        if readingRequest, requestsInProgress > 0, deadline == .distantFuture {
+        if requestsInProgress == 0 {
+            // Between requests, the next head has the header timeout from the read that began it.
+            if headStarted, answeredOne, !headTimed {
+                headTimed = true
+                setDeadline(context.eventLoop.now + limits.headerTimeout.timeAmount, context: context)
+            }
+        } else if readingRequest, deadline == .distantFuture {
             setDeadline(context.eventLoop.now + bodyTimeout.timeAmount, context: context)
         }
         context.fireChannelReadComplete()
@@ -113,6 +117,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         case .headRead:
             requestsInProgress += 1
             headStarted = false
+            headTimed = false
             readingRequest = true
             deadline = .distantFuture
             if requestsInProgress == 1 { record?.markBusy() }
