@@ -35,11 +35,11 @@ enum RequestActivity {
 /// One timer per connection, moved lazily: a request only stores its time, and the timer, when
 /// it fires early, is set again for the deadline then current. Confined to the connection's
 /// event loop, and timed by its clock (`EventLoop.now`), which a test's event loop can move.
-final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
+///
+/// Inbound only, so that a connection's writes, flushes and reads pass it by.
+final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundIn = IOData
-    typealias OutboundOut = IOData
 
     private let limits: ConnectionLimits
     private let bodyTimeout: Duration
@@ -230,7 +230,7 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
         var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
         buffer.writeString(head)
         buffer.writeBytes(body)
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(buffer))).assumeIsolated().whenComplete { _ in
+        context.writeAndFlush(NIOAny(IOData.byteBuffer(buffer))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
     }
