@@ -103,19 +103,23 @@ final class RawConnection: @unchecked Sendable {
     }
 }
 
-/// The server-side sockets of this process for a local port: its accepted connections (the
-/// listening socket excluded), found by matching /proc/self/fd's socket inodes with
-/// /proc/net/tcp.
+/// This process's descriptors of TCP connections with a local port (the listening socket
+/// excluded), found by matching /proc/self/fd's socket inodes with /proc/net/tcp: the service's
+/// accepted connections (`.server`), or those and the clients' ends too (`.eitherEnd`).
 enum ServerSockets {
-    static func count(port: Int) -> Int {
+    enum Ends { case server, eitherEnd }
+
+    static func count(port: Int, _ ends: Ends = .server) -> Int {
+        let portSuffix = ":" + String(format: "%04X", port)
         let inodes = Set(
             procText("/proc/net/tcp").split(separator: "\n").dropFirst()
                 .compactMap { line -> Substring? in
                     let fields = line.split(separator: " ")
-                    // local address, state (0A: listening), inode
-                    guard fields.count > 9, fields[1].hasSuffix(":" + String(format: "%04X", port)), fields[3] != "0A"
-                    else { return nil }
-                    return fields[9]
+                    // local address, remote address, state (0A: listening), inode
+                    guard fields.count > 9, fields[3] != "0A" else { return nil }
+                    let local = fields[1].hasSuffix(portSuffix)
+                    let remote = ends == .eitherEnd && fields[2].hasSuffix(portSuffix)
+                    return local || remote ? fields[9] : nil
                 })
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return descriptors.filter { name in
@@ -139,20 +143,5 @@ enum ServerSockets {
             bytes += buffer[..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The descriptors this process holds, by number, with what each one is.
-    static var processDescriptorTargets: [String: String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return Dictionary(
-            names.map {
-                ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "")
-            },
-            uniquingKeysWith: { a, _ in a })
-    }
-
-    /// Every descriptor this process holds.
-    static var processDescriptors: Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
     }
 }
