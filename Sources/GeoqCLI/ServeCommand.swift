@@ -38,11 +38,19 @@ struct ServeCommand: AsyncParsableCommand {
             refused (413); a batch running past --request-timeout stops with a last line \
             saying how many points were answered.
 
+            Slow or idle clients: a request head must arrive within --header-timeout \
+            (a partial one is answered 408, a silent connection closed); a keep-alive \
+            connection is closed after --idle-timeout without a request. At --max-connections \
+            a newcomer closes the connections unused the longest; it is refused only when every \
+            connection has a request in progress. A request in progress is not cut by these; \
+            its body must arrive within --request-timeout (else 408).
+
             Examples:
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --threads 1
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
+              geoq serve --header-timeout 10 --idle-timeout 30 --max-connections 2000
               curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'
               curl -H 'Content-Type: application/x-ndjson' --data-binary @cars.ndjson \\
                 'http://127.0.0.1:8080/v1/sector:batch'
@@ -79,8 +87,40 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-batch"), help: "The most points one POST /v1/sector:batch answers.")
     var maxBatch = ServiceLimits().maxBatchPoints
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds a batch may take before it stops.")
+    @Option(
+        name: .customLong("request-timeout"),
+        help: "Seconds a batch may take before it stops, and a request body to arrive in full (else 408).")
     var requestTimeout: Double = 30
+
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp(
+            "Seconds a request head may take to arrive.",
+            discussion:
+                "Counted from the connection's opening, or from the first byte of a later request; a partial head is answered 408, a silent connection closed."
+        ))
+    var headerTimeout: Double = 60
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds a keep-alive connection may stay open between requests.")
+    var idleTimeout: Double = 75
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "The most connections open at once (default: 10000, or 3/4 of the descriptor limit when lower).",
+            discussion:
+                "At the cap a newcomer closes the connections unused the longest (silent, partial head, idle); it is refused only when every connection has a request in progress."
+        ))
+    var maxConnections = ConnectionLimits.defaultMaxConnections
+
+    var connectionLimits: ConnectionLimits {
+        ConnectionLimits(
+            headerTimeout: .milliseconds(Int(headerTimeout * 1000)),
+            idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
+            maxConnections: maxConnections)
+    }
 
     var limits: ServiceLimits {
         ServiceLimits(
@@ -95,6 +135,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBatch >= 1 else { throw ValidationError("--max-batch must be at least 1, got \(maxBatch)") }
         guard requestTimeout.isFinite, requestTimeout >= 0.001, requestTimeout <= 86_400 else {
             throw ValidationError("--request-timeout must be between 0.001 and 86400 seconds, got \(requestTimeout)")
+        }
+        for (option, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)] {
+            guard seconds.isFinite, seconds >= 0.001, seconds <= 86_400 else {
+                throw ValidationError("\(option) must be between 0.001 and 86400 seconds, got \(seconds)")
+            }
+        }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
         }
         guard (1...65_535).contains(port) else {
             throw ValidationError("--port must be between 1 and 65535, got \(port)")
@@ -133,7 +181,8 @@ struct ServeCommand: AsyncParsableCommand {
         let address = ServerAddress(host: host, port: port, threads: threads)
         do {
             try await runService(
-                address: address, state: state, reloader: reloader, limits: limits, logRequests: logRequests
+                address: address, state: state, reloader: reloader, limits: limits, connections: connectionLimits,
+                logRequests: logRequests
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

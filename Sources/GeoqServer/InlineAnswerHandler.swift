@@ -24,6 +24,10 @@ import NIOHTTP1
 /// Backpressure: while the connection cannot take more writes (a client that sends requests and
 /// does not read its answers), no more is read from it, so that answers cannot pile up in memory.
 ///
+/// It tells ``ConnectionDeadlines`` (first in the pipeline) when a request head has been read,
+/// when the whole request has, and when an answer has been written, so that only the body's
+/// deadline runs while a request is in progress.
+///
 /// Invariant: answers leave in request order. While a request passed on to the router is
 /// unanswered (`passedOn > 0`), later requests on the connection are passed on too, so that a
 /// pipelined GET never overtakes a batch before it.
@@ -60,6 +64,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// handler is added. Without an encoder before this handler, every request goes on to the
     /// router.
     private var encoded: ChannelHandlerContext?
+    /// The connection's deadlines (first in the pipeline), told of each request's steps.
+    private var deadlines: ConnectionDeadlines?
 
     init(endpoints: GetEndpoints, metrics: RequestMetrics, accessLog: AccessLog?, logger: Logger, serverName: String) {
         self.endpoints = endpoints
@@ -71,15 +77,18 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         encoded = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         encoded = nil
+        deadlines = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch (unwrapInboundIn(data), state) {
         case (.head(let head), _):
+            deadlines?.note(.headRead)
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
                 let endpoint = endpoints.endpoint(at: path)
@@ -94,9 +103,11 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case (.end, .reading(let head, let endpoint, let path, let query, let started)):
             state = .idle
+            deadlines?.note(.requestRead)
             answer(head, by: endpoint, path: path, query: query, started: started, context: context)
         case (.end, _):
             state = .idle
+            deadlines?.note(.requestRead)
             context.fireChannelRead(data)
         case (.body, _):
             context.fireChannelRead(data)
@@ -128,8 +139,13 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        passedOn -= 1
         context.write(data, promise: promise)
+        deadlines?.note(.answerWritten)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -155,6 +171,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
+        deadlines?.note(.answerWritten)
         metrics.record(path: path, status: answer.status.code, since: started)
         if let accessLog {
             var logger = logger

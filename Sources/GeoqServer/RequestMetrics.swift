@@ -3,8 +3,8 @@ import GeoqAPI
 import Hummingbird
 import Synchronization
 
-/// Request counts and latency histograms per route, in the Prometheus text format at
-/// `/metrics`.
+/// Request counts and latency histograms per route, then the connection counts
+/// (``ConnectionCounters``), in the Prometheus text format at `/metrics`.
 ///
 /// Routes are labelled by their documented path (the OpenAPI document's); anything else is "other", so that a scan of random URLs cannot grow the
 /// label set without bound.
@@ -31,6 +31,8 @@ public final class RequestMetrics: Sendable {
 
     private let tally = Mutex(Tally())
     let routes: Set<String>
+    /// Open connections and those the service closed itself (timeouts, the cap).
+    public let connections = ConnectionCounters()
 
     public init(routes: Set<String> = Set(EndpointDescription.all.map(\.path))) {
         self.routes = routes
@@ -74,7 +76,7 @@ public final class RequestMetrics: Sendable {
             out += "geoq_http_request_duration_seconds_sum{route=\"\(route)\"} \(h.sum)\n"
             out += "geoq_http_request_duration_seconds_count{route=\"\(route)\"} \(h.count)\n"
         }
-        return out
+        return out + connections.exposition()
     }
 }
 

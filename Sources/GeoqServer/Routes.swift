@@ -65,20 +65,27 @@ public enum Routes {
     }
 
     /// The service as a Hummingbird application: the router above, and the GET endpoints also
-    /// answered on each connection's event loop (``InlineAnswerHandler``).
+    /// answered on each connection's event loop (``InlineAnswerHandler``), on connections held
+    /// to `connections`' timeouts and cap (``ConnectionDeadlines``).
     public static func application(
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
-        logRequests: Bool = false, logger: Logger? = nil, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
         let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
         let accessLog = logRequests ? AccessLog(level: .info) : nil
+        let registry = ConnectionRegistry(maxConnections: connections.maxConnections, counters: metrics.connections)
         return Application(
             router: router(
                 endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests),
             server: HTTPServerBuilder { responder in
                 ServiceHTTP1Channel(responder: responder) {
+                    ConnectionDeadlines(
+                        limits: connections, bodyTimeout: limits.requestTimeout, registry: registry,
+                        serverName: serverName)
+                } inlineAnswers: {
                     InlineAnswerHandler(
                         endpoints: endpoints, metrics: metrics, accessLog: accessLog, logger: logger,
                         serverName: serverName)
@@ -129,11 +136,11 @@ public struct ServerAddress: Sendable {
 /// requests finish first). `onListening` is told the port once the socket is bound.
 public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
-    limits: ServiceLimits = ServiceLimits(),
+    limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
     logRequests: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
-        state: state, address: address, reloader: reloader, limits: limits, logRequests: logRequests,
-        onListening: onListening
+        state: state, address: address, reloader: reloader, limits: limits, connections: connections,
+        logRequests: logRequests, onListening: onListening
     ).runService()
 }

@@ -12,11 +12,14 @@ import NIOHTTPTypesHTTP1
 /// request loop), with ``InlineAnswerHandler`` placed right after the codec. Hummingbird's public
 /// hook for extra handlers puts them after the conversion; answering before it spares each
 /// answered request the conversion of its head and of the answer's (measured: about a fifth of
-/// the CPU of a `GET /v1/sector`).
+/// the CPU of a `GET /v1/sector`). ``ConnectionDeadlines`` comes first, before the codec: it
+/// closes connections that wait too long for a request and keeps the connection cap.
 struct ServiceHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     let responder: Responder
+    /// A new deadline keeper, one per connection.
+    let deadlines: @Sendable () -> ConnectionDeadlines
     /// A new inline handler, one per connection.
     let inlineAnswers: @Sendable () -> InlineAnswerHandler
 
@@ -28,6 +31,8 @@ struct ServiceHTTP1Channel: HTTPChannelHandler {
             limits.maxHeaderListSize = 80 * 1024
             limits.maxHeaderFieldCount = 1000
             let pipeline = channel.pipeline.syncOperations
+            // First, at the socket's end: it must see a head's bytes before the codec holds them.
+            try pipeline.addHandler(deadlines())
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,  // the inline handler and Hummingbird keep the order
                 withErrorHandling: false,  // Hummingbird answers malformed requests

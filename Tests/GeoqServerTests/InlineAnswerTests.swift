@@ -59,12 +59,14 @@ import Testing
         private let wire = Wire()
         final class Wire: @unchecked Sendable { var text = "" }
 
-        init() throws {
+        /// With `deadlines`, ``ConnectionDeadlines`` first, as in the service.
+        init(deadlines: ConnectionDeadlines? = nil) throws {
             metrics = RequestMetrics()
             let endpoints = GetEndpoints(
                 state: ServiceState(try RoutesTests.data()), metrics: metrics, limits: ServiceLimits())
             recorder = EventRecorder()
             channel = EmbeddedChannel()
+            if let deadlines { try channel.pipeline.syncOperations.addHandler(deadlines) }
             try channel.pipeline.syncOperations.addHandler(readCounter)
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false)
