@@ -123,6 +123,12 @@ extension Problem {
         Problem(type: "/problems/internal", title: "Internal error", status: 500, detail: detail)
     }
 
+    /// A request head or body that did not arrive in time (`--header-timeout`,
+    /// `--request-timeout`). English only: a head cut short has no `Accept-Language` to go by.
+    public static func requestTimeout(_ detail: String) -> Problem {
+        Problem(type: "/problems/request-timeout", title: "Request Timeout", status: 408, detail: detail)
+    }
+
     /// The service has no data loaded yet (or its last load failed).
     public static func notReady(_ detail: String) -> Problem {
         Problem(type: "/problems/not-ready", title: "The service is not ready", status: 503, detail: detail)

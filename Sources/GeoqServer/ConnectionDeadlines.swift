@@ -221,7 +221,7 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
     private func answerTimeout(_ reason: ConnectionCounters.Reason, detail: String, context: ChannelHandlerContext) {
         closing = true
         registry.counters.close(reason)
-        let problem = Problem(type: "/problems/request-timeout", title: "Request Timeout", status: 408, detail: detail)
+        let problem = Problem.requestTimeout(detail)
         let body = Responses.encode(problem) ?? Data()
         var date = HTTPDate()
         var head = "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(Problem.mediaType)\r\n"
