@@ -105,43 +105,66 @@ enum DescriptionBytes {
                 out.append(contentsOf: html[i...])  // a lone "<" is text
                 break
             }
-            let name = tagName(html, from: i + 1, to: close)
-            if name == "script" || name == "style", html[i + 1] != slash {
-                let end = Array("</\(name)".utf8)
+            let kind = tagKind(html, from: i + 1, to: close)
+            if let ending = kind.ending, html[i + 1] != slash {
                 i =
-                    firstIndex(of: end, in: html, from: close, caseInsensitive: true).map {
-                        firstIndex(of: greater, in: html, from: $0 + end.count).map { $0 + 1 } ?? html.count
+                    firstIndex(of: ending, in: html, from: close, caseInsensitive: true).map {
+                        firstIndex(of: greater, in: html, from: $0 + ending.count).map { $0 + 1 } ?? html.count
                     } ?? html.count
                 continue
             }
-            out.append(IncidentDescription.lineBreakingTags.contains(name) ? newline : space)
+            out.append(kind == .lineBreak ? newline : space)
             i = close + 1
         }
         return out
     }
 
-    /// The element name of the tag text `html[start..<end]`, lowercased: its letters and digits
-    /// after any "/"; "" when a letter or digit beyond ASCII makes it no name of interest.
-    private static func tagName(_ html: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+    /// What a tag stands for here, by its element name.
+    private enum TagKind: Equatable {
+        case other, lineBreak
+        /// `<script>` and `<style>` go with their bodies, up to this closing tag's start.
+        case withBody(ending: [UInt8])
+
+        var ending: [UInt8]? {
+            if case .withBody(let ending) = self { ending } else { nil }
+        }
+    }
+
+    /// Element names of interest, their (at most 8) bytes packed into an integer.
+    private static let kindsByName: [(name: UInt64, kind: TagKind)] =
+        IncidentDescription.lineBreakingTags.map { (packed($0.utf8), .lineBreak) }
+        + ["script", "style"].map { (packed($0.utf8), .withBody(ending: Array("</\($0)".utf8))) }
+
+    private static func packed(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The kind of the tag text `html[start..<end]` by its element name, read as the character
+    /// rules read it: after any "/", its letters and digits, lowercased. A letter or digit
+    /// beyond ASCII, or more than eight of them, make a name of no interest.
+    private static func tagKind(_ html: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> TagKind {
         var i = start
         while i < end, html[i] == slash { i += 1 }
-        var name: [UInt8] = []
+        var name: UInt64 = 0
+        var length = 0
         while i < end {
-            let b = html[i]
-            if (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) {
-                name.append(b)
-            } else if (0x41...0x5A).contains(b) {
-                name.append(b | 0x20)
-            } else {
+            var b = html[i]
+            if (0x41...0x5A).contains(b) {
+                b |= 0x20
+            } else if !(0x61...0x7A).contains(b), !(0x30...0x39).contains(b) {
                 break
             }
+            length += 1
+            if length > 8 { return .other }
+            name = name << 8 | UInt64(b)
             i += 1
         }
         if i < end, html[i] >= 0x80 {
             let (scalar, _) = decodeScalar(html, at: i)
-            if let s = Unicode.Scalar(scalar), Character(s).isLetter || Character(s).isNumber { return "" }
+            if let s = Unicode.Scalar(scalar), Character(s).isLetter || Character(s).isNumber { return .other }
         }
-        return String(decoding: name, as: UTF8.self)
+        guard length > 0 else { return .other }
+        return kindsByName.first { $0.name == name }?.kind ?? .other
     }
 
     private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

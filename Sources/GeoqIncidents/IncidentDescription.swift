@@ -107,7 +107,7 @@ public enum IncidentDescription {
     ]
 
     /// The element name a tag's text starts with (after a closing "/"): its letters and digits.
-    static func tagName(_ tag: String) -> String {
+    private static func tagName(_ tag: String) -> String {
         guard tag.utf8.allSatisfy({ $0 < 0x80 }) else {
             return String(tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber }))
         }
