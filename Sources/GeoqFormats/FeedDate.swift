@@ -26,6 +26,7 @@ public enum FeedDate {
         let space = UInt8(ascii: " "), comma = UInt8(ascii: ","), colon = UInt8(ascii: ":")
         func words(_ range: Range<Int>, _ isSeparator: (UInt8) -> Bool) -> [Range<Int>] {
             var words: [Range<Int>] = []
+            words.reserveCapacity(6)
             var i = range.lowerBound
             while i < range.upperBound {
                 while i < range.upperBound, isSeparator(bytes[i]) { i += 1 }
@@ -54,8 +55,7 @@ public enum FeedDate {
         guard tokens.count >= 4, let day = int(tokens[0]), var year = int(tokens[2]), tokens[1].count >= 3 else {
             return nil
         }
-        let monthName = String(decoding: bytes[tokens[1].prefix(3)], as: UTF8.self).lowercased()
-        guard let monthIndex = months.firstIndex(of: monthName) else { return nil }
+        guard let monthIndex = month(bytes[tokens[1].prefix(3)]) else { return nil }
         if year < 100 { year += year >= 50 ? 1900 : 2000 }
         let clock = words(tokens[3]) { $0 == colon }.compactMap(int)
         guard (2...3).contains(clock.count), clock[0] < 24, clock[1] < 60, clock.count == 2 || clock[2] < 61 else {
@@ -65,7 +65,9 @@ public enum FeedDate {
         if tokens.count >= 5 {
             let zone = tokens[4]
             let sign = bytes[zone.lowerBound]
-            if let named = zones[String(decoding: bytes[zone], as: UTF8.self).lowercased()] {
+            // A signed zone is no name: the names are letters.
+            let signed = sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-")
+            if !signed, let named = zones[String(decoding: bytes[zone], as: UTF8.self).lowercased()] {
                 offsetMinutes = named
             } else if zone.count == 5, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
                 let hhmm = int(zone.dropFirst())
@@ -78,6 +80,17 @@ public enum FeedDate {
         return date(
             year: year, month: monthIndex + 1, day: day, hour: clock[0], minute: clock[1],
             second: clock.count == 3 ? clock[2] : 0, offsetMinutes: offsetMinutes)
+    }
+
+    private static let monthBytes = months.map { Array($0.utf8) }
+
+    /// The month's index of its name's first three bytes, in any letter case.
+    private static func month(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard name.allSatisfy({ $0 < 0x80 }) else {
+            return months.firstIndex(of: String(decoding: name, as: UTF8.self).lowercased())
+        }
+        let folded = name.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        return monthBytes.firstIndex(of: folded)
     }
 
     /// `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]`; a date alone is midnight UTC.

@@ -191,12 +191,20 @@ final class FeedHandler: XMLElementParsing {
     private func numbers(_ text: String) -> [Double]? {
         // Split on bytes, not characters: coordinates are ASCII, and grapheme breaking would cost
         // more than the numbers.
+        // Space, LF, tab, CR, comma; the words between them read in place (no array of words).
+        let isSeparator = { (b: UInt8) in b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x2C }
         var values: [Double] = []
-        // Space, LF, tab, CR, comma.
-        for word in text.utf8.split(whereSeparator: {
-            $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == 0x2C
-        }) {
-            guard let value = Double(Substring(word)), value.isFinite else { return nil }
+        values.reserveCapacity(2)
+        let utf8 = text.utf8
+        var i = utf8.startIndex
+        while i < utf8.endIndex {
+            guard !isSeparator(utf8[i]) else {
+                i = utf8.index(after: i)
+                continue
+            }
+            let start = i
+            while i < utf8.endIndex, !isSeparator(utf8[i]) { i = utf8.index(after: i) }
+            guard let value = Double(Substring(utf8[start..<i])), value.isFinite else { return nil }
             values.append(value)
         }
         return values

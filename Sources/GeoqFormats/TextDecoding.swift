@@ -59,9 +59,14 @@ enum TextDecoding {
 extension StringProtocol {
     /// Leading and trailing Unicode whitespace removed (no Foundation needed).
     func trimmingWhitespace() -> String {
+        // ASCII's white space (tab to carriage return, space) without the property tables: the
+        // runs of new lines and indentation between a feed's elements are all ASCII.
+        let isBlank = { (s: Unicode.Scalar) in
+            s.value < 0x80 ? s.value == 0x20 || (0x09...0x0D).contains(s.value) : s.properties.isWhitespace
+        }
         let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+            let last = scalars.lastIndex(where: { !isBlank($0) })
         else { return "" }
         return String(String.UnicodeScalarView(scalars[first...last]))
     }

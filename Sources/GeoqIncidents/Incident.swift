@@ -49,10 +49,11 @@ extension Incident {
     /// properties `source`, `type` (when known), `categories` (one a line), `link`, `published`,
     /// `description`, `seen` (ISO 8601 UTC).
     public var feature: Feature {
-        var properties: [String: PropertyValue] = [
-            "source": .string(source), "categories": .string(categories.joined(separator: "\n")),
-            "description": .string(description), "seen": .string(Self.iso(seen)),
-        ]
+        var properties = [String: PropertyValue](minimumCapacity: 7)  // no growth for the last three
+        properties["source"] = .string(source)
+        properties["categories"] = .string(categories.joined(separator: "\n"))
+        properties["description"] = .string(description)
+        properties["seen"] = .string(Self.iso(seen))
         if let type { properties["type"] = .number(Double(type.rawValue)) }
         if let link { properties["link"] = .string(link) }
         if let published { properties["published"] = .string(Self.iso(published)) }
@@ -76,7 +77,10 @@ extension Incident {
         else { return nil }
         let categories: [String]
         if let stored = feature.properties["categories"]?.text {
-            categories = stored.split(separator: "\n").map(String.init)
+            // Most incidents have one category: no line break, nothing to split.
+            categories =
+                stored.utf8.contains(0x0A)
+                ? stored.split(separator: "\n").map(String.init) : stored.isEmpty ? [] : [stored]
         } else {
             categories = type.map { [$0.spanishName] } ?? []
         }
@@ -90,9 +94,8 @@ extension Incident {
             seen: seen)
     }
 
-    // Date.ISO8601FormatStyle is a value (Sendable, no formatter object per call): the layer is
-    // read and written 10,000 features at a time.
-    static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
+    // The layer is read and written 10,000 features at a time: see StoreTimestamp.
+    static func iso(_ date: Date) -> String { StoreTimestamp.text(date) }
 
-    static func date(_ text: String) -> Date? { try? Date(text, strategy: .iso8601) }
+    static func date(_ text: String) -> Date? { StoreTimestamp.date(text) }
 }

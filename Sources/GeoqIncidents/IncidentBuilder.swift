@@ -26,9 +26,9 @@ public struct IncidentBuilder: Sendable {
         title: String?, guid: String?, link: String?, published: Date?, html: String?, geometry: Geometry?,
         categories: [String] = []
     ) -> Incident {
-        let title = (title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let guid = guid?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let link = link?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = (title ?? "").trimmingWhiteSpace()
+        let guid = guid?.trimmingWhiteSpace()
+        let link = link?.trimmingWhiteSpace()
         let id: String
         if let guid, !guid.isEmpty {
             id = guid

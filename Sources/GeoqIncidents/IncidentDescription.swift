@@ -20,6 +20,13 @@ public enum IncidentDescription {
 
     public static func clean(_ html: String?) -> String {
         guard let html else { return empty }
+        return DescriptionBytes.clean(html) ?? cleanByCharacters(html)
+    }
+
+    /// The general path, for the text ``DescriptionBytes`` leaves (letters beyond Latin-1,
+    /// combining marks, CR): the same rules on characters, with Foundation's search where the
+    /// text is not Latin-1.
+    static func cleanByCharacters(_ html: String) -> String {
         var text = decodeEntities(stripTags(html))
         // The scalar scans below are cheap guards: feeds carry thousands of descriptions, and
         // most have no no-break space and only some of the sub-headings.

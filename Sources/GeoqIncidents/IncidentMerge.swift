@@ -16,24 +16,31 @@ public enum IncidentMerge {
     /// - Parameter refreshed: the source's incidents as the feed lists them now (all of
     ///   `source`); an id told twice keeps its last telling.
     public static func merge(held: [Incident], refreshed: [Incident], source: String) -> Result {
-        let fresh = Dictionary(
-            refreshed.filter { $0.source == source }.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        // Each id's last telling, by its position in `refreshed`, and whether it is placed yet:
+        // positions rather than copies, for feeds of thousands.
+        var last = [String: Int](minimumCapacity: refreshed.count)
+        for (n, incident) in refreshed.enumerated() where incident.source == source { last[incident.id] = n }
+        var placed = [Bool](repeating: false, count: refreshed.count)
         var result = Result(incidents: [], added: 0, updated: 0, ended: 0)
-        var placed = Set<String>()
+        result.incidents.reserveCapacity(held.count + last.count)
         for old in held {
             guard old.source == source else {
                 result.incidents.append(old)
                 continue
             }
-            if let new = fresh[old.id], placed.insert(old.id).inserted {
-                result.incidents.append(new)
+            if let n = last[old.id], !placed[n] {
+                placed[n] = true
+                result.incidents.append(refreshed[n])
                 result.updated += 1
             } else {
                 result.ended += 1  // its feed no longer lists it
             }
         }
-        for new in refreshed where new.source == source && placed.insert(new.id).inserted {
-            result.incidents.append(fresh[new.id]!)
+        for new in refreshed where new.source == source {
+            let n = last[new.id]!
+            guard !placed[n] else { continue }
+            placed[n] = true
+            result.incidents.append(refreshed[n])
             result.added += 1
         }
         return result
