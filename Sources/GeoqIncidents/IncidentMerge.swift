@@ -16,33 +16,66 @@ public enum IncidentMerge {
     /// - Parameter refreshed: the source's incidents as the feed lists them now (all of
     ///   `source`); an id told twice keeps its last telling.
     public static func merge(held: [Incident], refreshed: [Incident], source: String) -> Result {
-        // Each id's last telling, by its position in `refreshed`, and whether it is placed yet:
-        // positions rather than copies, for feeds of thousands.
-        var last = [String: Int](minimumCapacity: refreshed.count)
-        for (n, incident) in refreshed.enumerated() where incident.source == source { last[incident.id] = n }
-        var placed = [Bool](repeating: false, count: refreshed.count)
-        var result = Result(incidents: [], added: 0, updated: 0, ended: 0)
-        result.incidents.reserveCapacity(held.count + last.count)
+        let plan = Plan(
+            heldIDs: held.lazy.filter { $0.source == source }.map(\.id), refreshed: refreshed, source: source)
+        var result = Result(incidents: [], added: plan.added.count, updated: 0, ended: 0)
+        result.incidents.reserveCapacity(held.count + plan.added.count)
+        var next = plan.updates.makeIterator()
         for old in held {
             guard old.source == source else {
                 result.incidents.append(old)
                 continue
             }
-            if let n = last[old.id], !placed[n] {
-                placed[n] = true
+            if let n = next.next()! {
                 result.incidents.append(refreshed[n])
                 result.updated += 1
             } else {
-                result.ended += 1  // its feed no longer lists it
+                result.ended += 1
             }
         }
-        for new in refreshed where new.source == source {
-            let n = last[new.id]!
-            guard !placed[n] else { continue }
-            placed[n] = true
-            result.incidents.append(refreshed[n])
-            result.added += 1
-        }
+        result.incidents += plan.added.map { refreshed[$0] }
         return result
+    }
+
+    /// The same merge when only the ids of the source's held incidents are known (in held
+    /// order), as a store that keeps other sources' rows untouched needs it: `incidents` are
+    /// then the source's incidents only, the updated ones in held order, then the new ones.
+    public static func merge(heldIDs: [String], refreshed: [Incident], source: String) -> Result {
+        let plan = Plan(heldIDs: heldIDs, refreshed: refreshed, source: source)
+        let updated = plan.updates.compactMap { $0 }
+        return Result(
+            incidents: updated.map { refreshed[$0] } + plan.added.map { refreshed[$0] }, added: plan.added.count,
+            updated: updated.count, ended: plan.updates.count - updated.count)
+    }
+
+    /// Positions in `refreshed`, rather than copies, for feeds of thousands.
+    private struct Plan {
+        /// For each held incident of the source, in order: the telling that updates it, or nil
+        /// when it has ended (its feed no longer lists it, or an earlier one of the same id
+        /// took the update).
+        var updates: [Int?] = []
+        /// The tellings of ids not held, in the feed's order.
+        var added: [Int] = []
+
+        init(heldIDs: some Sequence<String>, refreshed: [Incident], source: String) {
+            // Each id's last telling, and whether it is placed yet.
+            var last = [String: Int](minimumCapacity: refreshed.count)
+            for (n, incident) in refreshed.enumerated() where incident.source == source { last[incident.id] = n }
+            var placed = [Bool](repeating: false, count: refreshed.count)
+            for id in heldIDs {
+                if let n = last[id], !placed[n] {
+                    placed[n] = true
+                    updates.append(n)
+                } else {
+                    updates.append(nil)
+                }
+            }
+            for new in refreshed where new.source == source {
+                let n = last[new.id]!
+                guard !placed[n] else { continue }
+                placed[n] = true
+                added.append(n)
+            }
+        }
     }
 }

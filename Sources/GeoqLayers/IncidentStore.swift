@@ -88,23 +88,49 @@ public struct IncidentStore: Sendable {
             throw .feedMalformed("\(feed): \(error)")
         }
 
-        let (held, _) = try self.held()
-        let merged = IncidentMerge.merge(held: held, refreshed: incidents, source: source)
+        let store: GeoPackage
+        let existed = FileManager.default.fileExists(atPath: storeFile.path)
         do {
             try FileManager.default.createDirectory(
                 at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let store = try GeoPackage.open(at: storeFile.path, create: true)
-            try store.replaceLayer(
-                StoredLayerInput(
-                    name: Self.layerName, title: "Incidents (GeoRSS feeds)",
-                    features: merged.incidents.map(\.feature), source: feed, sourceCRS: "EPSG:4326",
-                    notes: ["last refresh: source \(source) from \(feed)"]))
+            store = try GeoPackage.open(at: storeFile.path, create: true)
+        } catch {
+            throw existed
+                ? .storeUnreadable(path: storeFile.path, reason: "\(error)")
+                : .storeWriteFailed(path: storeFile.path, reason: "\(error)")
+        }
+        let merged: IncidentMerge.Result
+        let held: Int
+        do {
+            let notes = ["last refresh: source \(source) from \(feed)"]
+            // Only the source's rows change: the others stay as stored, never read back.
+            var own: IncidentMerge.Result?
+            if let replaced = try store.replacePartition(
+                of: Self.layerName, column: "source", value: source, source: feed, notes: notes,
+                with: { ids in
+                    own = IncidentMerge.merge(heldIDs: ids, refreshed: incidents, source: source)
+                    return own!.incidents.map(\.feature)
+                }), let own
+            {
+                merged = own
+                held = replaced.rowCount
+            } else {
+                // No layer yet, or one written before incidents had sources: write it whole.
+                merged = IncidentMerge.merge(held: try self.held().incidents, refreshed: incidents, source: source)
+                held = merged.incidents.count
+                try store.replaceLayer(
+                    StoredLayerInput(
+                        name: Self.layerName, title: "Incidents (GeoRSS feeds)",
+                        features: merged.incidents.map(\.feature), source: feed, sourceCRS: "EPSG:4326", notes: notes))
+            }
+        } catch let error as IncidentStoreError {
+            throw error
         } catch {
             throw .storeWriteFailed(path: storeFile.path, reason: "\(error)")
         }
         return Report(
             source: source, feedType: type, itemsRead: incidents.count, added: merged.added, updated: merged.updated,
-            ended: merged.ended, withoutLocation: withoutLocation, held: merged.incidents.count, refreshedAt: now)
+            ended: merged.ended, withoutLocation: withoutLocation, held: held, refreshedAt: now)
     }
 
     /// The store writes `imported_at` as ISO 8601 UTC.

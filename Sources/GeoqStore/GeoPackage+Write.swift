@@ -15,7 +15,7 @@ extension GeoPackage {
     public func replaceLayer(_ layer: StoredLayerInput) throws(StoreError) {
         let table = layer.name
         try Self.validateLayerName(table)
-        let columns = try Self.propertyColumns(of: layer)
+        let columns = try Self.propertyColumns(of: layer.features)
         let geometryType = Self.commonGeometryType(of: layer.features)
         let extent = layer.features.reduce(BoundingBox.empty) { $0.union($1.geometry.boundingBox) }
         let rtree = "rtree_\(table)_geom"
@@ -108,13 +108,7 @@ extension GeoPackage {
             try insert.bind(feature.id, at: 3)
             try insert.bind(feature.name, at: 4)
             for (i, column) in columns.enumerated() {
-                let at = Int32(i + 5)
-                switch (feature.properties[column.key] ?? .null, column.kind) {
-                case (.null, _): try insert.bindNull(at: at)
-                case (.number(let d), .real): try insert.bind(d, at: at)
-                case (.bool(let b), .boolean): try insert.bind(Int64(b ? 1 : 0), at: at)
-                case (let value, _): try insert.bind(value.text ?? "", at: at)
-                }
+                try Self.bind(feature.properties[column.key], as: column.kind, to: insert, at: Int32(i + 5))
             }
             do {
                 try insert.run()
@@ -132,6 +126,19 @@ extension GeoPackage {
                 try index.run()
             }
             try afterRowInserted?(row + 1)
+        }
+    }
+
+    /// Binds a property value the way its column stores it: numbers in REAL columns, Bools in
+    /// BOOLEAN ones, anything else as text; a missing value as NULL.
+    static func bind(
+        _ value: PropertyValue?, as kind: PropertyColumn.Kind, to statement: SQLiteConnection.Statement, at index: Int32
+    ) throws(StoreError) {
+        switch (value ?? .null, kind) {
+        case (.null, _): try statement.bindNull(at: index)
+        case (.number(let d), .real): try statement.bind(d, at: index)
+        case (.bool(let b), .boolean): try statement.bind(Int64(b ? 1 : 0), at: index)
+        case (let value, _): try statement.bind(value.text ?? "", at: index)
         }
     }
 
@@ -205,7 +212,7 @@ extension GeoPackage {
     // MARK: - Layer shape
 
     /// How one property key is stored.
-    struct PropertyColumn {
+    struct PropertyColumn: Equatable {
         enum Kind: String {
             case real = "REAL"
             case boolean = "BOOLEAN"
@@ -231,9 +238,9 @@ extension GeoPackage {
     }
 
     /// One column per property key, sorted by key, typed by the values.
-    static func propertyColumns(of layer: StoredLayerInput) throws(StoreError) -> [PropertyColumn] {
+    static func propertyColumns(of features: [Feature]) throws(StoreError) -> [PropertyColumn] {
         var kinds: [String: PropertyColumn.Kind?] = [:]  // nil: only nulls so far
-        for feature in layer.features {
+        for feature in features {
             for (key, value) in feature.properties {
                 let kind: PropertyColumn.Kind?
                 switch value {

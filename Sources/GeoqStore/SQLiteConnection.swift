@@ -70,6 +70,9 @@ final class SQLiteConnection {
         }
     }
 
+    /// The rowid of the last row inserted on this connection (an INTEGER PRIMARY KEY's value).
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The first column of the first row of `sql` as text (nil for no row or NULL).
     func scalarText(_ sql: String) throws(StoreError) -> String? {
         let stmt = try prepare(sql)

@@ -46,6 +46,48 @@ import Testing
         }
     }
 
+    /// Every stored row of the incidents layer of one source, as SQLite holds it.
+    func storedRows(_ store: IncidentStore, source: String) throws -> [String] {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        sqlite.arguments = [
+            "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                + "[print(repr(r)) for r in c.execute('SELECT * FROM incidents WHERE source = ? ORDER BY fid', (sys.argv[2],))]",
+            store.storeFile.path, source,
+        ]
+        let pipe = Pipe()
+        sqlite.standardOutput = pipe
+        try sqlite.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        sqlite.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Refreshing one source rewrites only its rows: another source's stay byte for byte (fid
+    /// included), and the source's incidents read back as a whole rewrite gives them.
+    @Test func aRefreshLeavesAnotherSourcesRowsByteIdentical() throws {
+        try withStore { store, _ in
+            _ = try store.refresh(data: try fixture(0), feed: "/feeds/agua.xml", now: Self.now)
+            _ = try store.refresh(data: try fixture(1), feed: "/feeds/trafico.xml", now: Self.now)
+            let water = try storedRows(store, source: "agua")
+            #expect(water.count == 1)
+            let later = Self.now.addingTimeInterval(3600)
+            let again = try store.refresh(data: try fixture(1), feed: "/feeds/trafico.xml", now: later)
+            #expect((again.added, again.updated, again.ended, again.held) == (0, 3, 0, 4))
+            #expect(try storedRows(store, source: "agua") == water)
+            let held = try store.held().incidents
+            #expect(held.map(\.source) == ["agua", "trafico", "trafico", "trafico"])
+            #expect(held.filter { $0.source == "trafico" }.allSatisfy { $0.seen == later })
+            // The same feed into a fresh store: the same incidents.
+            try withStore { fresh, _ in
+                _ = try fresh.refresh(data: try fixture(0), feed: "/feeds/agua.xml", now: Self.now)
+                _ = try fresh.refresh(data: try fixture(1), feed: "/feeds/trafico.xml", now: later)
+                #expect(try fresh.held().incidents == held)
+            }
+        }
+    }
+
     /// A layer as geoq wrote it before sources: properties type, link, published, description,
     /// seen, and no source nor categories.
     @Test func aLayerWrittenBeforeSourcesIsReadAndKept() throws {
