@@ -3,9 +3,16 @@ import Testing
 
 @testable import GeoqIncidents
 
-/// The byte-level cleaning against the character-based one it replaced (``ReferenceDescription``):
-/// the same string for every description, whichever path cleans it.
+/// The byte-level cleaning against the character-based general path
+/// (``IncidentDescription/cleanByCharacters(_:)``, tags, entities and sub-headings found on
+/// characters with Foundation's search): the same string for every description, whichever path
+/// cleans it.
 @Suite struct DescriptionBytesTests {
+    /// The second implementation, for a description or none.
+    static func reference(_ html: String?) -> String {
+        html.map(IncidentDescription.cleanByCharacters) ?? IncidentDescription.empty
+    }
+
     static let tags = [
         "<p>", "</p>", "<P class=\"x\">", "<br>", "<BR/>", "<br />", "<//br>", "<strong>", "</strong>", "<div>", "<li>",
         "<table>", "<h2>", "<span>", "<br²>", "<é>", "<brá>", "<ScRiPt>x<p>y</sCrIpT>", "<style>p{}</style >",
@@ -41,7 +48,7 @@ import Testing
             }.joined()
             if DescriptionBytes.clean(html) != nil { byBytes += 1 }
             #expect(
-                IncidentDescription.clean(html) == ReferenceDescription.clean(html), "\(n): \(html.debugDescription)")
+                IncidentDescription.clean(html) == Self.reference(html), "\(n): \(html.debugDescription)")
         }
         // Both paths are exercised: the byte path on most descriptions, the character path on the rest.
         #expect(byBytes > 2000)
@@ -58,7 +65,7 @@ import Testing
                 "<!--\(c)-->\(c)<script\(c)>\(c)</script\(c)>\(c)", "\(c) \t \(c)\n\n \(c)",
             ] {
                 #expect(DescriptionBytes.clean(html) != nil)
-                #expect(IncidentDescription.clean(html) == ReferenceDescription.clean(html), "\(html.debugDescription)")
+                #expect(IncidentDescription.clean(html) == Self.reference(html), "\(html.debugDescription)")
             }
         }
     }
@@ -66,7 +73,7 @@ import Testing
     @Test func emptyDescriptionsReadSinDescripcion() {
         for html in ["", " ", "<p></p>", "&nbsp;\n\t", "<!-- -->", "<script>x</script>", "\u{00A0}"] {
             #expect(IncidentDescription.clean(html) == "Sin descripción")
-            #expect(ReferenceDescription.clean(html) == "Sin descripción")
+            #expect(Self.reference(html) == "Sin descripción")
         }
         #expect(IncidentDescription.clean(nil) == "Sin descripción")
     }
