@@ -126,7 +126,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // On-demand benchmark (not run by the tests): `swift run -c release geoq-bench`.
+        // Benchmarks: `swift run -c release geoq-bench`; tools/test runs `geoq-bench --smoke` once.
         .executableTarget(
             name: "geoq-bench",
             dependencies: [

@@ -11,15 +11,18 @@ import GeoqTestSupport
 /// store, refreshed again (every item an update), and queried near a point; plus the parser's
 /// peak memory on 10,000 and 100,000 items, read as a stream with nothing kept.
 enum IncidentBenchmark {
-    static func run(runs: Int, progress: Progress) throws {
+    /// - Parameters:
+    ///   - items: items of the feed that is parsed, refreshed and queried.
+    ///   - largeItems: items of the larger feed whose streaming parse is measured for memory.
+    static func run(runs: Int, progress: Progress, items: Int = 10_000, largeItems: Int = 100_000) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "geoq-bench-incidents-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let feed10k = directory.appendingPathComponent("feed-10000.xml")
-        let feed100k = directory.appendingPathComponent("feed-100000.xml")
-        try writeFeed(items: 10_000, to: feed10k)
-        try writeFeed(items: 100_000, to: feed100k)
+        let feed10k = directory.appendingPathComponent("feed-\(items).xml")
+        let feed100k = directory.appendingPathComponent("feed-\(largeItems).xml")
+        try writeFeed(items: items, to: feed10k)
+        try writeFeed(items: largeItems, to: feed100k)
         // Peak memory of a streaming parse that keeps nothing, measured before anything large is
         // held: it must not grow with the file.
         let before = peakKilobytes()
@@ -57,20 +60,20 @@ enum IncidentBenchmark {
         let ms = { (ns: Double) in String(format: "%.0f ms", ns / 1e6) }
         let p = Stats(parse), f = Stats(first), a = Stats(again), n = Stats(near)
         print("")
-        print("| incident feed, 10,000 items (\(data.count / 1024) KiB) | min | mean |")
+        print("| incident feed, \(items) items (\(data.count / 1024) KiB) | min | mean |")
         print("|---|---:|---:|")
         print("| parse (RSS + GeoRSS + dates) | \(ms(p.min)) | \(ms(p.mean)) |")
         print(
             "| refresh into an empty store (parse, clean HTML, merge, one transaction) | \(ms(f.min)) | \(ms(f.mean)) |"
         )
-        print("| refresh again (10,000 updates by id) | \(ms(a.min)) | \(ms(a.mean)) |")
+        print("| refresh again (\(items) updates by id) | \(ms(a.min)) | \(ms(a.mean)) |")
         print(
             "| list within 500 m of a point (read the layer, geodesic distances; \(hitCount) hits) | \(ms(n.min)) | \(ms(n.mean)) |"
         )
         print("")
         print(
             "Streaming parse with nothing kept: peak resident memory \(before / 1024) MiB before, \(after10k / 1024) MiB "
-                + "after 10,000 items, \(after100k / 1024) MiB after 100,000 items (file \(try Data(contentsOf: feed100k).count / 1_048_576) MiB)."
+                + "after \(items) items, \(after100k / 1024) MiB after \(largeItems) items (file \(try Data(contentsOf: feed100k).count / 1_048_576) MiB)."
         )
     }
 

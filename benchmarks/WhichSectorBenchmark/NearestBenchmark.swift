@@ -19,17 +19,21 @@ enum NearestBenchmark {
 
     /// - Parameters:
     ///   - root: the repository root (data/external/geonames/cities500.json is read from it).
-    ///   - queries: nearest-10 queries per run for geoq (the brute force runs 50).
-    static func run(root: URL, runs: Int, progress: Progress, queries queryCount: Int = 10_000, seed: UInt64 = 2026)
-        throws
-    {
+    ///   - queries: nearest-10 queries of each kind per run for geoq.
+    ///   - bruteQueries: queries of each kind the brute force answers and geoq is checked against.
+    ///   - cities: use only the first this many cities (all when nil).
+    static func run(
+        root: URL, runs: Int, progress: Progress, queries queryCount: Int = 10_000, bruteQueries bruteCount: Int = 25,
+        cities: Int? = nil, seed: UInt64 = 2026
+    ) throws {
         let file = root.appendingPathComponent("data/external/geonames/cities500.json")
         guard FileManager.default.fileExists(atPath: file.path) else {
             progress.note("GeoNames not found; run tools/fetch-benchmark-data.sh geonames")
             return
         }
         progress.note("nearest: reading \(file.path)")
-        let points = try loadCities(file)
+        let allPoints = try loadCities(file)
+        let points = cities.map { Array(allPoints.prefix($0)) } ?? allPoints
         let geodesic = Geodesic.wgs84
 
         var buildTimes: [Double] = []
@@ -52,7 +56,7 @@ enum NearestBenchmark {
                 latitude: max(-90, min(90, city.y + rng.uniform(-0.05...0.05))),
                 longitude: max(-180, min(180, city.x + rng.uniform(-0.05...0.05))))
         }
-        let bruteQueries = Array(queries.prefix(25) + nearCities.prefix(25))
+        let bruteQueries = Array(queries.prefix(bruteCount) + nearCities.prefix(bruteCount))
 
         // Agreement with brute force, and how many geodesics geoq solves per query.
         let counting = CountingGeodesic(geodesic)
@@ -158,7 +162,7 @@ enum NearestBenchmark {
         print("")
         print(
             "Queries: \(queries.count) uniform on the sphere and \(nearCities.count) within 0.05° of a random city "
-                + "(seed \(seed)); brute force and the agreement check on 25 of each; \(runs) runs, min, median and "
+                + "(seed \(seed)); brute force and the agreement check on \(bruteCount) of each; \(runs) runs, min, median and "
                 + "mean of ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
                 + "\(String(format: "%.1f", solvesPerNearQuery)) (near cities) Karney inverse problems per nearest-10 "
                 + "query, \(fmt(brute.min / Double(points.count))) ns each in the brute force; lines under 100 km take the short-line formula (agreement: same ids in the same order, distances within \(PointIndex.distanceTolerance) m, bearings within \(PointIndex.bearingTolerance)°)."

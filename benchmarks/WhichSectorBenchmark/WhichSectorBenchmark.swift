@@ -4,7 +4,8 @@ import GeoqGEOS
 import GeoqLayers
 import GeoqTestSupport
 
-/// `swift run -c release geoq-bench [--points N] [--runs R]`
+/// `swift run -c release geoq-bench [--points N] [--runs R]`, or `geoq-bench --smoke` for one small
+/// run of every part (what the tests run, to catch a part that no longer runs; no timing is checked).
 ///
 /// Point-in-polygon lookups per layer, geoq's index against GEOS prepared geometries behind a
 /// GEOS STRtree (through geoq's own GEOS bindings), on the same seeded random points in the
@@ -78,10 +79,13 @@ struct WhichSectorBenchmark {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
         }
         if options.only == nil || options.only == "nearest" {
-            try NearestBenchmark.run(root: root, runs: options.runs, progress: progress)
+            try NearestBenchmark.run(
+                root: root, runs: options.runs, progress: progress, queries: options.nearestQueries,
+                bruteQueries: options.bruteQueries, cities: options.cities)
         }
         if options.only == nil || options.only == "incidents" {
-            try IncidentBenchmark.run(runs: options.runs, progress: progress)
+            try IncidentBenchmark.run(
+                runs: options.runs, progress: progress, items: options.feedItems, largeItems: options.largeFeedItems)
         }
     }
 
@@ -207,6 +211,16 @@ struct BenchmarkOptions {
     var points = 200_000
     var runs = 5
     var seed: UInt64 = 2026
+    /// Nearest-10 queries per kind (uniform, near a city) and per run.
+    var nearestQueries = 10_000
+    /// Queries of each kind checked against the brute force.
+    var bruteQueries = 25
+    /// Use only the first this many GeoNames cities (all when nil).
+    var cities: Int?
+    /// Items of the incident feed that is parsed, refreshed and queried, and of the large feed
+    /// whose streaming parse is measured for memory.
+    var feedItems = 10_000
+    var largeFeedItems = 100_000
     /// Run only the layers whose label contains this text ("store": only the store half,
     /// "nearest": only the nearest-N half).
     var only: String?
@@ -219,8 +233,18 @@ struct BenchmarkOptions {
             case "--runs": runs = try Self.number(it.next(), arg)
             case "--seed": seed = UInt64(try Self.number(it.next(), arg))
             case "--only": only = it.next()
+            case "--smoke":
+                // Every part once on a few thousand points: small enough for the debug build in
+                // the tests, large enough to go through every path of every part.
+                points = 3000
+                runs = 1
+                nearestQueries = 200
+                bruteQueries = 2
+                cities = 5000
+                feedItems = 500
+                largeFeedItems = 2000
             case "-h", "--help":
-                print("usage: geoq-bench [--points N] [--runs R] [--seed S] [--only LAYER-TEXT]")
+                print("usage: geoq-bench [--smoke] [--points N] [--runs R] [--seed S] [--only LAYER-TEXT]")
                 exit(0)
             default: throw BenchmarkError("unknown argument '\(arg)'; see --help")
             }
