@@ -144,7 +144,7 @@ let package = Package(
                 "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite",
             ]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON"]),
+        .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqLayersTests",
             dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqJSON", "GeoqSchedule", "GeoqTestSupport"]),

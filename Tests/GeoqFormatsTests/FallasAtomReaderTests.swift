@@ -21,6 +21,16 @@ struct FallasAtomReaderTests {
         ("10", 39.471170302164104, -0.37958649271837014),  // Avinguda de l'Oest
     ]
 
+    /// A file or folder of the shared data; the test fails, naming it, when it is not there.
+    static func sharedFile(_ relativePath: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let url = TestData.url(relativePath)
+        try #require(
+            FileManager.default.fileExists(atPath: url.path),
+            "shared data file \(url.path) is missing (set GEOQ_DATA_DIR to the shared data directory)",
+            sourceLocation: sourceLocation)
+        return url
+    }
+
     @Test func realFallas() throws {
         let c = try read(FallasFeedFixtures.fallas)
         #expect(c.crs == .epsg(4326))
@@ -54,10 +64,9 @@ struct FallasAtomReaderTests {
         #expect(c.features[4].properties["link"] == .string("https://www.example.org/fallas/10"))
     }
 
-    /// The same positions, read from the CSV at test time (skipped when the shared data is absent).
+    /// The same positions, read from the CSV at test time.
     @Test func positionsEqualTheCSV() throws {
-        let url = TestData.url("valencia/falles-fallas.csv")
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let url = try Self.sharedFile("valencia/falles-fallas.csv")
         let text = try String(contentsOf: url, encoding: .utf8)
         var csv: [String: Point] = [:]
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
@@ -225,8 +234,8 @@ struct FallasAtomReaderTests {
     /// `<georss:point> 36.9382 31.1732 </georss:point>` and expects `(31.1732, 36.9382)`.
     /// Of the folder's 10 files, 1 qualifies (the others hold lines, polygons, boxes or GML).
     @Test func feedparserWellformedPoints() throws {
-        let folder = TestData.url("georss/feedparser-geo-tests/tests/wellformed/geo")
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let folder = try Self.sharedFile("georss/feedparser-geo-tests/tests/wellformed/geo")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         let pattern = #/\['coordinates'\] == \((-?[0-9.]+), (-?[0-9.]+)\)/#
         var checked: [String] = []
         for name in names.sorted() where name.hasSuffix(".xml") {
@@ -249,8 +258,7 @@ struct FallasAtomReaderTests {
 
     /// feedparser's ill-formed `<georss:point> </georss:point>` is an entry without a point.
     @Test func feedparserIllformedEmptyPoint() throws {
-        let url = TestData.url("georss/feedparser-geo-tests/tests/illformed/geo/georss_point_no_coords.xml")
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let url = try Self.sharedFile("georss/feedparser-geo-tests/tests/illformed/geo/georss_point_no_coords.xml")
         let error = formatError { () throws(FormatError) in try readFeatures(at: url) }
         expect(error, code: .missingGeometry, mentions: ["line 9", "feature 1 (id 1)", "has an empty <georss:point>"])
     }
