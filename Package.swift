@@ -2,9 +2,11 @@
 //
 // geoq — a geospatial query engine and sector-lookup service.
 //
-// The import graph points one way: faces (CLI, later the HTTP service) -> layers -> core.
-// The C libraries (GEOS, PROJ, SQLite, libxml2) are reached only through the thin adapter modules
-// GeoqGEOS, GeoqPROJ and GeoqXML; GeoqCore itself does no I/O and links no C library.
+// The import graph points one way: faces (the CLI, the HTTP service) -> the API without HTTP ->
+// layers and domain modules -> core. Each C library is reached through one thin adapter module:
+// GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2 through
+// GeoqXML. GeoqCore itself does no I/O and links no C library. Every target declares exactly
+// the modules it imports.
 import PackageDescription
 
 let package = Package(
@@ -54,15 +56,16 @@ let package = Package(
         // module, so that trips need not depend on the file formats to read XML.
         .target(name: "GeoqXML", dependencies: ["CLibXML2"]),
 
-        // Domain modules on the core (no files, no C): nearest-N ranking over point layers, the
-        // augmented-reality overlay, trips from GPS traces.
+        // Domain modules on the core: nearest-N ranking over point layers, the augmented-reality
+        // overlay (no files, no C), trips from GPS traces (which read GPX through GeoqXML), the
+        // Fallas' sections and colours (on nothing at all).
         // One CPU hint Swift does not expose (__builtin_prefetch), header-only: the point index
         // asks for a leaf's cache lines as soon as it queues the leaf.
         .target(name: "CPrefetch"),
         .target(name: "GeoqNearby", dependencies: ["GeoqCore", "CPrefetch"]),
         .target(name: "GeoqAR", dependencies: ["GeoqCore", "GeoqJSON"]),
         .target(name: "GeoqTrips", dependencies: ["GeoqCore", "GeoqXML"]),
-        .target(name: "GeoqFallas", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqFallas"),
 
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
@@ -73,7 +76,8 @@ let package = Package(
         .target(name: "GeoqFetch"),
         // City incident feeds: the incident model, HTML descriptions cleaned, nearest-first lists.
         .target(name: "GeoqIncidents", dependencies: ["GeoqCore", "GeoqSchedule"]),
-        // "Can I park here?": the sector lookup joined with the tariffs and the zone lines.
+        // "Can I park here?": the sector lookup joined with the tariffs and the zone lines (on
+        // GeoqLayers for the lookup, so it links GEOS, PROJ and SQLite through it).
         .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqLayers", "GeoqSchedule", "GeoqTariffs"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
@@ -97,11 +101,13 @@ let package = Package(
                 "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
                 "GeoqAR", "GeoqFormats", "GeoqJSON",
             ]),
-        // `geoq serve`: Hummingbird routes over GeoqAPI, nothing else.
+        // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
+        // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
+        // another closes slow, idle and surplus connections.
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqFormats", "GeoqJSON",
+                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -119,9 +125,8 @@ let package = Package(
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqLayers", "GeoqFormats", "GeoqStore", "GeoqNearby", "GeoqAR", "GeoqTrips", "GeoqPROJ",
-                "GeoqSchedule",
-                "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
+                "GeoqAPI", "GeoqCore", "GeoqLayers", "GeoqFormats", "GeoqStore", "GeoqAR", "GeoqTrips", "GeoqPROJ",
+                "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -136,48 +141,64 @@ let package = Package(
             path: "benchmarks/WhichSectorBenchmark"),
 
         // Tests.
-        .target(name: "GeoqTestSupport", dependencies: ["GeoqCore"], path: "Tests/GeoqTestSupport"),
+        .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqGEOSTests",
             dependencies: [
-                "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqTestSupport", "CSQLite",
+                "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqLayers", "GeoqTestSupport", "CSQLite",
             ]),
-        .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqLayersTests",
-            dependencies: ["GeoqLayers", "GeoqStore", "GeoqFormats", "GeoqJSON", "GeoqSchedule", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqCLITests", dependencies: ["GeoqCLI", "GeoqFormats", "GeoqParking", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqPROJ", "GeoqGEOS", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqJSON", "GeoqPROJ", "GeoqTestSupport"]),
-        .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqPROJ", "GeoqTestSupport"]),
+            dependencies: [
+                "GeoqLayers", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
+                "GeoqSchedule",
+                "GeoqTestSupport",
+            ]),
+        .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqCLITests",
+            dependencies: [
+                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqParking", "GeoqTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqCore", "GeoqJSON", "GeoqPROJ", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqTripsTests", dependencies: ["GeoqTrips", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFallasTests", dependencies: ["GeoqFallas"]),
         .testTarget(name: "GeoqScheduleTests", dependencies: ["GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFetchTests", dependencies: ["GeoqFetch", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqIncidentsTests",
-            dependencies: ["GeoqIncidents", "GeoqFormats", "GeoqSchedule", "GeoqPROJ", "GeoqTestSupport"],
+            dependencies: ["GeoqIncidents", "GeoqCore", "GeoqFormats", "GeoqPROJ", "GeoqTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqAPITests",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule",
-                "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
+                "GeoqAPI", "GeoqCore", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs",
+                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",
             dependencies: [
-                "GeoqServer", "GeoqAPI", "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
+                "GeoqServer", "GeoqAPI", "GeoqFormats", "GeoqLayers", "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "GeoqParkingTests",
-            dependencies: ["GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
+            dependencies: [
+                "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqTestSupport",
+            ]),
     ]
 )
