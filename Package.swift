@@ -138,7 +138,7 @@ let package = Package(
                 "GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ", "GeoqFormats",
                 "GeoqIncidents",
             ],
-            path: "benchmarks/WhichSectorBenchmark"),
+            path: "benchmarks/geoq-bench"),
 
         // Tests.
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),

@@ -38,21 +38,21 @@ enum IncidentBenchmark {
             progress.note("incidents: run \(run)/\(runs)")
             var count = 0
             parse.append(
-                try WhichSectorBenchmark.timeThrowing(1) {
+                try GeoqBench.timeThrowing(1) {
                     _ = try GeoRSSFeedReader.read(data: data, source: "bench") { _ in count += 1 }
                 })
             let store = IncidentStore(storeFile: directory.appendingPathComponent("store-\(run).gpkg"))
             first.append(
-                try WhichSectorBenchmark.timeThrowing(1) {
+                try GeoqBench.timeThrowing(1) {
                     _ = try store.refresh(data: data, feed: "bench", type: .trafficCut)
                 })
             again.append(
-                try WhichSectorBenchmark.timeThrowing(1) {
+                try GeoqBench.timeThrowing(1) {
                     _ = try store.refresh(data: data, feed: "bench", type: .trafficCut)
                 })
             let centre = Point(latitude: 41.6488, longitude: -0.8891)
             near.append(
-                try WhichSectorBenchmark.timeThrowing(1) {
+                try GeoqBench.timeThrowing(1) {
                     let held = try store.held().incidents
                     hitCount = IncidentQuery(near: centre, withinMetres: 500).run(held, geodesic: Geodesic.wgs84).count
                 })

@@ -62,11 +62,11 @@ enum StoreBenchmark {
             var start = ContinuousClock.now
             let polygons = try LayerLibrary(locations: locations, storeFile: store)
             polygonFeatures = try polygonLayers.reduce(0) { $0 + (try polygons.layer(named: $1).features.count) }
-            polygonTimes.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start) / 1e6)
+            polygonTimes.append(GeoqBench.nanoseconds(ContinuousClock.now - start) / 1e6)
             start = ContinuousClock.now
             let points = try LayerLibrary(locations: locations, storeFile: store)
             pointFeatures = try pointLayers.reduce(0) { $0 + (try points.pointLayer(named: $1).features.count) }
-            pointTimes.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start) / 1e6)
+            pointTimes.append(GeoqBench.nanoseconds(ContinuousClock.now - start) / 1e6)
         }
         print("")
         print("| open the store, read and index (catalog layers) | layers | features | min | mean |")
@@ -84,7 +84,7 @@ enum StoreBenchmark {
     }
 
     static func row(_ name: String, _ features: Int, _ vertices: Int, _ time: Duration) -> String {
-        let seconds = WhichSectorBenchmark.nanoseconds(time) / 1e9
+        let seconds = GeoqBench.nanoseconds(time) / 1e9
         return "| \(name) | \(features) | \(vertices) | \(String(format: "%.0f ms", seconds * 1000)) "
             + "| \(String(format: "%.0f", Double(features) / seconds)) | \(String(format: "%.0f", Double(vertices) / seconds)) |"
     }

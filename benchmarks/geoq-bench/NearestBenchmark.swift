@@ -42,7 +42,7 @@ enum NearestBenchmark {
             progress.note("nearest: building the index, run \(run)/\(runs)")
             let start = ContinuousClock.now
             index = PointIndex(points)
-            buildTimes.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start))
+            buildTimes.append(GeoqBench.nanoseconds(ContinuousClock.now - start))
         }
 
         var rng = SeededRandom(seed: seed)
@@ -81,11 +81,11 @@ enum NearestBenchmark {
         for run in 1...runs {
             progress.note("nearest: run \(run)/\(runs)")
             geoqTimes.append(
-                WhichSectorBenchmark.time(queries.count) { sink &+= geoqPass(index, queries, geodesic) })
+                GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, geodesic) })
             nearTimes.append(
-                WhichSectorBenchmark.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic) })
+                GeoqBench.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic) })
             bruteTimes.append(
-                WhichSectorBenchmark.time(bruteQueries.count) {
+                GeoqBench.time(bruteQueries.count) {
                     for q in bruteQueries { sink &+= bruteForce(points, q, geodesic)[0].item }
                 })
         }
@@ -102,7 +102,7 @@ enum NearestBenchmark {
                 items: points.enumerated().map {
                     (box: BoundingBox(minX: $1.x, minY: $1.y, maxX: $1.x, maxY: $1.y), id: $0)
                 })
-            geosBuild.append(WhichSectorBenchmark.nanoseconds(ContinuousClock.now - start))
+            geosBuild.append(GeoqBench.nanoseconds(ContinuousClock.now - start))
         }
         let geosTree = tree!
         func geosNearest(_ q: Point) throws -> Int {
@@ -127,23 +127,23 @@ enum NearestBenchmark {
         for run in 1...runs {
             progress.note("nearest-1: run \(run)/\(runs)")
             geos1.append(
-                try WhichSectorBenchmark.timeThrowing(queries.count) {
+                try GeoqBench.timeThrowing(queries.count) {
                     for q in queries { sink &+= try geosNearest(q) }
                 })
             geosNear1.append(
-                try WhichSectorBenchmark.timeThrowing(nearCities.count) {
+                try GeoqBench.timeThrowing(nearCities.count) {
                     for q in nearCities { sink &+= try geosNearest(q) }
                 })
             geoq1.append(
-                WhichSectorBenchmark.time(queries.count) { sink &+= geoqPass(index, queries, geodesic, limit: 1) })
+                GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, geodesic, limit: 1) })
             geoqNear1.append(
-                WhichSectorBenchmark.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic, limit: 1) }
+                GeoqBench.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic, limit: 1) }
             )
         }
         if sink == 42 { print("") }  // keep the work observable
 
         let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
-        let fmt = WhichSectorBenchmark.fmt
+        let fmt = GeoqBench.fmt
         print("")
         print(
             "| nearest-10 over GeoNames cities500 | points | build (min / mean) | ns/query (min / median / mean) | queries/s (median) | agree |"
