@@ -144,10 +144,8 @@ let package = Package(
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqGEOSTests",
-            dependencies: [
-                "GeoqGEOS", "GeoqPROJ", "GeoqCore", "GeoqLayers", "GeoqTestSupport", "CSQLite",
-            ]),
+            name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqPROJTests", dependencies: ["GeoqPROJ", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),
         .testTarget(
@@ -157,7 +155,7 @@ let package = Package(
                 "GeoqSchedule",
                 "GeoqTestSupport",
             ]),
-        .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [
