@@ -1,5 +1,5 @@
 /// Which vocabulary a feed element belongs to: the one rule every feed reader uses
-/// (``GeoRSSFeedReader``, ``FallasAtomReader``) to tell `georss:point` from another `point`.
+/// (``GeoRSSFeedReader``, ``GeoRSSPointReader``) to tell `georss:point` from another `point`.
 ///
 /// An element is recognised by its namespace URI, whatever prefix the document binds to it
 /// (`<gr:point xmlns:gr="http://www.georss.org/georss">` is GeoRSS). A namespace geoq does not

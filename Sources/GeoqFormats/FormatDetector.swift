@@ -6,7 +6,7 @@ public enum FileFormat: String, Hashable, Sendable, CaseIterable {
     case kml = "KML"
     case shapefile = "Shapefile"
     case opendatasoftCSV = "opendatasoft CSV"
-    /// An Atom or RSS feed with GeoRSS points (``FallasAtomReader``).
+    /// An Atom or RSS feed with GeoRSS points (``GeoRSSPointReader``).
     case geoRSSFeed = "GeoRSS feed"
     /// The `<Anuncios>` services XML of the Fallas app (``ServicesXMLReader``).
     case servicesXML = "services XML"
@@ -146,7 +146,7 @@ public func readFeatures(at url: URL, options: ReadOptions = ReadOptions()) thro
     case .kml: return try KMLReader(options: options).read(at: url)
     case .shapefile: return try ShapefileReader(options: options).read(at: url)
     case .opendatasoftCSV: return try OpendatasoftCSVReader(options: options).read(at: url)
-    case .geoRSSFeed: return try FallasAtomReader(options: options).read(at: url)
+    case .geoRSSFeed: return try GeoRSSPointReader(options: options).read(at: url)
     case .servicesXML: return try ServicesXMLReader(options: options).read(at: url)
     case nil:
         let ext = url.pathExtension.lowercased()

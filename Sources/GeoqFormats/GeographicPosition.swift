@@ -1,7 +1,7 @@
 import GeoqCore
 
 /// Parsing and checking of latitude/longitude written as text, shared by the XML feed readers
-/// (``FallasAtomReader``, ``ServicesXMLReader``). Positions are WGS84 degrees, latitude first as
+/// (``GeoRSSPointReader``, ``ServicesXMLReader``). Positions are WGS84 degrees, latitude first as
 /// GeoRSS and people write them.
 enum GeographicPosition {
     /// A decimal number, or nil. With `decimalComma`, a single comma and no dot is read as the

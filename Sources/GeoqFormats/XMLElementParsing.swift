@@ -2,7 +2,7 @@ import Foundation
 import GeoqXML
 
 /// The plumbing shared by the XML readers of feeds and point features (``GeoRSSFeedReader``,
-/// ``FallasAtomReader``, ``ServicesXMLReader``): a stack of open elements with their text, the
+/// ``GeoRSSPointReader``, ``ServicesXMLReader``): a stack of open elements with their text, the
 /// first error, and the translation of ``XMLSyntaxError``s into ``FormatError``s with a line.
 ///
 /// Subclasses override ``didOpen(_:attributes:)`` and ``didClose(_:)``. Not Sendable: one

@@ -109,7 +109,7 @@ import Testing
             entries.map(\.location?.geometry) == [
                 .point(Point(x: -0.37, y: 39.47)), .point(Point(x: -0.38, y: 39.48)), nil,
             ])
-        let fallas = try FallasAtomReader(options: ReadOptions(skipFeaturesWithoutGeometry: true))
+        let fallas = try GeoRSSPointReader(options: ReadOptions(skipFeaturesWithoutGeometry: true))
             .read(data: Data(text.utf8), source: "ns.atom")
         #expect(fallas.features.map(\.id) == ["1", "2"])
         #expect(

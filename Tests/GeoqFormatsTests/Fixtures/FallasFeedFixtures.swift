@@ -1,4 +1,4 @@
-/// Fallas feeds for the tests of ``FallasAtomReader``.
+/// Fallas feeds for the tests of ``GeoRSSPointReader``.
 ///
 /// Written for geoq's tests (there is no copy of the original app's feed): they follow SPEC §2's
 /// description of that feed — Atom, one `<entry>` per falla with `id`, `title`, `falleraMayor`,

@@ -4,10 +4,10 @@ import GeoqFormats
 import GeoqTestSupport
 import Testing
 
-@Suite("FallasAtomReader")
-struct FallasAtomReaderTests {
+@Suite("GeoRSSPointReader")
+struct GeoRSSPointReaderTests {
     func read(_ text: String, options: ReadOptions = ReadOptions()) throws(FormatError) -> FeatureCollection {
-        try FallasAtomReader(options: options).read(data: Data(text.utf8), source: "fallas.atom")
+        try GeoRSSPointReader(options: options).read(data: Data(text.utf8), source: "fallas.atom")
     }
 
     /// The positions of the five fixture fallas, from `geo_point_2d` ("lat, lon") of

@@ -1,8 +1,9 @@
 import Foundation
 import GeoqCore
 
-/// Reads an Atom feed (and, leniently, an RSS 2.0 feed) whose entries carry a GeoRSS Simple
-/// point, like the feed of the original Valencia Fallas app (SPEC §2):
+/// Reads any Atom feed (and, leniently, an RSS 2.0 feed) whose entries carry a GeoRSS Simple or
+/// W3C Basic Geo point, as point features with the entries' own elements as properties; the
+/// feed of the original Valencia Fallas app is one:
 /// `<entry><id>9</id><title>Na Jordana</title><georss:point>39.481 -0.380</georss:point>
 /// <falleraMayor>…</falleraMayor>…</entry>`.
 ///
@@ -33,7 +34,7 @@ import GeoqCore
 ///   ``FormatError/Code/unsupportedFormat``.
 /// - A feed without entries is valid: zero features, and a warning.
 /// - ``FeatureCollection/crs`` is EPSG:4326, as GeoRSS Simple requires.
-public struct FallasAtomReader: FeatureFileReader {
+public struct GeoRSSPointReader: FeatureFileReader {
     public var options: ReadOptions
 
     public init(options: ReadOptions = ReadOptions()) {
@@ -54,7 +55,7 @@ public struct FallasAtomReader: FeatureFileReader {
     }
 }
 
-/// The streaming state machine behind ``FallasAtomReader``.
+/// The streaming state machine behind ``GeoRSSPointReader``.
 final class GeoRSSParseHandler: XMLElementParsing {
     let options: ReadOptions
     let naming: FeatureNaming
