@@ -161,7 +161,7 @@ let package = Package(
             dependencies: [
                 "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqParking", "GeoqTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqARTests", dependencies: ["GeoqAR", "GeoqCore", "GeoqJSON", "GeoqPROJ", "GeoqTestSupport"]),
@@ -192,7 +192,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ], exclude: ["Golden"]),
         .testTarget(
             name: "GeoqParkingTests",
             dependencies: [
