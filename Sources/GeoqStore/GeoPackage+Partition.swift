@@ -193,12 +193,7 @@ extension GeoPackage {
                 try unindex.bind(rowID, at: 1)
                 try unindex.run()
             } else {
-                try index.bind(rowID, at: 1)
-                try index.bind(box.minX, at: 2)
-                try index.bind(box.maxX, at: 3)
-                try index.bind(box.minY, at: 4)
-                try index.bind(box.maxY, at: 5)
-                try index.run()
+                try index.runIndexEntry(id: rowID, box: box)
             }
             try afterRowInserted?(row + 1)
         }

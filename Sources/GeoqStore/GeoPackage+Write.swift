@@ -117,14 +117,7 @@ extension GeoPackage {
             }
 
             let box = feature.geometry.boundingBox
-            if !box.isEmpty {
-                try index.bind(fid, at: 1)
-                try index.bind(box.minX, at: 2)
-                try index.bind(box.maxX, at: 3)
-                try index.bind(box.minY, at: 4)
-                try index.bind(box.maxY, at: 5)
-                try index.run()
-            }
+            if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }
             try afterRowInserted?(row + 1)
         }
     }
@@ -290,5 +283,18 @@ extension GeoPackage {
             }
         }
         return common ?? "GEOMETRY"
+    }
+}
+
+extension SQLiteConnection.Statement {
+    /// Runs an `INSERT [OR REPLACE] INTO <rtree> VALUES (?, ?, ?, ?, ?)` statement for one
+    /// feature's box (the columns of the GeoPackage R*Tree extension: id, minx, maxx, miny, maxy).
+    func runIndexEntry(id: Int64, box: BoundingBox) throws(StoreError) {
+        try bind(id, at: 1)
+        try bind(box.minX, at: 2)
+        try bind(box.maxX, at: 3)
+        try bind(box.minY, at: 4)
+        try bind(box.maxY, at: 5)
+        try run()
     }
 }
