@@ -75,10 +75,17 @@ let package = Package(
         // status, truncated body), so a failed refresh can be told from a bad feed.
         .target(name: "GeoqFetch"),
         // City incident feeds: the incident model, HTML descriptions cleaned, nearest-first lists.
-        .target(name: "GeoqIncidents", dependencies: ["GeoqCore", "GeoqSchedule"]),
-        // "Can I park here?": the sector lookup joined with the tariffs and the zone lines (on
-        // GeoqLayers for the lookup, so it links GEOS, PROJ and SQLite through it).
-        .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqLayers", "GeoqSchedule", "GeoqTariffs"]),
+        .target(name: "GeoqIncidents", dependencies: ["GeoqCore"]),
+        // The questions geoq answers, over values and nothing else (no files, no C library):
+        // layers as values, which-sector, nearest and services, incidents near a point, and each
+        // answer type with its JSON and GeoJSON writers. Geodesics come in through the core's
+        // GeodesicSolving, so the queries are tested with any solver.
+        .target(
+            name: "GeoqQuery",
+            dependencies: ["GeoqCore", "GeoqNearby", "GeoqFallas", "GeoqIncidents", "GeoqSchedule", "GeoqJSON"]),
+        // "Can I park here?": the sector query joined with the tariffs and the zone lines, and the
+        // park and tariff answers. On the query module and the tariffs only (no store, no C).
+        .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqTariffs"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
@@ -89,8 +96,7 @@ let package = Package(
         .target(
             name: "GeoqLayers",
             dependencies: [
-                "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqNearby", "GeoqFallas",
-                "GeoqIncidents", "GeoqJSON", "GeoqSchedule",
+                "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
             ]),
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
@@ -98,8 +104,17 @@ let package = Package(
         .target(
             name: "GeoqAPI",
             dependencies: [
-                "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents",
-                "GeoqAR", "GeoqFormats", "GeoqJSON",
+                "GeoqCore", "GeoqQuery", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents", "GeoqAR",
+                "GeoqFormats", "GeoqJSON",
+            ]),
+        // The service's data snapshot loaded: every layer of the library, the tariffs beside the
+        // catalog, the incident store, and PROJ's geodesic. Apart from GeoqAPI so that the API
+        // itself knows nothing of files or C libraries.
+        .target(
+            name: "GeoqSnapshot",
+            dependencies: [
+                "GeoqAPI", "GeoqCore", "GeoqQuery", "GeoqLayers", "GeoqPROJ", "GeoqParking", "GeoqTariffs",
+                "GeoqIncidents",
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
@@ -107,7 +122,7 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
+                "GeoqAPI", "GeoqQuery", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -125,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "GeoqCLI",
             dependencies: [
-                "GeoqAPI", "GeoqCore", "GeoqLayers", "GeoqFormats", "GeoqStore", "GeoqAR", "GeoqTrips", "GeoqPROJ",
+                "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
+                "GeoqTrips", "GeoqPROJ",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -135,7 +151,8 @@ let package = Package(
         .executableTarget(
             name: "geoq-bench",
             dependencies: [
-                "GeoqLayers", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ", "GeoqFormats",
+                "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
+                "GeoqFormats",
                 "GeoqIncidents",
             ],
             path: "benchmarks/geoq-bench"),
@@ -144,14 +161,14 @@ let package = Package(
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqTestSupport"]),
+            name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
         .testTarget(name: "GeoqPROJTests", dependencies: ["GeoqPROJ", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqLayersTests",
             dependencies: [
-                "GeoqLayers", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
+                "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
                 "GeoqSchedule",
                 "GeoqTestSupport",
             ]),
@@ -159,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [
-                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqParking", "GeoqTestSupport",
+                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking", "GeoqTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
@@ -171,19 +188,21 @@ let package = Package(
         .testTarget(name: "GeoqFetchTests", dependencies: ["GeoqFetch", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqIncidentsTests",
-            dependencies: ["GeoqIncidents", "GeoqCore", "GeoqFormats", "GeoqPROJ", "GeoqTestSupport"],
+            dependencies: ["GeoqIncidents", "GeoqQuery", "GeoqCore", "GeoqFormats", "GeoqPROJ", "GeoqTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GeoqTariffsTests", dependencies: ["GeoqTariffs", "GeoqSchedule", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqAPITests",
             dependencies: [
-                "GeoqAPI", "GeoqCore", "GeoqLayers", "GeoqNearby", "GeoqPROJ", "GeoqParking", "GeoqTariffs",
+                "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
+                "GeoqParking", "GeoqTariffs",
                 "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",
             dependencies: [
-                "GeoqServer", "GeoqAPI", "GeoqFormats", "GeoqLayers", "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
+                "GeoqServer", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers", "GeoqQuery",
+                "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -196,7 +215,8 @@ let package = Package(
         .testTarget(
             name: "GeoqParkingTests",
             dependencies: [
-                "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqCore", "GeoqPROJ", "GeoqTestSupport",
+                "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqQuery", "GeoqCore", "GeoqPROJ",
+                "GeoqTestSupport",
             ]),
     ]
 )

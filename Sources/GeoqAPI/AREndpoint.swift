@@ -1,6 +1,5 @@
 import GeoqAR
 import GeoqCore
-import GeoqPROJ
 import GeoqSchedule
 
 /// `GET /v1/ar?lat=&lon=&heading=[&heading-ref=true|magnetic&declination=][&pitch=&roll=]
@@ -65,7 +64,7 @@ public enum AREndpoint {
             position: position, altitude: altitude, heading: trueHeading, pitch: pitch, roll: roll,
             horizontalFieldOfView: hfov, verticalFieldOfView: vfov, width: width, height: height)
         let targets = zip(layer.features, layer.positions).map { ARTarget(feature: $0, position: $1) }
-        let labels = AROverlay.compute(camera: camera, targets: targets, geodesic: Geodesic.wgs84, options: options)
+        let labels = AROverlay.compute(camera: camera, targets: targets, geodesic: data.geodesic, options: options)
         return ARAnswer(camera: camera, labels: labels, visibleOnly: visibleOnly)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GeoqIncidents
-import GeoqPROJ
+import GeoqQuery
 import GeoqSchedule
 
 /// `GET /v1/incidents[?lat=&lon=[&within=M]][&type=T...][&source=S...][&category=C...][&since=ISO][&n=N]`:
@@ -74,7 +74,7 @@ public enum IncidentsEndpoint {
         let hits = IncidentQuery(
             types: types, sources: Set(sources), categories: categories, near: near, withinMetres: within, since: since
         )
-        .run(data.incidents, geodesic: Geodesic.wgs84)
+        .run(data.incidents, geodesic: data.geodesic)
         return limit.map { Array(hits.prefix($0)) } ?? hits
     }
 }

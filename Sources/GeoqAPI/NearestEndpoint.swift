@@ -1,6 +1,5 @@
 import GeoqCore
-import GeoqLayers
-import GeoqPROJ
+import GeoqQuery
 import GeoqSchedule
 
 /// `GET /v1/nearest?lat=&lon=&layer=L[&n=10][&within=M][&category=C...][&order=distance|category]`:
@@ -27,7 +26,7 @@ public enum NearestEndpoint {
         let categories = try query.values("category")
         let order = try query.choice(
             "order", of: NearestQuery.Order.allCases.map(\.rawValue), default: NearestQuery.Order.distance.rawValue)
-        return NearestQuery(geodesic: Geodesic.wgs84).nearest(
+        return NearestQuery(geodesic: data.geodesic).nearest(
             layer, to: point, limit: limit, within: within, categories: categories,
             order: NearestQuery.Order(rawValue: order) ?? .distance, links: data.links[name] ?? [:])
     }
@@ -59,7 +58,7 @@ public enum ServicesEndpoint {
             }
             return (entry.type, layer)
         }
-        return NearestQuery(geodesic: Geodesic.wgs84).services(
+        return NearestQuery(geodesic: data.geodesic).services(
             at: point, perType: perType, within: within, layers: layers)
     }
 }

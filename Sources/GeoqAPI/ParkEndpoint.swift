@@ -1,6 +1,6 @@
 import Foundation
-import GeoqLayers
 import GeoqParking
+import GeoqQuery
 import GeoqSchedule
 import GeoqTariffs
 
@@ -34,7 +34,7 @@ public enum ParkEndpoint {
         let atText = try query.value("at")
         let city = try query.value("city") ?? "pamplona"
         let tariffs = try TariffEndpoint.cityTariffs(city, data: data, language: language)
-        let sectorLayer = tariffs.sectorLayer ?? LayerCatalog.defaultLayerName
+        let sectorLayer = tariffs.sectorLayer ?? data.defaultSectorLayer
         guard let sectors = data.sectorLookups[sectorLayer] else {
             throw .internalError("the sector layer \(sectorLayer) of \(city) is not loaded (see /v1/layers)")
         }

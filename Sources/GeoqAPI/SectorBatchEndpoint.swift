@@ -2,7 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqJSON
-import GeoqLayers
+import GeoqQuery
 import GeoqSchedule
 
 /// `POST /v1/sector:batch[?layer=NAME]`: many points in one body, one which-sector answer each,
@@ -64,7 +64,7 @@ public enum SectorBatchEndpoint {
     {
         try query.allowOnly(parameters)
         let language = try TariffEndpoint.language(query, acceptLanguage: acceptLanguage, default: .en)
-        let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
+        let name = try query.value("layer") ?? data.defaultSectorLayer
         guard let lookup = data.sectorLookups[name] else {
             throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
         }

@@ -1,5 +1,5 @@
 import GeoqCore
-import GeoqLayers
+import GeoqQuery
 import GeoqSchedule
 
 /// `GET /v1/sector?lat=LAT&lon=LON[&layer=NAME][&lang=es|eu|en]`: the answer of `geoq
@@ -17,7 +17,7 @@ public enum SectorEndpoint {
         return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage, default: .en) {
             language throws(Problem) in
             let point = try query.point()
-            let name = try query.value("layer") ?? LayerCatalog.defaultLayerName
+            let name = try query.value("layer") ?? data.defaultSectorLayer
             guard let lookup = data.sectorLookups[name] else {
                 throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
             }

@@ -1,8 +1,8 @@
 import Foundation
 import GeoqCore
 import GeoqIncidents
-import GeoqLayers
 import GeoqParking
+import GeoqQuery
 import GeoqTariffs
 
 /// Everything the service answers from, loaded and indexed once: an immutable snapshot that
@@ -59,6 +59,10 @@ public struct ServiceData: Sendable {
     public let incidentsProblem: String?
     /// Where the data came from (the store file), for `/readyz` and the logs.
     public let storeFile: String
+    /// The polygon layer a sector question asks when it names none.
+    public let defaultSectorLayer: String
+    /// Distances and bearings on the ellipsoid, for every answer that measures one.
+    public let geodesic: any GeodesicSolving
     /// When this snapshot was loaded.
     public let loadedAt: Date
 
@@ -68,8 +72,10 @@ public struct ServiceData: Sendable {
         layers: [LayerSummary], tariffs: [String: CityTariffs] = [:], tariffProblems: [String: String] = [:],
         zoneLocators: [String: ZoneLocator] = [:],
         incidents: [Incident] = [], incidentsRefreshedAt: Date? = nil, incidentsProblem: String? = nil,
-        storeFile: String, loadedAt: Date
+        storeFile: String, defaultSectorLayer: String, geodesic: any GeodesicSolving, loadedAt: Date
     ) {
+        self.defaultSectorLayer = defaultSectorLayer
+        self.geodesic = geodesic
         self.incidents = incidents
         self.incidentsRefreshedAt = incidentsRefreshedAt
         self.incidentsProblem = incidentsProblem
@@ -83,75 +89,5 @@ public struct ServiceData: Sendable {
         self.layers = layers
         self.storeFile = storeFile
         self.loadedAt = loadedAt
-    }
-
-    /// Loads every layer of the library (store first, then catalog files). A layer that fails
-    /// to load is listed with its error and not served; the others are.
-    public static func load(from library: LayerLibrary) -> ServiceData {
-        var lookups: [String: SectorLookup] = [:]
-        var points: [String: PointLayer] = [:]
-        var links: [String: [String: [String: Feature]]] = [:]
-        var summaries: [LayerSummary] = []
-        let polygons = Set(library.polygonLayerNames)
-        for name in library.names {
-            let kind = polygons.contains(name) ? "polygon" : "point"
-            do throws(LayerError) {
-                if polygons.contains(name) {
-                    let layer = try library.layer(named: name)
-                    lookups[name] = SectorLookup(layer: layer)
-                    summaries.append(
-                        LayerSummary(
-                            name: name, title: layer.title, kind: kind, features: layer.features.count,
-                            approximate: layer.isApproximate, error: nil,
-                            attributes: LayerAttribute.describe(layer.features)))
-                } else {
-                    let layer = try library.pointLayer(named: name)
-                    var linked: [String: [String: Feature]] = [:]
-                    for link in layer.links { linked[link.as] = try library.featuresByID(of: link.layer) }
-                    points[name] = layer
-                    links[name] = linked
-                    summaries.append(
-                        LayerSummary(
-                            name: name, title: layer.title, kind: kind, features: layer.features.count,
-                            approximate: layer.approximation != nil, error: nil,
-                            attributes: LayerAttribute.describe(layer.features)))
-                }
-            } catch {
-                summaries.append(
-                    LayerSummary(
-                        name: name, title: nil, kind: kind, features: nil, approximate: false, error: error.description)
-                )
-            }
-        }
-        // Tariffs live beside the catalog (data/tariffs), whatever directory the layers come from.
-        let dataDirectory = library.catalog.file.deletingLastPathComponent()
-        var tariffs: [String: CityTariffs] = [:]
-        var tariffProblems: [String: String] = [:]
-        for city in CityTariffs.available(in: dataDirectory.appendingPathComponent("tariffs")) {
-            do throws(TariffError) {
-                tariffs[city] = try CityTariffs.load(city: city, dataDirectory: dataDirectory)
-            } catch {
-                tariffProblems[city] = error.message(.en)
-            }
-        }
-        var zoneLocators: [String: ZoneLocator] = [:]
-        for (city, cityTariffs) in tariffs {
-            guard let spec = cityTariffs.zoneLayer, let features = try? library.features(of: spec.layer) else {
-                continue
-            }
-            zoneLocators[city] = ZoneLocator(features: features, spec: spec)
-        }
-        var incidents: (incidents: [Incident], refreshedAt: Date?) = ([], nil)
-        var incidentsProblem: String?
-        do throws(IncidentStoreError) { incidents = try IncidentStore(storeFile: library.storeFile).held() } catch {
-            incidentsProblem = error.description
-        }
-        return ServiceData(
-            sectorLookups: lookups, pointLayers: points, links: links,
-            serviceLayers: library.serviceLayers.filter { points[$0.layer] != nil }, layers: summaries,
-            tariffs: tariffs, tariffProblems: tariffProblems, zoneLocators: zoneLocators,
-            incidents: incidents.incidents,
-            incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
-            storeFile: library.storeFile.path, loadedAt: Date())
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqJSON
 import GeoqLayers
+import GeoqQuery
 import GeoqSchedule
 
 /// Renders which-sector answers in the chosen ``OutputFormat``.

@@ -6,6 +6,7 @@ import GeoqFormats
 import GeoqIncidents
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 import GeoqSchedule
 
 // IncidentType.init?(argument:) (a number or a code) already has the shape ArgumentParser needs.

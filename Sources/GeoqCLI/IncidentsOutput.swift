@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqIncidents
 import GeoqLayers
+import GeoqQuery
 
 /// How incident answers are printed (text, JSON, GeoJSON) and how their errors are reported.
 enum IncidentsOutput {

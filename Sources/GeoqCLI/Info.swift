@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqLayers
+import GeoqQuery
 import GeoqStore
 
 /// `geoq info LAYER`: what the store knows about one layer.

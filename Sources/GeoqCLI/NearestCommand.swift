@@ -3,6 +3,7 @@ import Foundation
 import GeoqFormats
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 
 extension NearestQuery.Order: ExpressibleByArgument {}
 

@@ -3,7 +3,9 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqPROJ
 import GeoqParking
+import GeoqQuery
 import GeoqSchedule
 import GeoqTariffs
 
@@ -69,7 +71,9 @@ struct ParkCommand: ParsableCommand {
         }
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         let sectors = try ExitStatus.reporting(format: format) { () throws(LayerError) in
-            SectorLookup(layer: try library.layer(named: tariffs.sectorLayer ?? LayerCatalog.defaultLayerName))
+            SectorLookup(
+                layer: try library.layer(named: tariffs.sectorLayer ?? LayerCatalog.defaultLayerName),
+                geodesic: Geodesic.wgs84)
         }
         let zones = try tariffs.zoneLayer.map { spec in
             try ExitStatus.reporting(format: format) { () throws(LayerError) in

@@ -3,6 +3,7 @@ import Foundation
 import GeoqAPI
 import GeoqLayers
 import GeoqServer
+import GeoqSnapshot
 import Logging
 
 /// `geoq serve`: the HTTP JSON service over the same layers the other commands read.

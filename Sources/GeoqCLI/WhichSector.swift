@@ -3,6 +3,8 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqPROJ
+import GeoqQuery
 import GeoqSchedule
 
 /// `geoq which-sector LAT LON`: the feature(s) of a polygon layer that contain a point.
@@ -127,7 +129,7 @@ final class QueryContext {
         library = try LayerLibrary(
             locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)),
             invalidPolygons: allowInvalid ? .keep : .fail)
-        lookup = SectorLookup(layer: try library.layer(named: layerName))
+        lookup = SectorLookup(layer: try library.layer(named: layerName), geodesic: Geodesic.wgs84)
     }
 
     func answer(for point: Point) -> SectorAnswer {

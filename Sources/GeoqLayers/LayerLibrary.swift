@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqQuery
 import GeoqStore
 
 /// Where the query commands get their layers: the GeoPackage store first (what `geoq import`
@@ -113,19 +114,34 @@ public final class LayerLibrary {
             do { features = try store.features(of: name) } catch {
                 throw .storeUnreadable(path: storeFile.path, reason: error.description)
             }
-            layer = try PointLayer(
+            layer = try Self.pointLayer(
                 name: name, title: info.title, features: features, spec: spec, approximation: info.approximate,
                 source: "\(storeFile.path) layer \(name)")
         } else {
             let spec = try catalog.spec(named: name)
             let url = catalog.sourceURL(of: spec)
             let prepared = try loader.prepare(spec, from: url)
-            layer = try PointLayer(
+            layer = try Self.pointLayer(
                 name: name, title: spec.title, features: prepared.features, spec: spec,
                 approximation: spec.approximate?.en, source: url.path)
         }
         loadedPoints[name] = layer
         return layer
+    }
+
+    /// `features` as a point layer, or the first feature that is not a point, named in `source`.
+    static func pointLayer(
+        name: String, title: String, features: [Feature], spec: LayerSpec?, approximation: String?, source: String
+    ) throws(LayerError) -> PointLayer {
+        do throws(PointLayer.NotAPoint) {
+            return try PointLayer(
+                name: name, title: title, features: features, scheme: spec?.pointScheme ?? .init(),
+                approximation: approximation)
+        } catch {
+            throw .notPoints(
+                path: source, feature: LayerLoader.describe(features[error.featureIndex], at: error.featureIndex),
+                geometryType: error.geometryType)
+        }
     }
 
     /// The features of layer `name` by id, of any geometry type (for links such as a falla's

@@ -3,6 +3,7 @@ import GeoqCore
 import GeoqFormats
 import GeoqGEOS
 import GeoqPROJ
+import GeoqQuery
 
 /// Builds a ``Layer`` from its ``LayerSpec``: read the file, reproject to WGS84, select and
 /// rename features, merge rows that repeat an id, check every polygon with GEOS, index.
@@ -44,7 +45,7 @@ public struct LayerLoader: Sendable {
         }
         return Layer(
             name: spec.name, title: spec.title, features: prepared.features, approximation: spec.approximate,
-            source: url.path, sourceCRS: prepared.sourceCRS, notes: prepared.notes, report: prepared.report)
+            source: url.path, sourceCRS: prepared.sourceCRS, notes: prepared.notes)
     }
 
     /// The features of any geometry type that `spec` describes, in WGS84: read, reprojected,

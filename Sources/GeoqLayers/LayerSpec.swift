@@ -1,3 +1,5 @@
+import GeoqQuery
+
 /// How to build one named layer from a source file: the entries of `data/layers.json`.
 public struct LayerSpec: Codable, Hashable, Sendable {
     /// The name users type (`--layer pamplona-sectors`).
@@ -56,11 +58,7 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// English note alone).
     public var approximate: ApproximationNote?
 
-    public struct Link: Codable, Hashable, Sendable {
-        public var layer: String
-        /// The name the linked feature goes by in answers (`childrensFalla`, `marquee`).
-        public var `as`: String
-    }
+    public typealias Link = PointLayer.Link
 
     public struct Selection: Codable, Hashable, Sendable {
         /// The attribute compared with each entry's `value`.
@@ -91,5 +89,14 @@ public struct LayerSpec: Codable, Hashable, Sendable {
         self.select = select
         self.approximate = approximate
         self.skipEmptyGeometry = skipEmptyGeometry
+    }
+}
+
+extension LayerSpec {
+    /// How the point layer built from this entry categorises, types and links its features.
+    public var pointScheme: PointLayer.Scheme {
+        PointLayer.Scheme(
+            categoryField: categoryField, categoryScheme: categoryScheme, serviceType: serviceType,
+            serviceTypeByCategory: serviceTypeByCategory, links: links ?? [])
     }
 }

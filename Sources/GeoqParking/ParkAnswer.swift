@@ -1,4 +1,4 @@
-import GeoqLayers
+import GeoqQuery
 
 /// The answer to "can I park here, now?": the residents' sector (from the core's sector
 /// lookup), the zone, whether it is regulated and until when, the ticket if one was asked for,

@@ -1,6 +1,6 @@
 import Foundation
 import GeoqCore
-import GeoqLayers
+import GeoqQuery
 import GeoqSchedule
 import GeoqTariffs
 

@@ -3,6 +3,7 @@ import GeoqAPI
 import GeoqIncidents
 import GeoqLayers
 import GeoqParking
+import GeoqQuery
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore

@@ -2,6 +2,7 @@ import Foundation
 import GeoqAPI
 import GeoqLayers
 import GeoqParking
+import GeoqQuery
 import GeoqSchedule
 import GeoqTestSupport
 import Testing

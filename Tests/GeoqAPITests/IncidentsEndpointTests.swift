@@ -4,6 +4,7 @@ import GeoqCore
 import GeoqIncidents
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 import Testing
 
 /// `/v1/incidents`: the incidents of the snapshot, filtered and ordered as `geoq incidents`.
@@ -32,6 +33,7 @@ import Testing
     ]
     static let data = ServiceData(
         sectorLookups: [:], layers: [], incidents: incidents, incidentsRefreshedAt: refreshed, storeFile: "",
+        defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
         loadedAt: Date())
 
     func answer(_ pairs: [(String, String)], data: ServiceData = Self.data) throws(Problem) -> IncidentsAnswer {
@@ -105,7 +107,10 @@ import Testing
     }
 
     @Test func nothingHeldYet() throws {
-        let empty = ServiceData(sectorLookups: [:], layers: [], storeFile: "", loadedAt: Date())
+        let empty = ServiceData(
+            sectorLookups: [:], layers: [], storeFile: "", defaultSectorLayer: "pamplona-sectors",
+            geodesic: Geodesic.wgs84,
+            loadedAt: Date())
         let a = try answer([], data: empty)
         #expect(a.held == 0 && a.count == 0 && a.refreshedAt == nil)
         #expect(a.status.hasPrefix("no incidents held yet"))
@@ -135,7 +140,9 @@ import Testing
 
     @Test func unreadableStoreIsAServerProblem() {
         let broken = ServiceData(
-            sectorLookups: [:], layers: [], incidentsProblem: "store unreadable", storeFile: "", loadedAt: Date())
+            sectorLookups: [:], layers: [], incidentsProblem: "store unreadable", storeFile: "",
+            defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
+            loadedAt: Date())
         #expect(problem([], data: broken)?.status == 500)
     }
 }

@@ -4,6 +4,7 @@ import GeoqCore
 import GeoqLayers
 import GeoqNearby
 import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 

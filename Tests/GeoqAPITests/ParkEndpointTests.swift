@@ -1,7 +1,9 @@
 import Foundation
 import GeoqAPI
 import GeoqLayers
+import GeoqPROJ
 import GeoqParking
+import GeoqQuery
 import GeoqTariffs
 import GeoqTestSupport
 import Testing
@@ -20,8 +22,11 @@ import Testing
                 dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
         let layer = try library.layer(named: tariffs.sectorLayer!)
         return ServiceData(
-            sectorLookups: [layer.name: SectorLookup(layer: layer)], layers: [], tariffs: ["pamplona": tariffs],
-            tariffProblems: ["bilbao": "broken file"], storeFile: "", loadedAt: Date())
+            sectorLookups: [layer.name: SectorLookup(layer: layer, geodesic: Geodesic.wgs84)], layers: [],
+            tariffs: ["pamplona": tariffs],
+            tariffProblems: ["bilbao": "broken file"], storeFile: "", defaultSectorLayer: "pamplona-sectors",
+            geodesic: Geodesic.wgs84,
+            loadedAt: Date())
     }
 
     let data: ServiceData
@@ -94,7 +99,9 @@ import Testing
         let zoneNeeded = problem(Self.ensanche + [("minutes", "30"), ("at", "2026-11-23T10:00")])
         #expect(zoneNeeded?.detail.contains("zone=") == true, "\(String(describing: zoneNeeded?.detail))")
         let noSectors = ServiceData(
-            sectorLookups: [:], layers: [], tariffs: data.tariffs, storeFile: "", loadedAt: Date())
+            sectorLookups: [:], layers: [], tariffs: data.tariffs, storeFile: "",
+            defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
+            loadedAt: Date())
         #expect(problem(Self.ensanche, data: noSectors)?.status == 500)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqLayers
+import GeoqQuery
 import Testing
 
 @testable import GeoqAPI

@@ -2,6 +2,8 @@ import Foundation
 import GeoqAPI
 import GeoqCore
 import GeoqLayers
+import GeoqQuery
+import GeoqSnapshot
 import GeoqTestSupport
 import Testing
 

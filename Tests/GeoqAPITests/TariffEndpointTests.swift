@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqPROJ
 import GeoqParking
 import GeoqSchedule
 import GeoqTariffs
@@ -14,7 +15,8 @@ import Testing
             city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
         return ServiceData(
             sectorLookups: [:], layers: [], tariffs: ["pamplona": tariffs], tariffProblems: ["bilbao": "broken file"],
-            storeFile: "", loadedAt: Date())
+            storeFile: "", defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
+            loadedAt: Date())
     }()
 
     func answer(_ pairs: [(String, String)], acceptLanguage: String? = nil) throws(Problem) -> TariffAnswer {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqGEOS
 import GeoqLayers
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqIncidents
 import GeoqPROJ
+import GeoqQuery
 import Testing
 
 @Suite struct IncidentQueryTests {

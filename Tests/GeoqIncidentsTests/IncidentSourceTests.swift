@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqIncidents
 import GeoqPROJ
+import GeoqQuery
 import Testing
 
 /// Feeds are sources: names derived from the address, Zaragoza's types for its own addresses,

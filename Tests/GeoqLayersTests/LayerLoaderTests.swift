@@ -1,6 +1,8 @@
 import Foundation
 import GeoqCore
 import GeoqLayers
+import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 
@@ -140,17 +142,19 @@ import Testing
 
         let skipped = try LayerLoader(invalidPolygons: .skip).load(spec, from: url)
         #expect(skipped.features.map(\.id) == ["ok"])
-        #expect(skipped.report.read == 2 && skipped.report.written == 1 && skipped.report.skipped == 1)
-        #expect(skipped.report.problems.map(\.feature) == [2])
+        let skipReport = try LayerLoader(invalidPolygons: .skip).prepare(spec, from: url).report
+        #expect(skipReport.read == 2 && skipReport.written == 1 && skipReport.skipped == 1)
+        #expect(skipReport.problems.map(\.feature) == [2])
 
         // The bow tie (2,0)-(3,1)-(3,0)-(2,1) crosses itself at (2.5, 0.5); repaired, it is the two
         // triangles either side of the crossing, each of area 0.25 (worked out by hand).
         let repaired = try LayerLoader(invalidPolygons: .repair).load(spec, from: url)
-        #expect(repaired.report.repaired == 1 && repaired.report.written == 2)
+        let repairReport = try LayerLoader(invalidPolygons: .repair).prepare(spec, from: url).report
+        #expect(repairReport.repaired == 1 && repairReport.written == 2)
         let parts = try #require(repaired.features.first { $0.id == "bow" }?.geometry.areal?.polygons)
         #expect(parts.count == 2)
         #expect(parts.map { abs($0.shell.signedDoubleArea) / 2 }.sorted() == [0.25, 0.25])
-        let lookup = SectorLookup(layer: repaired)
+        let lookup = SectorLookup(layer: repaired, geodesic: Geodesic.wgs84)
         #expect(lookup.answer(for: Point(latitude: 0.5, longitude: 2.2)).inside.map(\.id) == ["bow"])
         #expect(lookup.answer(for: Point(latitude: 0.9, longitude: 2.5)).inside.isEmpty, "outside both triangles")
     }
@@ -197,7 +201,7 @@ import Testing
             """
         let url = try writeTemporary("sectors.kml", kml)
         let layer = try LayerLoader().load(LayerSpec(name: "kml", title: "KML", source: url.path), from: url)
-        let lookup = SectorLookup(layer: layer)
+        let lookup = SectorLookup(layer: layer, geodesic: Geodesic.wgs84)
         #expect(lookup.answer(for: Point(latitude: 42.812, longitude: -1.648)).inside.map(\.name) == ["Sector A"])
         #expect(lookup.answer(for: Point(latitude: 42.815, longitude: -1.645)).inside.isEmpty, "inside the hole")
         #expect(lookup.answer(for: Point(latitude: 42.814, longitude: -1.645)).inside.first?.location == "boundary")

@@ -1,11 +1,12 @@
 import Foundation
 import GeoqCore
 import GeoqJSON
+import GeoqLayers
 import GeoqPROJ
 import GeoqTestSupport
 import Testing
 
-@testable import GeoqLayers
+@testable import GeoqQuery
 
 /// The nearest and services answers written by hand (`JSONText`) are the text JSONEncoder
 /// writes for them (sorted keys, slashes unescaped: the CLI's `--format json`).

@@ -1,15 +1,18 @@
 import Foundation
 import GeoqCore
 import GeoqJSON
+import GeoqLayers
+import GeoqPROJ
 import GeoqTestSupport
 import Testing
 
-@testable import GeoqLayers
+@testable import GeoqQuery
 
 /// The which-sector answer written by hand (`JSONText`) is the text JSONEncoder writes for it.
 @Suite struct SectorAnswerJSONTests {
     @Test func realAndMadeUpAnswersAsJSONEncoderWritesThem() throws {
-        let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()))
+        let lookup = SectorLookup(
+            layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()), geodesic: Geodesic.wgs84)
         var answers = [
             Point(latitude: 42.81, longitude: -1.64), Point(latitude: -1.64, longitude: 42.81),
             Point(latitude: 42.0, longitude: -1.0), Point(latitude: 42.818, longitude: -1.644),

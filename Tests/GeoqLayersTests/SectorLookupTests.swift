@@ -3,6 +3,7 @@ import GeoqCore
 import GeoqGEOS
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 
@@ -10,7 +11,8 @@ import Testing
     /// 42.81, -1.64 lies in the Ensanche unit (checked separately with a Python ray cast over
     /// the city's GeoJSON), which approximates sector 2.
     @Test func readmePointIsInSectorTwo() throws {
-        let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()))
+        let lookup = SectorLookup(
+            layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()), geodesic: Geodesic.wgs84)
         let answer = lookup.answer(for: Point(latitude: 42.81, longitude: -1.64))
         #expect(answer.inside.map(\.id) == ["2"])
         #expect(answer.inside.first?.name == "Sector 2 — Ensanches")
@@ -23,14 +25,15 @@ import Testing
     @Test func vertexIsOnTheBoundaryAtZeroMetres() throws {
         let layer = try LayerLoader().load("pamplona-sectors", from: try sharedCatalog())
         let vertex = layer.features[0].geometry.areal!.polygons[0].shell.points[5]
-        let match = try #require(SectorLookup(layer: layer).answer(for: vertex).inside.first)
+        let match = try #require(SectorLookup(layer: layer, geodesic: Geodesic.wgs84).answer(for: vertex).inside.first)
         #expect(match.id == "1")
         #expect(match.location == "boundary")
         #expect(match.distanceToEdgeMetres == 0)
     }
 
     @Test func swappedNumbersGetAHint() throws {
-        let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()))
+        let lookup = SectorLookup(
+            layer: try LayerLoader().load("pamplona-sectors", from: try sharedCatalog()), geodesic: Geodesic.wgs84)
         let answer = lookup.answer(for: Point(latitude: -1.64, longitude: 42.81))
         #expect(answer.inside.isEmpty)
         #expect(answer.nearest != nil)
@@ -43,7 +46,8 @@ import Testing
     /// are a valid position, and then searched: Valencia's old town typed longitude first.
     @Test func swapCandidatesAreAskedForOnlyWhenNeeded() throws {
         let catalog = try sharedCatalog()
-        let lookup = SectorLookup(layer: try LayerLoader().load("pamplona-sectors", from: catalog))
+        let lookup = SectorLookup(
+            layer: try LayerLoader().load("pamplona-sectors", from: catalog), geodesic: Geodesic.wgs84)
         let districts = try LayerLoader().load("valencia-districts", from: catalog)
         var asked = 0
         _ = lookup.answer(
@@ -69,7 +73,7 @@ import Testing
     @Test(arguments: ["pamplona-sectors", "pamplona-barrios", "valencia-districts"])
     func edgeDistanceMatchesGEOSInAzimuthalEquidistantPlane(name: String) throws {
         let layer = try LayerLoader().load(name, from: try sharedCatalog())
-        let lookup = SectorLookup(layer: layer)
+        let lookup = SectorLookup(layer: layer, geodesic: Geodesic.wgs84)
         let box = layer.index.boundingBox
         var rng = SeededRandom(seed: 41)
         let proj = PROJContext()

@@ -2,6 +2,7 @@ import Foundation
 import GeoqCore
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 import Testing
 

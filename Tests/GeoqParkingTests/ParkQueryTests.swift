@@ -1,7 +1,9 @@
 import Foundation
 import GeoqCore
 import GeoqLayers
+import GeoqPROJ
 import GeoqParking
+import GeoqQuery
 import GeoqSchedule
 import GeoqTariffs
 import GeoqTestSupport
@@ -22,7 +24,8 @@ import Testing
             locations: DataLocations(
                 catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
                 dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        sectors = SectorLookup(layer: try library.layer(named: try #require(tariffs.sectorLayer)))
+        sectors = SectorLookup(
+            layer: try library.layer(named: try #require(tariffs.sectorLayer)), geodesic: Geodesic.wgs84)
         query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: nil)
     }
 

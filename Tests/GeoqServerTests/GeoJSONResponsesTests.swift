@@ -2,6 +2,7 @@ import Foundation
 import GeoqAPI
 import GeoqLayers
 import GeoqServer
+import GeoqSnapshot
 import Hummingbird
 import HummingbirdTesting
 import Testing

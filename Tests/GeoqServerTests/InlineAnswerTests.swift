@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqLayers
+import GeoqQuery
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore

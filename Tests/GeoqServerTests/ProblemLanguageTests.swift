@@ -2,6 +2,7 @@ import Foundation
 import GeoqAPI
 import GeoqFormats
 import GeoqServer
+import GeoqSnapshot
 import Hummingbird
 import HummingbirdTesting
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
 import GeoqAPI
 import GeoqLayers
+import GeoqPROJ
+import GeoqQuery
 import GeoqServer
 import GeoqTestSupport
 import Hummingbird
@@ -21,12 +23,13 @@ import Testing
         func snapshot(_ name: String) throws -> ServiceData {
             let layer = try library.layer(named: name)
             return ServiceData(
-                sectorLookups: ["pamplona-sectors": SectorLookup(layer: layer)],
+                sectorLookups: ["pamplona-sectors": SectorLookup(layer: layer, geodesic: Geodesic.wgs84)],
                 layers: [
                     .init(
                         name: "pamplona-sectors", title: layer.title, kind: "polygon", features: layer.features.count,
                         approximate: layer.isApproximate, error: nil)
-                ], storeFile: name, loadedAt: Date())
+                ], storeFile: name, defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
+                loadedAt: Date())
         }
         return (try snapshot("pamplona-sectors"), try snapshot("pamplona-barrios"))
     }

@@ -1,8 +1,11 @@
 import Foundation
 import GeoqAPI
 import GeoqLayers
+import GeoqPROJ
 import GeoqParking
+import GeoqQuery
 import GeoqServer
+import GeoqSnapshot
 import GeoqTariffs
 import GeoqTestSupport
 import Hummingbird
@@ -17,12 +20,13 @@ import Testing
         let library = TestLibrary.catalogOnly()
         let layer = try library.layer(named: "pamplona-sectors")
         return ServiceData(
-            sectorLookups: [layer.name: SectorLookup(layer: layer)],
+            sectorLookups: [layer.name: SectorLookup(layer: layer, geodesic: Geodesic.wgs84)],
             layers: [
                 .init(
                     name: layer.name, title: layer.title, kind: "polygon", features: layer.features.count,
                     approximate: true, error: nil)
-            ], storeFile: "/nonexistent/store.gpkg", loadedAt: Date())
+            ], storeFile: "/nonexistent/store.gpkg", defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
+            loadedAt: Date())
     }
 
     static func data() throws -> ServiceData { try loaded.get() }

@@ -4,6 +4,7 @@ import GeoqFormats
 import GeoqIncidents
 import GeoqLayers
 import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 
 /// Incident feeds at scale: a generated Zaragoza-style RSS feed of 10,000 items (HTML

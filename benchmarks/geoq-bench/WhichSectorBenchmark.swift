@@ -2,6 +2,8 @@ import Foundation
 import GeoqCore
 import GeoqGEOS
 import GeoqLayers
+import GeoqPROJ
+import GeoqQuery
 import GeoqTestSupport
 
 /// Point-in-polygon lookups per layer, geoq's index against GEOS prepared geometries behind a
@@ -95,7 +97,7 @@ enum WhichSectorBenchmark {
 
         var geoqTimes: [Double] = [], geosTimes: [Double] = [], fullTimes: [Double] = []
         var sink = 0
-        let lookup = SectorLookup(layer: layer)
+        let lookup = SectorLookup(layer: layer, geodesic: Geodesic.wgs84)
         let fullPoints = points.prefix(Swift.max(1, points.count / 10))
         for run in 1...options.runs {
             progress.note("\(label): run \(run)/\(options.runs)")

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqIncidents
 
 /// Which incidents to list, and in what order: nearest first when a position is given
 /// (geodesic metres to the incident's point, or to the nearest point of its line or area),

@@ -19,12 +19,10 @@ public struct Layer: Sendable {
     public let sourceCRS: String
     /// What loading did that a user should know: merged repeated ids, invalid polygons kept.
     public let notes: [String]
-    /// Counts of features read, written, repaired and skipped.
-    public let report: LoadReport
 
     public init(
         name: String, title: String, features: [Feature], approximation: ApproximationNote?,
-        source: String, sourceCRS: String, notes: [String], report: LoadReport? = nil
+        source: String, sourceCRS: String, notes: [String]
     ) {
         self.name = name
         self.title = title
@@ -34,7 +32,6 @@ public struct Layer: Sendable {
         self.source = source
         self.sourceCRS = sourceCRS
         self.notes = notes
-        self.report = report ?? LoadReport(read: features.count, written: features.count)
     }
 
     public var isApproximate: Bool { approximation != nil }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqIncidents
 import GeoqSchedule
 
 /// The answer of `geoq incidents --format json` and `GET /v1/incidents`: what is held, how old

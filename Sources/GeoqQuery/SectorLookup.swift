@@ -1,16 +1,21 @@
 import GeoqCore
-import GeoqPROJ
 import GeoqSchedule
 
 /// Answers which-sector questions against one layer.
 ///
 /// The containment test is exact (``IndexedPolygon``, GEOS-compatible covers semantics).
 /// The nearest edge is chosen in a local WGS84 plane at the query's latitude, and its
-/// distance is then measured on the ellipsoid (Karney's geodesic, through PROJ).
+/// distance is then measured on the ellipsoid by the geodesic solver given (in geoq, Karney's
+/// algorithm through PROJ).
 public struct SectorLookup: Sendable {
     public let layer: Layer
+    /// Measures the distance from the query to the nearest edge point.
+    public let geodesic: any GeodesicSolving
 
-    public init(layer: Layer) { self.layer = layer }
+    public init(layer: Layer, geodesic: any GeodesicSolving) {
+        self.layer = layer
+        self.geodesic = geodesic
+    }
 
     /// The answer for `point`, which must already be a valid WGS84 position.
     /// - Parameter language: the language of the layer's approximation note.
@@ -47,7 +52,7 @@ public struct SectorLookup: Sendable {
 
     func match(_ item: Int, location: Location, edgePoint: Point, from point: Point) -> SectorAnswer.Match {
         let feature = layer.features[item]
-        let metres = Geodesic.wgs84.inverse(from: point, to: edgePoint).distance
+        let metres = geodesic.distanceAndBearing(from: point, to: edgePoint).distance
         return SectorAnswer.Match(
             id: feature.id, name: feature.name, location: location.rawValue,
             distanceToEdgeMetres: (metres * 100).rounded() / 100,

@@ -1,5 +1,4 @@
 import Foundation
-import GeoqFormats
 import GeoqIncidents
 
 extension IncidentsAnswer {
@@ -12,7 +11,7 @@ extension IncidentsAnswer {
             guard let geometry = hit.incident.geometry else { return nil }
             let item = (try? encoder.encode(Item(hit))).flatMap { try? JSONSerialization.jsonObject(with: $0) }
             return [
-                "type": "Feature", "id": hit.incident.id, "geometry": GeoJSONGeometry.object(geometry),
+                "type": "Feature", "id": hit.incident.id, "geometry": geometry.geoJSONObject,
                 "properties": item as? [String: Any] ?? [:],
             ]
         }

@@ -15,21 +15,6 @@ public struct NearestQuery {
 
     public init(geodesic: any GeodesicSolving) { self.geodesic = geodesic }
 
-    /// The `limit` nearest features of `layer` to `point` (within `maxMetres` if given), keeping
-    /// only the `categories` named (by code or words) if any, in `order`. Linked features are
-    /// looked up in `library`.
-    public func nearest(
-        _ layer: PointLayer, to point: Point, limit: Int, within maxMetres: Double? = nil, categories: [String] = [],
-        order: Order = .distance, library: LayerLibrary? = nil
-    ) throws(LayerError) -> NearestAnswer {
-        var links: [String: [String: Feature]] = [:]
-        if let library {
-            for link in layer.links { links[link.as] = try library.featuresByID(of: link.layer) }
-        }
-        return nearest(
-            layer, to: point, limit: limit, within: maxMetres, categories: categories, order: order, links: links)
-    }
-
     /// The same, with the linked features given: for each link name (`as`), the linked layer's
     /// features by id (see ``PointLayer/links``).
     public func nearest(
@@ -71,20 +56,6 @@ public struct NearestQuery {
             hits: answers)
     }
 
-    /// For each service layer of `library` (optionally only the `types` named), the `perType`
-    /// nearest features within `maxMetres`.
-    public func services(
-        at point: Point, types: [String] = [], perType: Int, within maxMetres: Double? = nil, library: LayerLibrary
-    ) throws(LayerError) -> ServicesAnswer {
-        let known = library.serviceLayers
-        try Self.checkTypes(types, known: known.map(\.type))
-        var layers: [(type: String, layer: PointLayer)] = []
-        for (type, name) in known where types.isEmpty || types.contains(type) {
-            layers.append((type, try library.pointLayer(named: name)))
-        }
-        return services(at: point, perType: perType, within: maxMetres, layers: layers)
-    }
-
     /// The same over service layers already loaded, one group per layer in the order given.
     public func services(
         at point: Point, perType: Int, within maxMetres: Double? = nil, layers: [(type: String, layer: PointLayer)]
@@ -96,13 +67,6 @@ public struct NearestQuery {
             return ServicesAnswer.Group(type: type, layer: layer.name, hits: answer.hits)
         }
         return ServicesAnswer(query: .init(latitude: point.latitude, longitude: point.longitude), groups: groups)
-    }
-
-    /// Refuses a service type that no layer provides.
-    public static func checkTypes(_ types: [String], known: [String]) throws(LayerError) {
-        for wanted in types where !known.contains(wanted) {
-            throw .unknownLayer(name: "service type '\(wanted)'", known: known)
-        }
     }
 
     func hit(_ layer: PointLayer, _ h: NearestHit, links: [String: [String: Feature]]) -> NearestAnswer.Hit {

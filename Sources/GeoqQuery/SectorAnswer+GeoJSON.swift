@@ -1,5 +1,4 @@
 import GeoqCore
-import GeoqFormats
 
 extension SectorLookup {
     /// The answer as a GeoJSON FeatureCollection (RFC 7946, longitude first): the query
@@ -32,7 +31,7 @@ extension SectorLookup {
             if let name = m.name { properties["name"] = name }
             features.append([
                 "type": "Feature", "id": m.id,
-                "geometry": GeoJSONGeometry.object(layer.features[item].geometry),
+                "geometry": layer.features[item].geometry.geoJSONObject,
                 "properties": properties,
             ])
         }

@@ -1,5 +1,5 @@
 /// The answer to "in which feature of this layer is this point?", the same for every face
-/// (CLI text, JSON, GeoJSON, and later HTTP).
+/// (CLI text, JSON, GeoJSON, the HTTP service).
 ///
 /// Distances are geodesic metres on WGS84, rounded to the centimetre.
 public struct SectorAnswer: Codable, Hashable, Sendable {

@@ -1,12 +1,12 @@
 import GeoqCore
 
-extension GeoJSONGeometry {
-    /// `geometry` as a GeoJSON geometry object (RFC 7946, longitude first), as a JSON-compatible
-    /// value so that each face can serialise it its own way.
-    public static func object(_ geometry: Geometry) -> [String: Any] {
+extension Geometry {
+    /// The geometry as a GeoJSON geometry object (RFC 7946, longitude first), as a JSON-compatible
+    /// value so that each face can serialise the answer that holds it its own way.
+    var geoJSONObject: [String: Any] {
         func position(_ p: Point) -> [Double] { [p.x, p.y] }
         func rings(_ p: Polygon) -> [[[Double]]] { p.rings.map { $0.points.map(position) } }
-        switch geometry {
+        switch self {
         case .point(let p): return ["type": "Point", "coordinates": position(p)]
         case .multiPoint(let ps): return ["type": "MultiPoint", "coordinates": ps.map(position)]
         case .lineString(let ps): return ["type": "LineString", "coordinates": ps.map(position)]

@@ -18,11 +18,11 @@ public struct PointLayer: Sendable {
     public let approximation: String?
     /// The type `geoq services` groups this layer under, if it is a service layer.
     public let serviceType: String?
-    /// Each feature's service type: its category's (``LayerSpec/serviceTypeByCategory``), else
+    /// Each feature's service type: its category's (``Scheme/serviceTypeByCategory``), else
     /// the layer's; nil for a layer that is not a service layer.
     public let serviceTypes: [String?]
-    public let links: [LayerSpec.Link]
-    /// How categories were read (`falla-sections`, …), from the catalog entry.
+    public let links: [Link]
+    /// How categories were read (`falla-sections`, …).
     public let categoryScheme: String?
     /// Each feature's geo URI (RFC 5870, latitude first, 7 decimals at most), made once here
     /// rather than for every answer.
@@ -48,10 +48,56 @@ public struct PointLayer: Sendable {
         }
     }
 
-    /// Builds the layer; every feature must be a Point or a MultiPoint.
+    /// How a point layer's features are categorised, typed and linked (in geoq, from the layer's
+    /// catalog entry).
+    public struct Scheme: Hashable, Sendable {
+        /// The attribute that holds each feature's category code.
+        public var categoryField: String?
+        /// How codes become words and ranks: `falla-sections`, `falla-sections-infantil`, or nil
+        /// for codes shown as they are.
+        public var categoryScheme: String?
+        /// The service type of every feature, for a service layer.
+        public var serviceType: String?
+        /// Service types by category code; features of other categories get ``serviceType``.
+        public var serviceTypeByCategory: [String: String]?
+        public var links: [Link]
+
+        public init(
+            categoryField: String? = nil, categoryScheme: String? = nil, serviceType: String? = nil,
+            serviceTypeByCategory: [String: String]? = nil, links: [Link] = []
+        ) {
+            self.categoryField = categoryField
+            self.categoryScheme = categoryScheme
+            self.serviceType = serviceType
+            self.serviceTypeByCategory = serviceTypeByCategory
+            self.links = links
+        }
+    }
+
+    /// Another layer whose features share ids with this one's (a falla's children's monument, its
+    /// marquee), named in answers by ``as``.
+    public struct Link: Codable, Hashable, Sendable {
+        public var layer: String
+        /// The name the linked feature goes by in answers (`childrensFalla`, `marquee`).
+        public var `as`: String
+
+        public init(layer: String, as name: String) {
+            self.layer = layer
+            self.as = name
+        }
+    }
+
+    /// A feature that is neither a Point nor a non-empty MultiPoint.
+    public struct NotAPoint: Error, Hashable, Sendable {
+        /// Its position in `features` (0-based).
+        public var featureIndex: Int
+        public var geometryType: String
+    }
+
+    /// Builds the layer; every feature must be a Point or a non-empty MultiPoint.
     public init(
-        name: String, title: String, features: [Feature], spec: LayerSpec?, approximation: String?, source: String
-    ) throws(LayerError) {
+        name: String, title: String, features: [Feature], scheme: Scheme = Scheme(), approximation: String?
+    ) throws(NotAPoint) {
         var positions: [Point] = []
         positions.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
@@ -59,26 +105,25 @@ public struct PointLayer: Sendable {
             case .point(let p): positions.append(p)
             case .multiPoint(let ps) where !ps.isEmpty: positions.append(ps[0])
             default:
-                throw .notPoints(
-                    path: source, feature: LayerLoader.describe(f, at: i), geometryType: f.geometry.typeName)
+                throw NotAPoint(featureIndex: i, geometryType: f.geometry.typeName)
             }
         }
         self.name = name
         self.title = title
         self.features = features
         self.positions = positions
-        self.categories = features.map { Self.category(of: $0, spec: spec) }
+        self.categories = features.map { Self.category(of: $0, scheme: scheme) }
         self.index = PointIndex(positions)
         self.approximation = approximation
-        self.serviceType = spec?.serviceType
+        self.serviceType = scheme.serviceType
         self.serviceTypes = categories.map { category in
-            category.flatMap { spec?.serviceTypeByCategory?[$0.code] } ?? spec?.serviceType
+            category.flatMap { scheme.serviceTypeByCategory?[$0.code] } ?? scheme.serviceType
         }
-        self.links = spec?.links ?? []
-        self.categoryScheme = spec?.categoryScheme
+        self.links = scheme.links
+        self.categoryScheme = scheme.categoryScheme
         self.geoURIs = positions.map { "geo:\(Self.coordinate($0.latitude)),\(Self.coordinate($0.longitude))" }
         self.pins = categories.map { category in
-            spec?.categoryScheme == "falla-sections" ? category.map { FallaCategory(code: $0.code).pinColour() } : nil
+            scheme.categoryScheme == "falla-sections" ? category.map { FallaCategory(code: $0.code).pinColour() } : nil
         }
     }
 
@@ -99,13 +144,13 @@ public struct PointLayer: Sendable {
         return s
     }
 
-    static func category(of feature: Feature, spec: LayerSpec?) -> Category? {
-        guard let field = spec?.categoryField, let code = feature.properties[field]?.text, !code.isEmpty else {
+    static func category(of feature: Feature, scheme: Scheme) -> Category? {
+        guard let field = scheme.categoryField, let code = feature.properties[field]?.text, !code.isEmpty else {
             return nil
         }
-        switch spec?.categoryScheme {
+        switch scheme.categoryScheme {
         case "falla-sections", "falla-sections-infantil":
-            let c = FallaCategory(code: code, infantil: spec?.categoryScheme == "falla-sections-infantil")
+            let c = FallaCategory(code: code, infantil: scheme.categoryScheme == "falla-sections-infantil")
             return Category(code: c.code, words: c.words, rank: c.rank)
         default:
             return Category(code: code, words: code, rank: 0)
