@@ -2,11 +2,13 @@
 //
 // geoq — a geospatial query engine and sector-lookup service.
 //
-// The import graph points one way: faces (the CLI, the HTTP service) -> the API without HTTP ->
-// layers and domain modules -> core. Each C library is reached through one thin adapter module:
-// GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2 through
-// GeoqXML. GeoqCore itself does no I/O and links no C library. Every target declares exactly
-// the modules it imports.
+// The import graph points one way: faces (the CLI, the HTTP service) -> the API without HTTP and
+// the snapshot it answers from -> the queries (GeoqQuery, GeoqParking) and the domain modules ->
+// core. Files, the store and C libraries are reached only from GeoqLayers, the faces and the
+// adapters: the queries and the API work on values. Each C library is reached through one thin
+// adapter module: GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2
+// through GeoqXML. GeoqCore itself does no I/O and links no C library. Every target declares
+// exactly the modules it imports.
 import PackageDescription
 
 let package = Package(
@@ -91,16 +93,16 @@ let package = Package(
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
 
-        // Named layers: the catalog in data/layers.json, loading (read, reproject, validate,
-        // index) and the which-sector query shared by every face.
+        // Named layers: the catalog in data/layers.json, loading (read, reproject, validate), the
+        // import into the GeoPackage store, and the incident store. Gives GeoqQuery its layers.
         .target(
             name: "GeoqLayers",
             dependencies: [
                 "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
             ]),
 
-        // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, and
-        // the data snapshot the service answers from. Testable without building a server.
+        // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, over
+        // the data snapshot the service answers from (values only). Testable without a server.
         .target(
             name: "GeoqAPI",
             dependencies: [
