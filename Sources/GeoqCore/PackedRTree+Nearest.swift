@@ -9,7 +9,9 @@ extension PackedRTree {
     ///   - itemDistance: the exact distance of an item; called at most once per item, and
     ///     only for items whose box could still hold the next nearest.
     ///   - body: receives each item and its distance, nearest first; return `false` to stop.
-    ///     Items at equal distance come in increasing index order.
+    ///     Items at equal distance whose exact distances are known by then come in increasing
+    ///     index order; an item still inside an unopened box at that same distance may come
+    ///     later (``nearestItem(boxDistance:itemDistance:within:)`` settles such ties).
     public func nearest(
         boxDistance: (BoundingBox) -> Double,
         itemDistance: (Int) -> Double,
