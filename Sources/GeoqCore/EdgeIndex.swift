@@ -1,10 +1,31 @@
-/// Every edge of a multipolygon in a packed R-tree, for nearest-boundary queries.
-@usableFromInline
-struct EdgeIndex: Sendable {
-    @usableFromInline let edges: [Segment]
-    @usableFromInline let tree: PackedRTree
+/// Segments in a packed R-tree, for "which segment is nearest to this point" queries: the
+/// boundary of a polygon, the kerbs of a street layer, the pieces of any line strings.
+///
+/// Contract: built once from all segments, then queried; it never changes. A segment is
+/// identified by its position in the array given to ``init(segments:)`` (for
+/// ``init(_:)``, ring order: part by part, shell before holes, each ring's edges in order).
+/// Segments of zero length (a repeated vertex) are allowed and behave as points; an index
+/// without segments answers every query with nil.
+///
+/// Distances are those of the ``LocalMetric`` given to each query, so one index serves
+/// metres around any reference latitude as well as plain Cartesian distance.
+///
+/// Complexity: building is O(n log n) in the number of segments; a query opens the tree's
+/// boxes best first (``PackedRTree/nearest(boxDistance:itemDistance:_:)``) and costs about
+/// O(log n) on well-spread segments.
+public struct EdgeIndex: Sendable {
+    /// The indexed segments, in input order.
+    public let segments: [Segment]
+    let tree: PackedRTree
 
-    init(_ shape: MultiPolygon) {
+    /// Indexes `segments`; `segments[i]` is edge `i` in every answer.
+    public init(segments: [Segment]) {
+        self.segments = segments
+        self.tree = PackedRTree(boxes: segments.map(\.boundingBox))
+    }
+
+    /// Indexes every edge of every ring of `shape`, in ring order.
+    public init(_ shape: MultiPolygon) {
         var edges: [Segment] = []
         edges.reserveCapacity(shape.vertexCount)
         for polygon in shape.polygons {
@@ -12,19 +33,43 @@ struct EdgeIndex: Sendable {
                 for i in 1..<ring.points.count { edges.append(Segment(ring.points[i - 1], ring.points[i])) }
             }
         }
-        self.edges = edges
-        self.tree = PackedRTree(boxes: edges.map(\.boundingBox))
+        self.init(segments: edges)
     }
 
-    /// The boundary point nearest to `p` under `metric`, and its distance. Ties between edges
-    /// go to the lower edge index (ring order). `(p, .infinity)` for a shape without edges.
+    /// Number of segments.
+    public var count: Int { segments.count }
+
+    /// The segment nearest to `p` under `metric`, the point of it nearest to `p`, and their
+    /// distance; nil when no segment is within `maxDistance` (a segment exactly at
+    /// `maxDistance` counts).
+    ///
+    /// Ties: of several segments at the same smallest distance, the one of lowest index wins,
+    /// so the answer is that of a scan in input order keeping the first strictly nearer one.
+    public func nearest(
+        to p: Point, metric: LocalMetric, within maxDistance: Double = .infinity
+    ) -> (edge: Int, point: Point, distance: Double)? {
+        guard
+            let found = tree.nearestItem(
+                boxDistance: { metric.distance(p, $0) },
+                itemDistance: { metric.closestPoint(on: segments[$0], to: p).distance },
+                within: maxDistance)
+        else { return nil }
+        let closest = metric.closestPoint(on: segments[found.item], to: p)
+        return (found.item, closest.point, closest.distance)
+    }
+
+    /// The boundary point nearest to `p` under `metric`, and its distance; `(p, .infinity)`
+    /// without segments. The polygon queries' fast path: it stops at the first segment the
+    /// search reaches at the smallest distance, without looking for a lower index at that
+    /// same distance (the distance is that of ``nearest(to:metric:within:)``; on an exact
+    /// tie the point may be another segment's).
     func nearestBoundaryPoint(to p: Point, metric: LocalMetric) -> (point: Point, distance: Double) {
         var best: (point: Point, distance: Double) = (p, .infinity)
         tree.nearest(
             boxDistance: { metric.distance(p, $0) },
-            itemDistance: { metric.closestPoint(on: edges[$0], to: p).distance }
+            itemDistance: { metric.closestPoint(on: segments[$0], to: p).distance }
         ) { edge, _ in
-            best = metric.closestPoint(on: edges[edge], to: p)
+            best = metric.closestPoint(on: segments[edge], to: p)
             return false
         }
         return best

@@ -26,7 +26,7 @@ public struct IndexedPolygon: Sendable {
     public init(_ polygon: Polygon) { self.init(MultiPolygon([polygon])) }
 
     /// Number of edges over all rings.
-    public var edgeCount: Int { edgeIndex.edges.count }
+    public var edgeCount: Int { edgeIndex.count }
 
     /// Where `p` lies: interior, on the boundary, or exterior.
     @inlinable

@@ -14,6 +14,9 @@ public struct MinHeap<Element: Comparable> {
 
     @inlinable public var isEmpty: Bool { storage.isEmpty }
 
+    /// The smallest element, left in the heap; nil when the heap is empty. O(1).
+    @inlinable public var min: Element? { storage.first }
+
     /// Number of elements.
     @inlinable public var count: Int { storage.count }
 

@@ -9,7 +9,9 @@ extension PackedRTree {
     ///   - itemDistance: the exact distance of an item; called at most once per item, and
     ///     only for items whose box could still hold the next nearest.
     ///   - body: receives each item and its distance, nearest first; return `false` to stop.
-    ///     Items at equal distance come in increasing index order.
+    ///     Items at equal distance whose exact distances are known by then come in increasing
+    ///     index order; an item still inside an unopened box at that same distance may come
+    ///     later (``nearestItem(boxDistance:itemDistance:within:)`` settles such ties).
     public func nearest(
         boxDistance: (BoundingBox) -> Double,
         itemDistance: (Int) -> Double,
@@ -48,6 +50,55 @@ extension PackedRTree {
                 }
             }
         }
+    }
+
+    /// The item nearest by `itemDistance` among those at most `maxDistance` away; of several
+    /// at that same smallest distance, the lowest index. Nil when no item is that close.
+    ///
+    /// Unlike ``nearest(boxDistance:itemDistance:_:)``, whose order among equal distances
+    /// depends on which entries the queue held, this answer is what a linear scan keeping the
+    /// first strictly smaller distance returns: the search goes on while the queue still holds
+    /// entries no farther than the best item, and boxes beyond `maxDistance` are never opened.
+    /// `boxDistance` and `itemDistance` are as for ``nearest(boxDistance:itemDistance:_:)``.
+    func nearestItem(
+        boxDistance: (BoundingBox) -> Double,
+        itemDistance: (Int) -> Double,
+        within maxDistance: Double
+    ) -> (item: Int, distance: Double)? {
+        guard let root = boxes.indices.last else { return nil }
+        var queue = MinHeap<QueueEntry>()
+        func push(_ entry: QueueEntry) {
+            if entry.distance <= maxDistance { queue.push(entry) }
+        }
+        let topLevel = levelEnds.count - 1
+        let rootDistance = boxDistance(Self.decode(boxes[root]))
+        push(
+            topLevel == 0
+                ? QueueEntry(distance: rootDistance, kind: 1, reference: Int(children[root]))
+                : QueueEntry(distance: rootDistance, kind: 2 + topLevel, reference: root))
+        var best: (item: Int, distance: Double)?
+        while let top = queue.min, top.distance <= best?.distance ?? .infinity {
+            let next = queue.pop()!
+            switch next.kind {
+            case 0:
+                if let b = best, b.distance == next.distance, b.item < next.reference { continue }
+                best = (next.reference, next.distance)
+            case 1:
+                push(QueueEntry(distance: itemDistance(next.reference), kind: 0, reference: next.reference))
+            default:
+                let level = next.kind - 2
+                let first = Int(children[next.reference])
+                let end = Swift.min(first + nodeSize, levelEnds[level - 1])
+                for child in first..<end {
+                    let d = boxDistance(Self.decode(boxes[child]))
+                    push(
+                        level == 1
+                            ? QueueEntry(distance: d, kind: 1, reference: Int(children[child]))
+                            : QueueEntry(distance: d, kind: 2 + level - 1, reference: child))
+                }
+            }
+        }
+        return best
     }
 
     struct QueueEntry: Comparable {

@@ -23,14 +23,18 @@ public struct ZoneLocator: Sendable {
         }
     }
 
+    /// The regulated segments, in layer order; `segments[i]` is edge `i` of the edge index.
     public let segments: [Segment]
     /// How far from a regulated segment a car may stand and still be in its zone.
     public let toleranceMetres: Double
+    /// The segments' geometry, built once: each query opens only the boxes near the point.
+    let index: EdgeIndex
 
     public init(segments: [Segment], toleranceMetres: Double) {
         precondition(toleranceMetres > 0, "the tolerance must be positive")
         self.segments = segments
         self.toleranceMetres = toleranceMetres
+        self.index = EdgeIndex(segments: segments.map { GeoqCore.Segment($0.a, $0.b) })
     }
 
     /// Builds the segments from line features: `zoneOf` names each feature's zone (nil: not
@@ -73,20 +77,8 @@ public struct ZoneLocator: Sendable {
     /// The nearest segment within the tolerance (ties: the first in layer order), or nil.
     public func zone(at point: Point) -> Match? {
         let metric = LocalMetric(wgs84AtLatitude: point.y)
-        // A box of the tolerance around the point rejects far segments before any arithmetic.
-        let dx = toleranceMetres / metric.metresPerDegreeX, dy = toleranceMetres / metric.metresPerDegreeY
-        var best: Match?
-        for s in segments {
-            if min(s.a.x, s.b.x) > point.x + dx || max(s.a.x, s.b.x) < point.x - dx
-                || min(s.a.y, s.b.y) > point.y + dy || max(s.a.y, s.b.y) < point.y - dy
-            {
-                continue
-            }
-            let d = metric.closestPoint(on: GeoqCore.Segment(s.a, s.b), to: point).distance
-            if d <= toleranceMetres, d < (best?.distanceMetres ?? .infinity) {
-                best = Match(zone: s.zone, featureID: s.featureID, distanceMetres: d)
-            }
-        }
-        return best
+        guard let nearest = index.nearest(to: point, metric: metric, within: toleranceMetres) else { return nil }
+        let segment = segments[nearest.edge]
+        return Match(zone: segment.zone, featureID: segment.featureID, distanceMetres: nearest.distance)
     }
 }
