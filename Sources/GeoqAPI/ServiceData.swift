@@ -54,7 +54,7 @@ public struct ServiceData: Sendable {
     public let zoneLocators: [String: ZoneLocator]
     /// The incidents held in the store (layer `incidents`, written by `geoq incidents
     /// refresh`), when it was last refreshed, and why they could not be read, if so.
-    public let incidents: [Incident]
+    public let incidents: IncidentSet
     public let incidentsRefreshedAt: Date?
     public let incidentsProblem: String?
     /// Where the data came from (the store file), for `/readyz` and the logs.
@@ -76,7 +76,7 @@ public struct ServiceData: Sendable {
     ) {
         self.defaultSectorLayer = defaultSectorLayer
         self.geodesic = geodesic
-        self.incidents = incidents
+        self.incidents = IncidentSet(incidents)
         self.incidentsRefreshedAt = incidentsRefreshedAt
         self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs

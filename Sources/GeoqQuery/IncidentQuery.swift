@@ -53,16 +53,16 @@ public struct IncidentQuery: Sendable {
         public var bearing: Double?
     }
 
-    public func run(_ incidents: [Incident], geodesic: some GeodesicSolving) -> [Hit] {
+    public func run(_ set: IncidentSet, geodesic: some GeodesicSolving) -> [Hit] {
         var hits: [Hit] = []
         let foldedCategories = Set(categories.map(Self.folded))
-        for incident in incidents {
+        for (i, incident) in set.incidents.enumerated() {
             guard matches(incident, foldedCategories: foldedCategories) else { continue }
             guard let near else {
                 hits.append(Hit(incident: incident))
                 continue
             }
-            guard let geometry = incident.geometry, let target = Self.closestPoint(of: geometry, to: near) else {
+            guard let target = set.nearestPoint(of: i, to: near) else {
                 if withinMetres == nil { hits.append(Hit(incident: incident)) }
                 continue
             }
@@ -82,31 +82,5 @@ public struct IncidentQuery: Sendable {
             }
         }
         return hits
-    }
-
-    /// The point of `geometry` nearest to `p` in the local plane at `p` (metres); inside an area,
-    /// `p` itself.
-    static func closestPoint(of geometry: Geometry, to p: Point) -> Point? {
-        let metric = LocalMetric(wgs84AtLatitude: p.y)
-        var best: (point: Point, distance: Double)?
-        func consider(_ q: Point, _ d: Double) { if d < (best?.distance ?? .infinity) { best = (q, d) } }
-        func line(_ points: [Point]) {
-            if points.count == 1 { consider(points[0], metric.distance(p, points[0])) }
-            for i in points.indices.dropFirst() {
-                let c = metric.closestPoint(on: Segment(points[i - 1], points[i]), to: p)
-                consider(c.point, c.distance)
-            }
-        }
-        switch geometry {
-        case .point(let q): return q
-        case .multiPoint(let points): for q in points { consider(q, metric.distance(p, q)) }
-        case .lineString(let points): line(points)
-        case .multiLineString(let lines): lines.forEach(line)
-        case .polygon, .multiPolygon:
-            let polygons = geometry.areal!.polygons
-            if polygons.contains(where: { IndexedPolygon($0).covers(p) }) { return p }
-            for polygon in polygons { polygon.rings.map(\.points).forEach(line) }
-        }
-        return best?.point
     }
 }

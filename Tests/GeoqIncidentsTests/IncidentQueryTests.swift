@@ -14,8 +14,9 @@ import Testing
 
     @Test func nearestFirstWithGeodesicDistances() throws {
         let geodesic = Geodesic.wgs84
-        var incidents: [Incident] = []
-        for type in IncidentType.allCases { incidents += try ZaragozaFixtures.incidents(type) }
+        var held: [Incident] = []
+        for type in IncidentType.allCases { held += try ZaragozaFixtures.incidents(type) }
+        let incidents = IncidentSet(held)
         let plazaEspana = Point(latitude: 41.6510, longitude: -0.8800)
         let hits = IncidentQuery(near: plazaEspana, withinMetres: 1000).run(incidents, geodesic: geodesic)
         // Each distance is PROJ's geodesic to the incident's point; sorted, all within 1 km.

@@ -88,7 +88,7 @@ import Testing
             Self.incident("4", source: "b"),
         ]
         func ids(_ query: IncidentQuery) -> [String] {
-            Self.keys(query.run(incidents, geodesic: Geodesic.wgs84).map(\.incident))
+            Self.keys(query.run(IncidentSet(incidents), geodesic: Geodesic.wgs84).map(\.incident))
         }
         #expect(ids(IncidentQuery(sources: ["b"])) == ["b/3", "b/4"])
         #expect(ids(IncidentQuery(sources: ["a", "b"])).count == 4)

@@ -55,7 +55,10 @@ enum IncidentBenchmark {
             near.append(
                 try GeoqBench.timeThrowing(1) {
                     let held = try store.held().incidents
-                    hitCount = IncidentQuery(near: centre, withinMetres: 500).run(held, geodesic: Geodesic.wgs84).count
+                    hitCount =
+                        IncidentQuery(near: centre, withinMetres: 500).run(
+                            IncidentSet(held), geodesic: Geodesic.wgs84
+                        ).count
                 })
         }
         let ms = { (ns: Double) in String(format: "%.0f ms", ns / 1e6) }
