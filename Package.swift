@@ -164,6 +164,9 @@ let package = Package(
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqQueryTests",
+            dependencies: ["GeoqQuery", "GeoqCore", "GeoqIncidents", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqPROJTests", dependencies: ["GeoqPROJ", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),

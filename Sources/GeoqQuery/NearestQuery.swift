@@ -3,7 +3,7 @@ import GeoqCore
 import GeoqNearby
 
 /// Answers nearest-N questions over point layers of a ``LayerLibrary``.
-public struct NearestQuery {
+public struct NearestQuery: Sendable {
     public enum Order: String, Sendable, CaseIterable {
         /// Nearest first (ties by the layer's order).
         case distance

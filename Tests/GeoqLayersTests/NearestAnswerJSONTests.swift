@@ -20,7 +20,7 @@ import Testing
     static func handText(_ value: some JSONWritable) -> String { String(decoding: JSONText.of(value), as: UTF8.self) }
 
     @Test func realAnswersAsJSONEncoderWritesThem() throws {
-        let library = try NearestQueryTests.library()
+        let library = try RealLayerNearestQueryTests.library()
         let query = NearestQuery(geodesic: Geodesic.wgs84)
         let fallas = try library.pointLayer(named: "fallas")
         var answers: [NearestAnswer] = []
@@ -31,16 +31,17 @@ import Testing
         }
         // Links (children's falla, marquee), categories and pins; competition order; another layer.
         answers.append(
-            try query.nearest(fallas, to: NearestQueryTests.cityHall, limit: 40, within: 1500, order: .category))
+            try query.nearest(
+                fallas, to: RealLayerNearestQueryTests.cityHall, limit: 40, within: 1500, order: .category))
         let bikes = try library.pointLayer(named: "valencia-valenbisi")
-        answers.append(try query.nearest(bikes, to: NearestQueryTests.cityHall, limit: 5))
-        answers.append(try query.nearest(bikes, to: NearestQueryTests.cityHall, limit: 5, within: 1))
+        answers.append(try query.nearest(bikes, to: RealLayerNearestQueryTests.cityHall, limit: 5))
+        answers.append(try query.nearest(bikes, to: RealLayerNearestQueryTests.cityHall, limit: 5, within: 1))
         #expect(answers.contains { $0.hits.contains { $0.links?.count == 2 } })
         #expect(answers.contains { $0.hits.contains { $0.category != nil && $0.pin != nil } })
         #expect(answers.contains { $0.hits.isEmpty })
         for answer in answers { #expect(Self.handText(answer) == (try Self.encoderText(answer))) }
 
-        let services = try query.services(at: NearestQueryTests.cityHall, perType: 3, library: library)
+        let services = try query.services(at: RealLayerNearestQueryTests.cityHall, perType: 3, library: library)
         #expect(services.groups.count >= 7)
         #expect(Self.handText(services) == (try Self.encoderText(services)))
     }
@@ -83,7 +84,7 @@ import Testing
             if s.hasSuffix(".") { s.removeLast() }
             return s
         }
-        let library = try NearestQueryTests.library()
+        let library = try RealLayerNearestQueryTests.library()
         var values: [Double] = [
             0, -0.0, 1, -180, 180, 90, 39.4699, -0.3763, 1e-7, 5e-8, 4.9999999e-8, 1e-5, 0.1, 0.00000015,
         ]

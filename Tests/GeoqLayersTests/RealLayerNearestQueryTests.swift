@@ -8,7 +8,7 @@ import Testing
 
 /// Nearest-N over the real Valencia point layers, checked against a plain loop over every
 /// feature with PROJ's geodesic (the ranking code is not used for the expected values).
-@Suite struct NearestQueryTests {
+@Suite struct RealLayerNearestQueryTests {
     static func library() throws -> LayerLibrary {
         try LayerLibrary(
             locations: DataLocations(
@@ -70,7 +70,10 @@ import Testing
         #expect(hit.links?["childrensFalla"]?.id == "12")
         #expect(hit.links?["childrensFalla"]?.layer == "fallas-infantiles")
         #expect(hit.links?["marquee"]?.geometryType == "Polygon")
-        #expect(hit.geoURI == "geo:\(NearestQueryTests.format(p.latitude)),\(NearestQueryTests.format(p.longitude))")
+        #expect(
+            hit.geoURI
+                == "geo:\(RealLayerNearestQueryTests.format(p.latitude)),\(RealLayerNearestQueryTests.format(p.longitude))"
+        )
     }
 
     static func format(_ v: Double) -> String {

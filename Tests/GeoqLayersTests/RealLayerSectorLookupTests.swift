@@ -7,7 +7,7 @@ import GeoqQuery
 import GeoqTestSupport
 import Testing
 
-@Suite struct SectorLookupTests {
+@Suite struct RealLayerSectorLookupTests {
     /// 42.81, -1.64 lies in the Ensanche unit (checked separately with a Python ray cast over
     /// the city's GeoJSON), which approximates sector 2.
     @Test func readmePointIsInSectorTwo() throws {

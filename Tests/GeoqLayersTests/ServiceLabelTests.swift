@@ -15,9 +15,10 @@ import Testing
     /// hall: the hospital Clinica Fontana (about 715 m), the health centre Centro de Salud
     /// Valencia - Napoles y Sicilia (about 698 m), which is not a hospital.
     @Test func healthCentresAreNotHospitals() throws {
-        let library = try NearestQueryTests.library()
+        let library = try RealLayerNearestQueryTests.library()
         let answer = try Self.query.services(
-            at: NearestQueryTests.cityHall, types: ["hospital", "health-centre"], perType: 100, library: library)
+            at: RealLayerNearestQueryTests.cityHall, types: ["hospital", "health-centre"], perType: 100,
+            library: library)
         #expect(answer.groups.map(\.type) == ["hospital", "health-centre"])
         let hospitals = answer.groups[0].hits
         let centres = answer.groups[1].hits
@@ -35,7 +36,7 @@ import Testing
     /// aparcaments-persones-mobilitat-reduida.csv has no street, only OBJECTID and the number of
     /// places: OBJECTID 222612 has 1, 222734 has 6.
     @Test func disabledParkingBaysSayTheirPlaces() throws {
-        let layer = try NearestQueryTests.library().pointLayer(named: "valencia-disabled-parking")
+        let layer = try RealLayerNearestQueryTests.library().pointLayer(named: "valencia-disabled-parking")
         let byID = Dictionary(uniqueKeysWithValues: layer.features.map { ($0.id, $0) })
         #expect(byID["222612"]?.name == "Aparcamiento PMR, plazas: 1")
         #expect(byID["222734"]?.name == "Aparcamiento PMR, plazas: 6")
@@ -45,7 +46,7 @@ import Testing
     /// cameres-trafic-camaras-trafico.csv: camera 05503 is described "SERRERIA direccion MARINO
     /// BLAS DE LEZO"; 84 cameras have no description, e.g. 10407.
     @Test func trafficCamerasAreNamedByStreetElseByCameraID() throws {
-        let layer = try NearestQueryTests.library().pointLayer(named: "valencia-traffic-cameras")
+        let layer = try RealLayerNearestQueryTests.library().pointLayer(named: "valencia-traffic-cameras")
         let byID = Dictionary(uniqueKeysWithValues: layer.features.map { ($0.id, $0) })
         #expect(layer.features.count == 654)
         #expect(byID["05503"]?.name == "SERRERIA direccion MARINO BLAS DE LEZO")
@@ -57,9 +58,9 @@ import Testing
     /// marquee is named after its commission's falla (falla 242, Ribera-Convent de Santa Clara,
     /// has the marquee OBJECTID 2889).
     @Test func aMarqueeIsNamedAfterItsFalla() throws {
-        let library = try NearestQueryTests.library()
+        let library = try RealLayerNearestQueryTests.library()
         let fallas = try library.pointLayer(named: "fallas")
-        let answer = try Self.query.nearest(fallas, to: NearestQueryTests.cityHall, limit: 1, library: library)
+        let answer = try Self.query.nearest(fallas, to: RealLayerNearestQueryTests.cityHall, limit: 1, library: library)
         let hit = try #require(answer.hits.first)
         #expect(hit.id == "242" && hit.name == "Ribera-Convent de Santa Clara")
         let marquee = try #require(hit.links?["marquee"])
