@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqQuery", "GeoqLayers", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
+                "GeoqAPI", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

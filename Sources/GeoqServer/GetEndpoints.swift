@@ -1,7 +1,6 @@
 import Foundation
 import GeoqAPI
 import GeoqIncidents
-import GeoqLayers
 import GeoqParking
 import GeoqQuery
 import HTTPTypes

@@ -1,6 +1,5 @@
 import Foundation
 import GeoqAPI
-import GeoqLayers
 import Hummingbird
 import HummingbirdCore
 import Logging
