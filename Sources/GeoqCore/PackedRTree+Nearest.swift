@@ -17,18 +17,9 @@ extension PackedRTree {
         itemDistance: (Int) -> Double,
         _ body: (_ item: Int, _ distance: Double) -> Bool
     ) {
-        guard let root = boxes.indices.last else { return }
-        // Queue entries: (distance, kind, reference). kind 0 = exact item, 1 = item whose exact
-        // distance is not known yet, 2 + level = node. Exact items sort before bounds at equal
-        // distance, and items by index, so ties come out in a stable order.
+        guard let root = rootEntry(boxDistance) else { return }
         var queue = MinHeap<QueueEntry>()
-        let topLevel = levelEnds.count - 1
-        if topLevel == 0 {
-            queue.push(
-                QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 1, reference: Int(children[root])))
-        } else {
-            queue.push(QueueEntry(distance: boxDistance(Self.decode(boxes[root])), kind: 2 + topLevel, reference: root))
-        }
+        queue.push(root)
         while let next = queue.pop() {
             switch next.kind {
             case 0:
@@ -37,17 +28,7 @@ extension PackedRTree {
                 let d = itemDistance(next.reference)
                 queue.push(QueueEntry(distance: d, kind: 0, reference: next.reference))
             default:
-                let level = next.kind - 2
-                let first = Int(children[next.reference])
-                let end = Swift.min(first + nodeSize, levelEnds[level - 1])
-                for child in first..<end {
-                    let d = boxDistance(Self.decode(boxes[child]))
-                    if level == 1 {
-                        queue.push(QueueEntry(distance: d, kind: 1, reference: Int(children[child])))
-                    } else {
-                        queue.push(QueueEntry(distance: d, kind: 2 + level - 1, reference: child))
-                    }
-                }
+                forEachChild(of: next, boxDistance) { queue.push($0) }
             }
         }
     }
@@ -65,17 +46,12 @@ extension PackedRTree {
         itemDistance: (Int) -> Double,
         within maxDistance: Double
     ) -> (item: Int, distance: Double)? {
-        guard let root = boxes.indices.last else { return nil }
+        guard let root = rootEntry(boxDistance) else { return nil }
         var queue = MinHeap<QueueEntry>()
         func push(_ entry: QueueEntry) {
             if entry.distance <= maxDistance { queue.push(entry) }
         }
-        let topLevel = levelEnds.count - 1
-        let rootDistance = boxDistance(Self.decode(boxes[root]))
-        push(
-            topLevel == 0
-                ? QueueEntry(distance: rootDistance, kind: 1, reference: Int(children[root]))
-                : QueueEntry(distance: rootDistance, kind: 2 + topLevel, reference: root))
+        push(root)
         var best: (item: Int, distance: Double)?
         while let top = queue.min, top.distance <= best?.distance ?? .infinity {
             let next = queue.pop()!
@@ -86,21 +62,45 @@ extension PackedRTree {
             case 1:
                 push(QueueEntry(distance: itemDistance(next.reference), kind: 0, reference: next.reference))
             default:
-                let level = next.kind - 2
-                let first = Int(children[next.reference])
-                let end = Swift.min(first + nodeSize, levelEnds[level - 1])
-                for child in first..<end {
-                    let d = boxDistance(Self.decode(boxes[child]))
-                    push(
-                        level == 1
-                            ? QueueEntry(distance: d, kind: 1, reference: Int(children[child]))
-                            : QueueEntry(distance: d, kind: 2 + level - 1, reference: child))
-                }
+                forEachChild(of: next, boxDistance, push)
             }
         }
         return best
     }
 
+    /// The root's queue entry (an item when the tree is one leaf), or nil for an empty tree.
+    @inline(__always)
+    private func rootEntry(_ boxDistance: (BoundingBox) -> Double) -> QueueEntry? {
+        guard let root = boxes.indices.last else { return nil }
+        let topLevel = levelEnds.count - 1
+        let distance = boxDistance(Self.decode(boxes[root]))
+        return topLevel == 0
+            ? QueueEntry(distance: distance, kind: 1, reference: Int(children[root]))
+            : QueueEntry(distance: distance, kind: 2 + topLevel, reference: root)
+    }
+
+    /// The queue entries of a node's children: items not measured yet below a level-1 node, nodes
+    /// above.
+    @inline(__always)
+    private func forEachChild(
+        of node: QueueEntry, _ boxDistance: (BoundingBox) -> Double, _ push: (QueueEntry) -> Void
+    ) {
+        let level = node.kind - 2
+        let first = Int(children[node.reference])
+        let end = Swift.min(first + nodeSize, levelEnds[level - 1])
+        for child in first..<end {
+            let d = boxDistance(Self.decode(boxes[child]))
+            push(
+                level == 1
+                    ? QueueEntry(distance: d, kind: 1, reference: Int(children[child]))
+                    : QueueEntry(distance: d, kind: 2 + level - 1, reference: child))
+        }
+    }
+
+    /// A search queue entry: (distance, kind, reference). kind 0 = an item whose exact distance is
+    /// known, 1 = an item whose exact distance is not known yet, 2 + level = a node. Exact items
+    /// sort before bounds at equal distance, and items by index, so ties come out in a stable
+    /// order.
     struct QueueEntry: Comparable {
         var distance: Double
         var kind: Int
