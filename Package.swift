@@ -200,7 +200,7 @@ let package = Package(
             name: "GeoqAPITests",
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
-                "GeoqParking", "GeoqTariffs",
+                "GeoqParking", "GeoqTariffs", "GeoqGEOS",
                 "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
             ]),
         .testTarget(
