@@ -43,6 +43,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // Pure spatial core: geometry values, R-tree, point-in-polygon, planar/local distances.
         .target(name: "GeoqCore", linkerSettings: [.linkedLibrary("m")]),
@@ -124,7 +127,7 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON",
+                "GeoqAPI", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -200,7 +203,7 @@ let package = Package(
             name: "GeoqAPITests",
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
-                "GeoqParking", "GeoqTariffs",
+                "GeoqParking", "GeoqTariffs", "GeoqGEOS",
                 "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
             ]),
         .testTarget(

@@ -5,7 +5,7 @@
 # everything is present.
 set -euo pipefail
 
-packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev pkg-config)
+packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev zlib1g-dev pkg-config)
 with_tests=false
 [ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal)
 

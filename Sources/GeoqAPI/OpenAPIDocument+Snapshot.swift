@@ -18,6 +18,8 @@ extension EndpointDescription {
             switch (endpoint.parameters[index].name, endpoint.path) {
             case ("layer", let path):
                 names = data.servedLayers(kind: polygonEndpoints.contains(path) ? "polygon" : "point")
+            case ("name", EndpointDescription.layerFeatures.path):
+                names = data.layers.filter { $0.error == nil }.map(\.name)
             case ("type", EndpointDescription.services.path): names = data.serviceLayers.map(\.type)
             case ("city", _): names = data.tariffs.keys.sorted()
             case ("zone", _): names = Array(Set(data.tariffs.values.flatMap { $0.zones.map(\.id) })).sorted()

@@ -231,6 +231,25 @@ public struct EndpointDescription: Sendable {
         path: "/v1/layers", operationId: "layers", summary: "Every layer and whether it loaded.", parameters: [],
         answer: "layers: name, title, kind, features, approximate, error, attributes (each: name, type, example)",
         problemStatuses: [503])
+    public static let layerFeatures = EndpointDescription(
+        path: "/v1/layers/{name}", operationId: "layerFeatures",
+        summary: "A layer's features as GeoJSON, for a map (ETag, If-None-Match, gzip).",
+        parameters: [
+            .init(
+                name: "name", in: "path", required: true, description: "A layer, as /v1/layers lists it.",
+                schema: .string, example: "pamplona-sectors"),
+            .init(
+                name: "bbox", required: false,
+                description: "Only features whose bounding box meets west,south,east,north (degrees, longitude first).",
+                schema: .string, example: "-1.66,42.80,-1.62,42.83"),
+            .init(
+                name: "simplify", required: false,
+                description: "Douglas-Peucker tolerance in metres (0 to 10000) for lines and polygons.",
+                schema: .number(0...10_000), example: "5"),
+            language("Language of an approximate layer's note", default: "en", example: "es"),
+        ],
+        answer: "a FeatureCollection with the layer's name, title, kind, approximate and approximation",
+        mediaTypes: ["application/geo+json"])
     public static let sector = EndpointDescription(
         path: "/v1/sector", operationId: "sector",
         summary: "Which feature of a polygon layer contains the point (geoq which-sector).",
@@ -461,7 +480,8 @@ public struct EndpointDescription: Sendable {
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
     public static let all = [
-        health, readiness, layers, sector, sectorBatch, nearest, services, ar, tariff, park, incidents, metrics,
+        health, readiness, layers, layerFeatures, sector, sectorBatch, nearest, services, ar, tariff, park, incidents,
+        metrics,
         openAPI,
     ]
 }

@@ -90,7 +90,9 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let started = ContinuousClock.now
         let response = try await next(request, context)
-        metrics.record(path: request.uri.path, status: response.status.code, since: started)
+        // A route with a parameter is counted under its template (`/v1/layers/{name}`).
+        let path = context.endpointPath.flatMap { $0.contains("{") ? $0 : nil } ?? request.uri.path
+        metrics.record(path: path, status: response.status.code, since: started)
         return response
     }
 }

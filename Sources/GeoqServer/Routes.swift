@@ -40,6 +40,11 @@ public enum Routes {
             }
         }
 
+        router.get("/v1/layers/:name") { request, context in
+            try LayerFeaturesResponse.response(
+                to: request, layer: context.parameters.get("name") ?? "", state: state)
+        }
+
         router.post("/v1/sector:batch") { request, _ -> Response in
             guard let data = state.data else { throw Problem.stillLoading }
             let target = try SectorBatchEndpoint.target(

@@ -15,6 +15,10 @@ public final class ServiceState: Sendable {
     /// How many snapshots have been swapped in (0 before the first).
     public var generation: Int { current.withLock { $0.generation } }
 
+    /// The current snapshot and its generation, read together (a reload between two reads
+    /// would pair one snapshot with the other's generation).
+    public var snapshot: (data: ServiceData?, generation: Int) { current.withLock { $0 } }
+
     /// Replaces the snapshot: requests that already took the old one finish with it, later
     /// ones get the new one.
     public func replace(with data: ServiceData) {

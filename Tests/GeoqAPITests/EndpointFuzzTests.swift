@@ -63,11 +63,18 @@ import Testing
         case "park": _ = try ParkEndpoint.answer(query, data: data, acceptLanguage: nil)
         case "incidents": _ = try IncidentsEndpoint.answer(query, data: data)
         case "sectorBatch": _ = try SectorBatchEndpoint.target(query, data: data)
+        case "layerFeatures":
+            let name = query.pairs.last { $0.name == "name" }?.value ?? ""
+            let selection = try LayerFeaturesEndpoint.selection(
+                layer: name, QueryParameters(query.pairs.filter { $0.name != "name" }), data: data)
+            _ = LayerFeaturesEndpoint.body(selection, data: data)
         default: Issue.record("no fuzz case for \(operationId)")
         }
     }
 
-    static let fuzzed = ["sector", "nearest", "services", "ar", "tariff", "park", "incidents", "sectorBatch"]
+    static let fuzzed = [
+        "sector", "nearest", "services", "ar", "tariff", "park", "incidents", "sectorBatch", "layerFeatures",
+    ]
 
     @Test(arguments: fuzzed)
     func randomQueriesGiveAnAnswerOrA4xx(operationId: String) throws {

@@ -86,6 +86,9 @@ import Testing
             Request(golden: "layers.json", uri: "/v1/layers"),
             Request(golden: "healthz.json", uri: "/healthz"),
             Request(
+                golden: "layer-fallas-bbox.geojson", uri: "/v1/layers/fallas?bbox=-0.3800,39.4735,-0.3770,39.4750",
+                headers: [.accept: "application/geo+json"]),
+            Request(
                 golden: "nearest.geojson", uri: "/v1/nearest?lat=39.4699&lon=-0.3763&layer=fallas&n=5",
                 headers: [.accept: "application/geo+json"]),
         ])

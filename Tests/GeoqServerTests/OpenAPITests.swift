@@ -23,11 +23,16 @@ import Testing
     }
 
     static func uri(_ endpoint: EndpointDescription, replacing name: String? = nil, with value: String = "") -> String {
+        var path = endpoint.path
         let pairs = endpoint.parameters.compactMap { p -> String? in
+            if p.in == "path" {
+                path = path.replacingOccurrences(of: "{\(p.name)}", with: p.example ?? "")
+                return nil
+            }
             if p.name == name { return "\(p.name)=\(value)" }
             return p.example.map { "\(p.name)=\($0)" }
         }
-        return endpoint.path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+        return path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
     }
 
     @Test func theDocumentListsEveryEndpoint() async throws {
@@ -39,7 +44,7 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 13)
+                #expect(paths.count == 14)
             }
         }
     }

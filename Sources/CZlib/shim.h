@@ -1,0 +1,2 @@
+// zlib, for gzip-encoded answers (see GeoqServer/Gzip.swift).
+#include <zlib.h>
