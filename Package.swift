@@ -139,7 +139,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-            ]),
+            ],
+            // The map page served at / (index.html, its script and style sheet).
+            resources: [.copy("Page")]),
 
         // The `geoq` command line.
         .executableTarget(

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite, libxml2) when they
-# are missing; with --tests also GDAL's command-line tools and Python bindings, which the tests
-# use as a real GeoPackage client (ogrinfo, ogr2ogr, GDAL's validate_gpkg). Idempotent: does nothing, and needs no network, when
-# everything is present.
+# Installs the system libraries geoq links (GEOS, PROJ with its database, SQLite, libxml2, zlib) and the
+# Leaflet files `geoq serve` hands to its map page (libjs-leaflet) when they are missing; with
+# --tests also GDAL's command-line tools and Python bindings, which the tests use as a real
+# GeoPackage client (ogrinfo, ogr2ogr, GDAL's validate_gpkg); with --browser a headless browser
+# and its WebDriver (chromium, chromium-driver) for tools/browser-test. Idempotent: does nothing,
+# and needs no network, when everything is present.
 set -euo pipefail
 
-packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev zlib1g-dev pkg-config)
+packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev zlib1g-dev pkg-config libjs-leaflet)
 with_tests=false
+with_browser=false
 [ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal)
+[ "${1:-}" = "--browser" ] && with_browser=true && packages+=(chromium chromium-driver python3-venv)
 
 have_all() {
     command -v pkg-config >/dev/null 2>&1 &&
-        pkg-config --exists geos proj sqlite3 libxml-2.0 &&
+        pkg-config --exists geos proj sqlite3 libxml-2.0 zlib &&
         [ -f /usr/share/proj/proj.db ] &&
+        [ -f /usr/share/javascript/leaflet/leaflet.js ] &&
+        { ! $with_browser || { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import ensurepip' 2>/dev/null; }; } &&
         { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && /usr/bin/python3 -c 'import osgeo' 2>/dev/null; }; }
 }
 
@@ -31,7 +37,7 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 
 have_all || {
-    echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3 libxml-2.0," \
-        "/usr/share/proj/proj.db$($with_tests && echo ", ogrinfo and Debian's python3 with osgeo")" >&2
+    echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3 libxml-2.0 zlib," \
+        "/usr/share/proj/proj.db, /usr/share/javascript/leaflet/leaflet.js$($with_tests && echo ", ogrinfo and Debian's python3 with osgeo")$($with_browser && echo ", /usr/bin/chromium, /usr/bin/chromedriver and python3's venv")" >&2
     exit 1
 }

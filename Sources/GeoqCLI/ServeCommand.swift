@@ -32,6 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
               /v1/park?lat=&lon=[&zone=][&minutes=|&euros=][&at=][&city=][&lang=]
               /v1/incidents[?lat=&lon=[&within=]][&type=...][&since=][&n=]
               /v1/layers                the layers and what was loaded
+              /                         the map page (Leaflet from --assets)
               /openapi.json, /metrics   the OpenAPI 3.1 document, Prometheus metrics
 
             Errors are RFC 9457 problem+json bodies that name the parameter at fault. \
@@ -76,6 +77,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
+
+    @Option(
+        name: .long,
+        help: "The folder holding Leaflet (leaflet.js, leaflet.css, images/) for the map page at /.")
+    var assets = PageFiles.defaultAssetsDirectory
 
     @Flag(
         name: .long,
@@ -179,11 +185,15 @@ struct ServeCommand: AsyncParsableCommand {
             let library = try LayerLibrary(locations: locations, storeFile: storePath.map(URL.init(fileURLWithPath:)))
             return ServiceData.load(from: library)
         }
+        let page = PageFiles(assetsDirectory: assets)
+        if let missing = page.missingAssetsMessage {
+            FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
+        }
         let address = ServerAddress(host: host, port: port, threads: threads)
         do {
             try await runService(
                 address: address, state: state, reloader: reloader, limits: limits, connections: connectionLimits,
-                logRequests: logRequests
+                logRequests: logRequests, page: page
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

@@ -14,18 +14,19 @@ public enum Routes {
     ///   - limits: body size, batch length and batch time.
     ///   - logRequests: log each answered request (id, method, path, status, duration) with
     ///     swift-log at info level; off in tests.
+    ///   - page: the map page at `/` and the files it loads.
     public static func router(
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
-        logRequests: Bool = false
+        logRequests: Bool = false, page: PageFiles = PageFiles()
     ) -> Router<BasicRequestContext> {
         router(
             endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
-            limits: limits, logRequests: logRequests)
+            limits: limits, logRequests: logRequests, page: page)
     }
 
     static func router(
         endpoints: GetEndpoints, state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits,
-        logRequests: Bool
+        logRequests: Bool, page: PageFiles
     ) -> Router<BasicRequestContext> {
         // HEAD of every GET route: the GET answer's status and headers, no body (RFC 9110).
         let router = Router(options: .autoGenerateHeadEndpoints)
@@ -44,6 +45,8 @@ public enum Routes {
             try LayerFeaturesResponse.response(
                 to: request, layer: context.parameters.get("name") ?? "", state: state)
         }
+
+        page.register(on: router)
 
         router.post("/v1/sector:batch") { request, _ -> Response in
             guard let data = state.data else { throw Problem.stillLoading }
@@ -75,7 +78,7 @@ public enum Routes {
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        page: PageFiles = PageFiles(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
         let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
@@ -83,7 +86,8 @@ public enum Routes {
         let registry = ConnectionRegistry(maxConnections: connections.maxConnections, counters: metrics.connections)
         return Application(
             router: router(
-                endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests),
+                endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests,
+                page: page),
             server: HTTPServerBuilder { responder in
                 ServiceHTTP1Channel(responder: responder) {
                     ConnectionDeadlines(
@@ -141,10 +145,11 @@ public struct ServerAddress: Sendable {
 public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
-    logRequests: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    logRequests: Bool = false, page: PageFiles = PageFiles(),
+    onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
         state: state, address: address, reloader: reloader, limits: limits, connections: connections,
-        logRequests: logRequests, onListening: onListening
+        logRequests: logRequests, page: page, onListening: onListening
     ).runService()
 }

@@ -1,0 +1,96 @@
+"""The map page in headless chromium: the shared address answers in Basque, a click in Valencia
+lists the nearest fallas (the same as /v1/nearest answers for that point), the language switch
+changes the page's words, and the page asks nothing outside its own origin.
+
+usage: map_page_test.py BASE_URL SCREENSHOT_DIR
+"""
+
+import json
+import os
+import sys
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+base, shots = sys.argv[1], sys.argv[2]
+os.makedirs(shots, exist_ok=True)
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def api(path):
+    with urllib.request.urlopen(base + path, timeout=30) as response:
+        return json.load(response)
+
+
+def answer_text(driver):
+    return driver.find_element(By.ID, "answer").text
+
+
+options = Options()
+options.binary_location = "/usr/bin/chromium"
+for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,900", "--lang=es"):
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 30)
+try:
+    # The shared address: centred on Pamplona's Ensanche, answered in Basque on load.
+    driver.get(base + "/?lat=42.81&lon=-1.64&lang=eu")
+    wait.until(lambda d: "Sektorea" in answer_text(d))
+    park = api("/v1/park?lat=42.81&lon=-1.64&lang=eu")
+    text = answer_text(driver)
+    check("Ensanche" in text, "the Basque answer names Ensanche")
+    check(f"Sektorea: {park['sector']['name']}" in text, f"the sector is the API's ({park['sector']['name']})")
+    check(park["regulation"]["message"] in text, "the regulation is the API's Basque message")
+    check(driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "eu", "the page is in Basque")
+    check(
+        driver.find_element(By.ID, "answer").get_attribute("aria-live") == "polite", "the answer panel is aria-live"
+    )
+    driver.save_screenshot(os.path.join(shots, "pamplona-eu.png"))
+
+    # A click on the map in Valencia, centred on the Plaza del Ayuntamiento.
+    driver.execute_script("map.setView([39.4699, -0.3763], 16, { animate: false });")
+    element = driver.find_element(By.ID, "map")
+    ActionChains(driver).move_to_element(element).click().perform()
+    wait.until(lambda d: "Falla hurbilenak" in answer_text(d))
+    asked = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)
+    lat, lon = asked["lat"][0], asked["lon"][0]
+    check(abs(float(lat) - 39.4699) < 0.002 and abs(float(lon) + 0.3763) < 0.002, f"the click asked near the plaza ({lat}, {lon})")
+    nearest = api(f"/v1/nearest?lat={lat}&lon={lon}&layer=fallas&n=5")["hits"]
+    text = answer_text(driver)
+    check(all(hit["name"] in text for hit in nearest), "the five nearest fallas of /v1/nearest are listed")
+    check(f"{round(nearest[0]['distanceMetres'])} m" in text, "with the API's distance")
+    driver.save_screenshot(os.path.join(shots, "valencia-eu.png"))
+
+    # The language switch: the page's words and the service's answers change.
+    button = driver.find_element(By.ID, "ask-centre")
+    check(button.text == "Galdetu maparen erdian", "the button speaks Basque")
+    Select(driver.find_element(By.ID, "lang")).select_by_value("en")
+    wait.until(lambda d: "Nearest fallas" in answer_text(d))
+    check(button.text == "Ask at the map's centre", "the button speaks English after the switch")
+    check("Falla hurbilenak" not in answer_text(driver), "no Basque heading left")
+    check("lang=en" in driver.current_url, "the address carries the new language")
+    driver.save_screenshot(os.path.join(shots, "valencia-en.png"))
+
+    # Nothing outside the page's own origin.
+    origin = driver.execute_script("return location.origin;")
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    foreign = [name for name in resources if not name.startswith(origin + "/")]
+    check(len(resources) > 0 and not foreign, f"all {len(resources)} requests went to {origin} (foreign: {foreign})")
+    check(any(name.endswith("/assets/leaflet/leaflet.js") for name in resources), "Leaflet came from /assets/leaflet/")
+finally:
+    driver.quit()
+
+print(f"map page: {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,130 @@
+import Foundation
+import GeoqServer
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The map page at `/`, its own files at `/page/`, and Leaflet at `/assets/leaflet/` from a
+/// folder made here (so that the bytes served can be compared with the bytes written).
+@Suite struct PageFilesTests {
+    /// A Leaflet folder with a script, a style sheet and an image, in a fresh temporary folder.
+    static func assetsFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-assets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try Data("/* leaflet */ window.L = {};".utf8).write(to: folder.appendingPathComponent("leaflet.js"))
+        try Data(".leaflet-container{}".utf8).write(to: folder.appendingPathComponent("leaflet.css"))
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: folder.appendingPathComponent("images/layers.png"))
+        return folder
+    }
+
+    func withClient(
+        assets: String, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let router = Routes.router(
+            state: ServiceState(try RoutesTests.data()), page: PageFiles(assetsDirectory: assets))
+        try await Application(router: router).test(.router) { client in try await body(client) }
+    }
+
+    /// The page's files as they are in the source tree, read independently of the bundle.
+    static func source(_ name: String) throws -> Data {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/GeoqServer/Page")
+        return try Data(contentsOf: folder.appendingPathComponent(name))
+    }
+
+    @Test func pageAndItsFiles() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = try Self.source("index.html")
+        let script = try Self.source("map.js")
+        let style = try Self.source("map.css")
+        try await withClient(assets: folder.path) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(Data(buffer: response.body) == html)
+            }
+            try await client.execute(uri: "/page/map.js", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(Data(buffer: response.body) == script)
+            }
+            try await client.execute(uri: "/page/map.css", method: .get) { response in
+                #expect(response.headers[.contentType] == "text/css; charset=utf-8")
+                #expect(Data(buffer: response.body) == style)
+            }
+            try await client.execute(uri: "/page/nothing.js", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+        }
+        // Every file the page names is one it is served with, and none is outside its origin.
+        let text = String(decoding: html, as: UTF8.self)
+        for reference in ["/assets/leaflet/leaflet.js", "/assets/leaflet/leaflet.css", "/page/map.js", "/page/map.css"]
+        {
+            #expect(text.contains("\"\(reference)\""))
+        }
+        #expect(!text.contains("http://") && !text.contains("https://"))
+    }
+
+    @Test func leafletFromTheAssetsFolder() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(PageFiles(assetsDirectory: folder.path).missingAssetsMessage == nil)
+        try await withClient(assets: folder.path) { client in
+            for (path, type) in [
+                ("leaflet.js", "text/javascript; charset=utf-8"), ("leaflet.css", "text/css; charset=utf-8"),
+                ("images/layers.png", "image/png"),
+            ] {
+                try await client.execute(uri: "/assets/leaflet/\(path)", method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == type, "\(path)")
+                    let written = try Data(contentsOf: folder.appendingPathComponent(path))
+                    #expect(Data(buffer: response.body) == written, "\(path)")
+                }
+            }
+            try await client.execute(uri: "/assets/leaflet/leaflet.min.js", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+            }
+        }
+    }
+
+    /// A path that would leave the folder is refused even when the file it names exists.
+    @Test func traversalRefused() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.deletingLastPathComponent().appendingPathComponent("geoq-secret-\(UUID().uuidString).txt")
+        try Data("secret".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let name = secret.lastPathComponent
+        try await withClient(assets: folder.path) { client in
+            for path in [
+                "/assets/leaflet/../\(name)", "/assets/leaflet/%2e%2e/\(name)", "/assets/leaflet/images/../../\(name)",
+                "/assets/leaflet/%2F\(secret.path.dropFirst())", "/assets/leaflet//etc/passwd",
+                "/assets/leaflet/./leaflet.js",
+            ] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                    #expect(Data(buffer: response.body) != Data("secret".utf8), "\(path)")
+                }
+            }
+        }
+    }
+
+    /// `--assets` naming a folder that is not there: a message for the start log, and the page
+    /// still served (without its map).
+    @Test func missingAssetsFolder() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "geoq-no-assets-\(UUID().uuidString)")
+        let message = try #require(PageFiles(assetsDirectory: missing.path).missingAssetsMessage)
+        #expect(message.contains(missing.path))
+        try await withClient(assets: missing.path) { client in
+            try await client.execute(uri: "/", method: .get) { response in #expect(response.status == .ok) }
+            try await client.execute(uri: "/assets/leaflet/leaflet.js", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+}
