@@ -34,6 +34,35 @@ import Testing
         return try Data(contentsOf: folder.appendingPathComponent(name))
     }
 
+    /// Asked with `Accept-Encoding: gzip`, the page's files and Leaflet come compressed, and
+    /// `gzip -dc` (a second implementation) turns them back into the bytes on disk.
+    @Test func gzipWhenAsked() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = [
+            "/": try Self.source("index.html"), "/page/map.js": try Self.source("map.js"),
+            "/assets/leaflet/leaflet.js": try Data(contentsOf: folder.appendingPathComponent("leaflet.js")),
+        ]
+        try await withClient(assets: folder.path) { client in
+            for (uri, plain) in expected {
+                // Twice: the second answer of an asset comes from the compressed copy kept.
+                for _ in 0..<2 {
+                    let zipped = try await client.execute(
+                        uri: uri, method: .get, headers: [.acceptEncoding: "gzip, br"]
+                    ) { r in
+                        #expect(r.status == .ok && r.headers[.contentEncoding] == "gzip", "\(uri)")
+                        #expect(r.headers[.vary] == "Accept-Encoding")
+                        return Data(buffer: r.body)
+                    }
+                    #expect(try LayerFeaturesRouteTests.gunzip(zipped) == plain, "\(uri)")
+                }
+                try await client.execute(uri: uri, method: .get) { r in
+                    #expect(r.headers[.contentEncoding] == nil && Data(buffer: r.body) == plain, "\(uri)")
+                }
+            }
+        }
+    }
+
     @Test func pageAndItsFiles() async throws {
         let folder = try Self.assetsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
