@@ -9,7 +9,9 @@ import GeoqSchedule
 /// The collection carries the layer's `name`, `title`, `kind` ("polygon" or "point"),
 /// `approximate` and, when approximate, its `approximation` note in the request's language.
 /// Each feature has its `id` and `properties.name` (null when it has none); a point layer's
-/// features also `category` (words), `categoryCode`, `pin` and `serviceType` (null when none).
+/// features also `category` (words), `categoryCode`, `categoryRank` (the layer's order of
+/// categories, smallest first: the Fallas' sections in competition order), `pin` and
+/// `serviceType` (null when none).
 ///
 /// `bbox` keeps the features whose bounding box meets it (edges included); `simplify` applies
 /// ``DouglasPeucker`` at that many metres in the plane of each feature's latitude. The answer
@@ -96,6 +98,8 @@ public enum LayerFeaturesEndpoint {
                                 category.map { json.string($0.words) } ?? json.null()
                                 json.key("categoryCode")
                                 category.map { json.string($0.code) } ?? json.null()
+                                json.key("categoryRank")
+                                category.map { json.number($0.rank) } ?? json.null()
                             } after: { json in
                                 json.key("pin")
                                 layer.pins[index].map { json.string($0) } ?? json.null()

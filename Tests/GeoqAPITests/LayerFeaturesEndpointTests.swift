@@ -86,6 +86,7 @@ import Testing
             let properties = try #require(feature["properties"] as? [String: Any])
             #expect((properties["category"] as? String) == layer.categories[index]?.words)
             #expect((properties["categoryCode"] as? String) == layer.categories[index]?.code)
+            #expect((properties["categoryRank"] as? Int) == layer.categories[index]?.rank)
             #expect((properties["pin"] as? String) == layer.pins[index])
             #expect(properties.keys.contains("serviceType"))
             if layer.categories[index] != nil { withCategory += 1 }
