@@ -1,6 +1,7 @@
 """The map page in headless chromium: the shared address answers in Basque, a click in Valencia
-lists the nearest fallas (the same as /v1/nearest answers for that point), the language switch
-changes the page's words, and the page asks nothing outside its own origin.
+lists the nearest fallas (the same as /v1/nearest answers for that point), the fallas layer is
+drawn pin for pin, the section filter narrows the answer, the language switch changes the page's
+words, and the page asks nothing outside its own origin.
 
 usage: map_page_test.py BASE_URL SCREENSHOT_DIR
 """
@@ -71,7 +72,26 @@ try:
     text = answer_text(driver)
     check(all(hit["name"] in text for hit in nearest), "the five nearest fallas of /v1/nearest are listed")
     check(f"{round(nearest[0]['distanceMetres'])} m" in text, "with the API's distance")
+    check("Aparkalekua" not in text, "no Pamplona parking section in Valencia")
     driver.save_screenshot(os.path.join(shots, "valencia-eu.png"))
+
+    # The map is the layers: the fallas drawn as pins, one per monument the layer endpoint gives.
+    fallas = api("/v1/layers/fallas")["features"]
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, '.pin[data-layer="fallas"]')) > 0)
+    pins = driver.find_elements(By.CSS_SELECTOR, '.pin[data-layer="fallas"]')
+    check(len(pins) == len(fallas), f"{len(pins)} falla pins drawn for the {len(fallas)} of /v1/layers/fallas")
+    # The section filter: its choices come from the layer in competition order, and choosing
+    # Especial lists the nearest Especial fallas as /v1/nearest answers them.
+    sections = Select(driver.find_element(By.ID, "falla-section"))
+    codes = [option.get_attribute("value") for option in sections.options if option.get_attribute("value")]
+    check(codes[:1] == ["E"] and "1A" in codes, f"the section filter starts with Especial ({codes[:4]}...)")
+    sections.select_by_value("E")
+    especial = api(f"/v1/nearest?lat={lat}&lon={lon}&layer=fallas&n=5&category=E")["hits"]
+    wait.until(lambda d: especial[0]["name"] in answer_text(d) and nearest[0]["name"] not in answer_text(d))
+    text = answer_text(driver)
+    check(all(hit["name"] in text for hit in especial), "choosing Especial lists the nearest Especial fallas")
+    sections.select_by_value("")
+    wait.until(lambda d: nearest[0]["name"] in answer_text(d))
 
     # The language switch: the page's words and the service's answers change.
     button = driver.find_element(By.ID, "ask-centre")

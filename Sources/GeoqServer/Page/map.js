@@ -103,17 +103,17 @@ async function getJSON(path, accept = "application/json") {
 // The map, with no tiles: the layers are the map.
 const map = L.map("map", { keyboard: true, zoomControl: true, preferCanvas: false });
 L.control.scale({ metric: true, imperial: false }).addTo(map);
-const switcher = L.control.layers(null, null, { collapsed: false }).addTo(map);
+const switcher = L.control.layers(null, null, { collapsed: true }).addTo(map);
 const incidentsLayer = L.layerGroup().addTo(map);
 const askedMarker = L.circleMarker([0, 0], { radius: 7, color: "#f0a500", weight: 3, fillOpacity: 0 });
 
-function pinIcon(properties) {
+function pinIcon(properties, layerName) {
   const colour = PIN_COLOURS[(properties.pin || "").toLowerCase()] || "#555";
   const label = properties.categoryCode || (properties.category || "?").slice(0, 2);
   const dark = ["yellow", "white"].includes((properties.pin || "").toLowerCase());
   return L.divIcon({
     className: "",
-    html: `<span class="pin" style="background:${colour};color:${dark ? "#000" : "#fff"}">${escapeHTML(label)}</span>`,
+    html: `<span class="pin" data-layer="${escapeHTML(layerName)}" style="background:${colour};color:${dark ? "#000" : "#fff"}">${escapeHTML(label)}</span>`,
     iconSize: [22, 22],
   });
 }
@@ -130,12 +130,26 @@ async function loadLayers() {
     return;
   }
   const order = (layer) => (layer.kind === "polygon" ? 0 : 1);
-  for (const layer of list.sort((a, b) => order(a) - order(b))) loadLayer(layer);
+  for (const layer of list.sort((a, b) => order(a) - order(b))) {
+    if (layer.error) continue;
+    // Each layer is a group in the switcher whose features are asked for the first time it is
+    // shown: the small layers show at once, the big ones cost nothing until someone wants them.
+    const group = L.layerGroup();
+    let asked = false;
+    group.on("add", () => {
+      if (!asked) {
+        asked = true;
+        loadLayer(layer, group);
+      }
+    });
+    switcher.addOverlay(group, escapeHTML(layer.title || layer.name));
+    if (layer.features <= 400 || layer.name === "fallas") group.addTo(map);
+  }
 }
 
-// One layer's features from /v1/layers/{name}; when that answers nothing usable the layer is
-// left out and the rest of the page works on.
-async function loadLayer(layer) {
+// One layer's features from /v1/layers/{name}, drawn into `group`; when that answers nothing
+// usable the layer stays empty and the rest of the page works on.
+async function loadLayer(layer, group) {
   const simplify = layer.kind === "polygon" && layer.features > SIMPLIFY_OVER ? "?simplify=20" : "";
   let collection;
   try {
@@ -149,7 +163,7 @@ async function loadLayer(layer) {
     style: () => POLYGON_STYLES[layer.name] || { color: "#4a6a8a", weight: 1, fillOpacity: 0.05 },
     pointToLayer: (feature, latlng) =>
       layer.name.startsWith("fallas")
-        ? L.marker(latlng, { icon: pinIcon(feature.properties || {}), keyboard: false, bubblingMouseEvents: true, title: feature.properties.name || "" })
+        ? L.marker(latlng, { icon: pinIcon(feature.properties || {}, layer.name), keyboard: false, bubblingMouseEvents: true, title: feature.properties.name || "" })
         : L.circleMarker(latlng, { radius: 4, color: "#333", weight: 1, fillColor: "#6c8ebf", fillOpacity: 0.8 }),
     onEachFeature: (feature, drawnFeature) => {
       const name = feature.properties && feature.properties.name;
@@ -162,9 +176,8 @@ async function loadLayer(layer) {
     },
   });
   if (layer.name === "pamplona-sectors") pamplonaBounds = drawn.getBounds();
-  switcher.addOverlay(drawn, escapeHTML(layer.title || layer.name));
-  // The small layers show at once; the big ones wait in the switcher.
-  if (layer.features <= 400 || layer.name === "fallas") drawn.addTo(map);
+  if (layer.name === "fallas") fillSections(collection.features);
+  group.addLayer(drawn);
 }
 
 function inValencia(lat, lon) {
@@ -207,9 +220,12 @@ async function parkingSection(lat, lon) {
     const inside = pamplonaBounds && pamplonaBounds.contains([lat, lon]);
     return inside ? section(t("parking"), [`${t("error")}: ${error.message}`]) : null;
   }
-  if (!park.sector && !(pamplonaBounds && pamplonaBounds.contains([lat, lon]))) return null;
+  // The park answer always names the nearest sector; the parking section is for points in one
+  // (or within the sectors' outline, where the answer says why none is there).
+  const sector = park.sector && park.sector.id != null ? park.sector : null;
+  if (!sector && !(pamplonaBounds && pamplonaBounds.contains([lat, lon]))) return null;
   const lines = [];
-  if (park.sector) lines.push(`${t("sector")}: ${park.sector.name}`);
+  if (sector) lines.push(`${t("sector")}: ${sector.name || sector.id}`);
   if (park.zone) lines.push(`${t("zone")}: ${park.zone.name}`);
   if (park.regulation) lines.push(park.regulation.message);
   if (park.ticket) {
@@ -252,13 +268,13 @@ async function valenciaSections(lat, lon) {
 async function incidentsSection(lat, lon) {
   incidentsLayer.clearLayers();
   try {
-    const near = await getJSON(`/v1/incidents?lat=${lat.toFixed(6)}&lon=${lon.toFixed(6)}&within=5000&n=10`);
+    const query = `/v1/incidents?lat=${lat.toFixed(6)}&lon=${lon.toFixed(6)}&within=5000&n=10`;
+    const [near, drawn] = await Promise.all([getJSON(query), getJSON(query, "application/geo+json")]);
     const lines = (near.incidents || []).map((incident) => {
       const where = incident.distanceMetres != null
         ? `: ${metres(incident.distanceMetres)}, ${t("bearing")} ${Math.round(incident.bearing)}°` : "";
       return `${incident.title || incident.type || incident.id}${where}`;
     });
-    const drawn = await getJSON(`/v1/incidents?lat=${lat.toFixed(6)}&lon=${lon.toFixed(6)}&within=5000&n=10`, "application/geo+json");
     if (drawn && drawn.type === "FeatureCollection") {
       L.geoJSON(drawn, {
         pointToLayer: (feature, latlng) => L.circleMarker(latlng, { radius: 6, color: "#b00020", weight: 2, fillColor: "#fff", fillOpacity: 1 }),
@@ -279,13 +295,19 @@ async function ask(lat, lon) {
   const answer = $("answer");
   answer.textContent = t("asking");
   history.replaceState(null, "", `/?lat=${lat.toFixed(5)}&lon=${lon.toFixed(5)}&lang=${lang}`);
-  const parts = [section(t("point"), [`${lat.toFixed(5)}, ${lon.toFixed(5)}`])];
-  const parking = await parkingSection(lat, lon);
-  if (parking) parts.push(parking);
-  if (inValencia(lat, lon)) parts.push(...(await valenciaSections(lat, lon)));
-  parts.push(await incidentsSection(lat, lon));
+  // The questions go out together; the answer is written when the last one is in.
+  const [parking, valencia, incidents] = await Promise.all([
+    parkingSection(lat, lon),
+    inValencia(lat, lon) ? valenciaSections(lat, lon) : [],
+    incidentsSection(lat, lon),
+  ]);
   if (serial !== askSerial) return;
+  const parts = [section(t("point"), [`${lat.toFixed(5)}, ${lon.toFixed(5)}`])];
+  if (parking) parts.push(parking);
+  parts.push(...valencia, incidents);
   answer.replaceChildren(...parts);
+  // The page benchmark reads the first of these: the time to the first whole answer.
+  performance.mark("geoq-answer");
   drawAR();
 }
 
@@ -335,20 +357,20 @@ async function drawAR() {
   canvas.setAttribute("aria-label", `${t("arLabel")}: ${ar.labels.filter((l) => l.visible).map((l) => l.name).join(", ")}`);
 }
 
-// The section filter's choices: every category the fallas layer holds, from /v1/nearest.
-async function loadSections() {
-  try {
-    const all = await getJSON("/v1/nearest?lat=39.4699&lon=-0.3763&layer=fallas&n=1000&order=category");
-    const seen = new Map();
-    for (const hit of all.hits) if (hit.categoryCode && !seen.has(hit.categoryCode)) seen.set(hit.categoryCode, hit.category);
-    for (const [code, name] of seen) {
-      const option = document.createElement("option");
-      option.value = code;
-      option.textContent = `${code} — ${name}`;
-      $("falla-section").append(option);
-    }
-  } catch (error) {
-    // The filter keeps only "all".
+// The section filter's choices: every category the fallas layer holds, in the layer's order
+// of categories (competition order).
+function fillSections(features) {
+  const seen = new Map();
+  for (const feature of features) {
+    const p = feature.properties || {};
+    if (p.categoryCode && !seen.has(p.categoryCode)) seen.set(p.categoryCode, p);
+  }
+  const ranked = [...seen.values()].sort((a, b) => (a.categoryRank - b.categoryRank) || a.category.localeCompare(b.category));
+  for (const p of ranked) {
+    const option = document.createElement("option");
+    option.value = p.categoryCode;
+    option.textContent = `${p.categoryCode} — ${p.category}`;
+    $("falla-section").append(option);
   }
 }
 
@@ -381,7 +403,7 @@ const startLat = Number.parseFloat(params.get("lat"));
 const startLon = Number.parseFloat(params.get("lon"));
 const shared = Number.isFinite(startLat) && Number.isFinite(startLon);
 map.setView(shared ? [startLat, startLon] : PAMPLONA, 15);
-loadLayers();
-loadSections();
 drawAR();
-if (shared) ask(startLat, startLon);
+// A shared address is answered first; the layers (the bulk of the page's bytes) come after.
+if (shared) ask(startLat, startLon).finally(loadLayers);
+else loadLayers();
