@@ -229,7 +229,8 @@ public struct EndpointDescription: Sendable {
         answer: "status, store file and number of polygon layers", problemStatuses: [503])
     public static let layers = EndpointDescription(
         path: "/v1/layers", operationId: "layers", summary: "Every layer and whether it loaded.", parameters: [],
-        answer: "layers: name, title, kind, features, approximate, error, attributes (each: name, type, example)",
+        answer:
+            "layers: name, title, titles (by language), kind, features, approximate, error, attributes (each: name, type, example)",
         problemStatuses: [503])
     public static let layerFeatures = EndpointDescription(
         path: "/v1/layers/{name}", operationId: "layerFeatures",

@@ -12,6 +12,9 @@ public struct ServiceData: Sendable {
     public struct LayerSummary: Codable, Hashable, Sendable {
         public var name: String
         public var title: String?
+        /// The title in each answer language the catalog gives (`en` always, `es` and `eu` when
+        /// given).
+        public var titles: [String: String]?
         /// "polygon" or "point".
         public var kind: String
         public var features: Int?
@@ -23,8 +26,9 @@ public struct ServiceData: Sendable {
 
         public init(
             name: String, title: String?, kind: String, features: Int?, approximate: Bool, error: String?,
-            attributes: [LayerAttribute]? = nil
+            attributes: [LayerAttribute]? = nil, titles: [String: String]? = nil
         ) {
+            self.titles = titles
             self.attributes = attributes
             self.name = name
             self.title = title

@@ -6,6 +6,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     public var name: String
     /// One line for `--help` and answers.
     public var title: String
+    /// The title in the other answer languages (`es`, `eu`), for the map page's layer switcher;
+    /// the English `title` where one is missing.
+    public var titles: [String: String]?
     /// Path of the source, relative to the shared data directory unless absolute.
     public var source: String
     /// The source's coordinate reference system when the file does not declare it

@@ -28,7 +28,8 @@ extension ServiceData {
                         LayerSummary(
                             name: name, title: layer.title, kind: kind, features: layer.features.count,
                             approximate: layer.isApproximate, error: nil,
-                            attributes: LayerAttribute.describe(layer.features)))
+                            attributes: LayerAttribute.describe(layer.features),
+                            titles: titles(of: name, title: layer.title, in: library)))
                 } else {
                     let layer = try library.pointLayer(named: name)
                     var linked: [String: [String: Feature]] = [:]
@@ -39,7 +40,8 @@ extension ServiceData {
                         LayerSummary(
                             name: name, title: layer.title, kind: kind, features: layer.features.count,
                             approximate: layer.approximation != nil, error: nil,
-                            attributes: LayerAttribute.describe(layer.features)))
+                            attributes: LayerAttribute.describe(layer.features),
+                            titles: titles(of: name, title: layer.title, in: library)))
                 }
             } catch {
                 summaries.append(
@@ -79,5 +81,11 @@ extension ServiceData {
             incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
             storeFile: library.storeFile.path, defaultSectorLayer: LayerCatalog.defaultLayerName, geodesic: geodesic,
             loadedAt: Date())
+    }
+
+    /// A layer's title by language: the catalog's translations, and `title` in English.
+    static func titles(of name: String, title: String, in library: LayerLibrary) -> [String: String] {
+        let translations = library.catalog.layers.first { $0.name == name }?.titles ?? [:]
+        return translations.merging(["en": title]) { _, english in english }
     }
 }

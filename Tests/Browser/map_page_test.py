@@ -16,6 +16,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -39,6 +40,19 @@ def answer_text(driver):
     return driver.find_element(By.ID, "answer").text
 
 
+def switcher_text(driver):
+    return driver.find_element(By.CSS_SELECTOR, ".leaflet-control-layers-overlays").get_attribute("textContent")
+
+
+def eventually(condition, seconds=30):
+    """Whether `condition(driver)` comes true within `seconds`."""
+    try:
+        WebDriverWait(driver, seconds).until(condition)
+        return True
+    except TimeoutException:
+        return False
+
+
 options = Options()
 options.binary_location = "/usr/bin/chromium"
 for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,900", "--lang=es"):
@@ -55,6 +69,9 @@ try:
     check(f"Sektorea: {park['sector']['name']}" in text, f"the sector is the API's ({park['sector']['name']})")
     check(park["regulation"]["message"] in text, "the regulation is the API's Basque message")
     check(driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "eu", "the page is in Basque")
+    check(
+        eventually(lambda d: "Valentziako fallak" in switcher_text(d)), "the layer switcher names the layers in Basque"
+    )
     check(
         driver.find_element(By.ID, "answer").get_attribute("aria-live") == "polite", "the answer panel is aria-live"
     )
@@ -101,6 +118,11 @@ try:
     check(button.text == "Ask at the map's centre", "the button speaks English after the switch")
     check("Falla hurbilenak" not in answer_text(driver), "no Basque heading left")
     check("lang=en" in driver.current_url, "the address carries the new language")
+    switcher = switcher_text(driver)
+    check(
+        "Valencia fallas 2024 (monuments)" in switcher and "Valentziako fallak" not in switcher,
+        "the layer switcher names the layers in English",
+    )
     driver.save_screenshot(os.path.join(shots, "valencia-en.png"))
 
     # Nothing outside the page's own origin.

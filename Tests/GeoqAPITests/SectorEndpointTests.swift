@@ -28,6 +28,19 @@ import Testing
         #expect(Self.data.sectorLookups["fallas"] == nil)
     }
 
+    /// Every catalog layer is titled in the three answer languages (the map page's layer
+    /// switcher), English being the catalog's `title`.
+    @Test func everyLayerIsTitledInEachLanguage() throws {
+        let catalog = try LayerCatalog.load(
+            from: TestData.packageRoot.appendingPathComponent("data/layers.json"), dataDirectory: TestData.directory)
+        for layer in Self.data.layers {
+            let spec = try #require(catalog.layers.first { $0.name == layer.name })
+            #expect(layer.titles?["en"] == spec.title, "\(layer.name)")
+            #expect(layer.titles?["es"] == spec.titles?["es"] && layer.titles?["es"]?.isEmpty == false, "\(layer.name)")
+            #expect(layer.titles?["eu"] == spec.titles?["eu"] && layer.titles?["eu"]?.isEmpty == false, "\(layer.name)")
+        }
+    }
+
     /// The same sector as `geoq which-sector 42.81 -1.64` (checked against GEOS in the layer
     /// tests): Sector 2, Ensanches, of the approximate default layer.
     @Test func theDefaultLayerAnswersTheMainQuestion() throws {

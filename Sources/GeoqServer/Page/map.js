@@ -122,6 +122,17 @@ function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// The layers in the switcher, so that a change of language can name them again.
+const overlays = [];
+const layerTitle = (layer) => escapeHTML((layer.titles && layer.titles[lang]) || layer.title || layer.name);
+
+function renameLayers() {
+  for (const { layer, group } of overlays) {
+    switcher.removeLayer(group);
+    switcher.addOverlay(group, layerTitle(layer));
+  }
+}
+
 async function loadLayers() {
   let list;
   try {
@@ -142,7 +153,8 @@ async function loadLayers() {
         loadLayer(layer, group);
       }
     });
-    switcher.addOverlay(group, escapeHTML(layer.title || layer.name));
+    overlays.push({ layer, group });
+    switcher.addOverlay(group, layerTitle(layer));
     if (layer.features <= 400 || layer.name === "fallas") group.addTo(map);
   }
 }
@@ -392,6 +404,7 @@ $("map").addEventListener("keydown", (event) => {
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
   applyLanguage();
+  renameLayers();
   if (lastPoint) reask();
   else history.replaceState(null, "", `/?lang=${lang}`);
 });
