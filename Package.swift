@@ -7,7 +7,8 @@
 // core. Files, the store and C libraries are reached only from GeoqLayers, the faces and the
 // adapters: the queries and the API work on values. Each C library is reached through one thin
 // adapter module: GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2
-// through GeoqXML. GeoqCore itself does no I/O and links no C library. Every target declares
+// through GeoqXML; zlib (gzip for the service's answers) through one file of GeoqServer.
+// GeoqCore itself does no I/O and links no C library. Every target declares
 // exactly the modules it imports.
 import PackageDescription
 
@@ -30,7 +31,7 @@ let package = Package(
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev
-        // libxml2-dev).
+        // libxml2-dev zlib1g-dev).
         .systemLibrary(
             name: "CGEOS", pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]),
@@ -123,7 +124,8 @@ let package = Package(
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
-        // another closes slow, idle and surplus connections.
+        // another closes slow, idle and surplus connections. The map page's own files are its
+        // resources (Page/); Leaflet is served from where the system installed it.
         .target(
             name: "GeoqServer",
             dependencies: [

@@ -32,7 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
               /v1/park?lat=&lon=[&zone=][&minutes=|&euros=][&at=][&city=][&lang=]
               /v1/incidents[?lat=&lon=[&within=]][&type=...][&since=][&n=]
               /v1/layers                the layers and what was loaded
-              /                         the map page (Leaflet from --assets)
+              /v1/layers/{name}[?bbox=W,S,E,N][&simplify=M]
+                                        a layer's features as GeoJSON (ETag, gzip)
+              /[?lat=&lon=][&lang=]     the map page (Leaflet from --assets)
               /openapi.json, /metrics   the OpenAPI 3.1 document, Prometheus metrics
 
             Errors are RFC 9457 problem+json bodies that name the parameter at fault. \
@@ -51,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --threads 1
+              geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
               geoq serve --header-timeout 10 --idle-timeout 30 --max-connections 2000
               curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'

@@ -89,7 +89,8 @@ try:
     text = answer_text(driver)
     check(all(hit["name"] in text for hit in nearest), "the five nearest fallas of /v1/nearest are listed")
     check(f"{round(nearest[0]['distanceMetres'])} m" in text, "with the API's distance")
-    check("Aparkalekua" not in text, "no Pamplona parking section in Valencia")
+    check("Aparkalekua (Iruña)" not in text, "no Pamplona parking section in Valencia")
+    check("Ospitalea:" in text and "hospital:" not in text, "service types in Basque")
     driver.save_screenshot(os.path.join(shots, "valencia-eu.png"))
 
     # The map is the layers: the fallas drawn as pins, one per monument the layer endpoint gives.

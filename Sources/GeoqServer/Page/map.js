@@ -47,6 +47,26 @@ const WORDS = {
   },
 };
 
+// The service types of /v1/services, as people call them.
+const SERVICE_TYPES = {
+  es: {
+    "bike-station": "Valenbisi", "car-park": "Aparcamiento", "disabled-parking": "Plaza para personas con discapacidad",
+    "ev-charger": "Recarga eléctrica", "health-centre": "Centro de salud", hospital: "Hospital",
+    "taxi-rank": "Parada de taxi", "traffic-camera": "Cámara de tráfico",
+  },
+  eu: {
+    "bike-station": "Valenbisi", "car-park": "Aparkalekua", "disabled-parking": "Desgaitasuna dutenentzako plaza",
+    "ev-charger": "Karga elektrikoa", "health-centre": "Osasun-zentroa", hospital: "Ospitalea",
+    "taxi-rank": "Taxi-geltokia", "traffic-camera": "Trafiko-kamera",
+  },
+  en: {
+    "bike-station": "Valenbisi", "car-park": "Car park", "disabled-parking": "Disabled parking bay",
+    "ev-charger": "EV charger", "health-centre": "Health centre", hospital: "Hospital",
+    "taxi-rank": "Taxi rank", "traffic-camera": "Traffic camera",
+  },
+};
+const serviceType = (type) => SERVICE_TYPES[lang][type] || type;
+
 const PAMPLONA = [42.8125, -1.6458];
 const VALENCIA_BOX = { south: 39.27, north: 39.6, west: -0.56, east: -0.27 };
 // Polygon layers this large are asked simplified (metres): the page needs their shape, not every vertex.
@@ -269,7 +289,7 @@ async function valenciaSections(lat, lon) {
     sections.push(section(t("nearestFallas"), [`${t("error")}: ${error.message}`]));
   }
   try {
-    const lines = (await services).groups.flatMap((group) => group.hits.map((hit) => `${group.type}: ${hitLine(hit)}`));
+    const lines = (await services).groups.flatMap((group) => group.hits.map((hit) => `${serviceType(group.type)}: ${hitLine(hit)}`));
     sections.push(section(t("services"), lines));
   } catch (error) {
     sections.push(section(t("services"), [`${t("error")}: ${error.message}`]));
