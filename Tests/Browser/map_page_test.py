@@ -18,6 +18,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 base, shots = sys.argv[1], sys.argv[2]
@@ -76,6 +77,23 @@ try:
         driver.find_element(By.ID, "answer").get_attribute("aria-live") == "polite", "the answer panel is aria-live"
     )
     driver.save_screenshot(os.path.join(shots, "pamplona-eu.png"))
+
+    # The ticket: the orange zone chosen in the page and 90 minutes give /v1/park's price.
+    minutes = driver.find_element(By.ID, "ticket-minutes")
+    minutes.clear()
+    minutes.send_keys("90")
+    Select(driver.find_element(By.ID, "zone")).select_by_value("orange")
+    ticket = api("/v1/park?lat=42.81&lon=-1.64&zone=orange&minutes=90&lang=eu")["ticket"]
+    check(
+        eventually(lambda d: f"Txartela: {ticket['minutes']} min, Prezioa: {ticket['amount']} €" in answer_text(d)),
+        f"the orange zone's 90 minutes cost /v1/park's {ticket['amount']} €",
+    )
+    Select(driver.find_element(By.ID, "zone")).select_by_value("")
+
+    # The keyboard: Enter on the map asks at its centre.
+    driver.execute_script("map.setView([42.8169, -1.6440], 16, { animate: false });")
+    driver.find_element(By.ID, "map").send_keys(Keys.ENTER)
+    check(eventually(lambda d: "42.81690, -1.64400" in answer_text(d)), "Enter on the map asks at its centre")
 
     # A click on the map in Valencia, centred on the Plaza del Ayuntamiento.
     driver.execute_script("map.setView([39.4699, -0.3763], 16, { animate: false });")
