@@ -231,17 +231,3 @@ public enum LayerFeaturesEndpoint {
         return BoundingBox(minX: west, minY: south, maxX: east, maxY: north)
     }
 }
-
-extension Problem {
-    /// A layer name the service does not serve, of any kind (the path of `/v1/layers/{name}`).
-    public static func unknownLayer(_ name: String, known: [String]) -> Problem {
-        let (list, shown) = (known.joined(separator: ", "), QueryParameters.shown(name))
-        return Problem(
-            type: "/problems/unknown-layer", title: "No such layer", status: 404, detail: "", parameter: "name"
-        ).detailed(
-            LocalizedText(
-                es: "no hay ninguna capa llamada \"\(shown)\"; capas: \(list)",
-                eu: "ez dago \"\(shown)\" izeneko geruzarik; geruzak: \(list)",
-                en: "no layer named \"\(shown)\"; layers: \(list)"))
-    }
-}

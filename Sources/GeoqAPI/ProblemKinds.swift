@@ -50,6 +50,18 @@ extension Problem {
                 en: "no \(kind) layer named \"\(name)\"; \(kind) layers: \(list)"))
     }
 
+    /// A layer name the service does not serve, of any kind (the path of `/v1/layers/{name}`).
+    public static func unknownLayer(_ name: String, known: [String]) -> Problem {
+        let (list, shown) = (known.joined(separator: ", "), QueryParameters.shown(name))
+        return Problem(
+            type: "/problems/unknown-layer", title: "No such layer", status: 404, detail: "", parameter: "name"
+        ).detailed(
+            LocalizedText(
+                es: "no hay ninguna capa llamada \"\(shown)\"; capas: \(list)",
+                eu: "ez dago \"\(shown)\" izeneko geruzarik; geruzak: \(list)",
+                en: "no layer named \"\(shown)\"; layers: \(list)"))
+    }
+
     /// A request body that cannot be read: not UTF-8, not JSON, not points (`line` or
     /// `feature` says where). This one carries a parser's words, in English.
     public static func malformedBody(_ detail: String, line: Int? = nil, feature: Int? = nil) -> Problem {
