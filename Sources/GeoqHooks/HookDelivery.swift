@@ -26,7 +26,6 @@ public final class HookDelivery: Sendable {
     public let metrics: HookMetrics
     let logger: Logger
     let signal = WakeSignal()
-    let session: URLSession
 
     public init(
         store: TrackingStore, options: DeliveryOptions = DeliveryOptions(), metrics: HookMetrics = HookMetrics(),
@@ -36,11 +35,6 @@ public final class HookDelivery: Sendable {
         self.options = options
         self.metrics = metrics
         self.logger = logger
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout.seconds
-        configuration.timeoutIntervalForResource = options.timeout.seconds
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
     }
 
     /// Tells the loops that events were committed.
@@ -72,6 +66,12 @@ public final class HookDelivery: Sendable {
     /// sweep. Ends when the hook is deleted or the task cancelled.
     func loop(_ hook: Hook) async {
         var random = SystemRandomNumberGenerator()
+        // A session of its own: a slow endpoint must not hold the connections another hook needs.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = options.timeout.seconds
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
         while !Task.isCancelled {
             let seen = signal.generation
             do {
@@ -79,7 +79,7 @@ public final class HookDelivery: Sendable {
                 let due = try store.due(hook: hook.id, now: Date(), limit: options.batchSize)
                 for entry in due {
                     if Task.isCancelled { return }
-                    try await deliver(entry, to: hook, random: &random)
+                    try await deliver(entry, to: hook, session: session, random: &random)
                 }
                 if due.count == options.batchSize { continue }
                 var wait = options.sweepInterval
@@ -95,9 +95,11 @@ public final class HookDelivery: Sendable {
         }
     }
 
-    func deliver(_ entry: OutboxEntry, to hook: Hook, random: inout some RandomNumberGenerator) async throws {
+    func deliver(
+        _ entry: OutboxEntry, to hook: Hook, session: URLSession, random: inout some RandomNumberGenerator
+    ) async throws {
         let attempts = entry.attempts + 1
-        let failure = await post(entry, to: hook)
+        let failure = await post(entry, to: hook, session: session)
         guard let failure else {
             try store.markDelivered(entry.id, attempts: attempts)
             metrics.record(.delivered)
@@ -118,7 +120,7 @@ public final class HookDelivery: Sendable {
     }
 
     /// POSTs the event; nil when the receiver took it (2xx), else why not.
-    func post(_ entry: OutboxEntry, to hook: Hook) async -> String? {
+    func post(_ entry: OutboxEntry, to hook: Hook, session: URLSession) async -> String? {
         guard let url = URL(string: hook.url) else { return "not a URL: \(hook.url)" }
         var request = URLRequest(url: url, timeoutInterval: options.timeout.seconds)
         request.httpMethod = "POST"
