@@ -105,6 +105,12 @@ let package = Package(
                 "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
             ]),
 
+        // Webhook delivery from the store's outbox: one loop per hook, retries with backoff,
+        // dead letters, metrics. POSTs with Foundation's URLSession (as GeoqFetch downloads).
+        .target(
+            name: "GeoqHooks",
+            dependencies: ["GeoqLayers", "GeoqStore", .product(name: "Logging", package: "swift-log")]),
+
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, over
         // the data snapshot the service answers from (values only). Testable without a server.
         .target(
@@ -130,6 +136,7 @@ let package = Package(
             name: "GeoqServer",
             dependencies: [
                 "GeoqAPI", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON", "CZlib",
+                "GeoqHooks", "GeoqLayers", "GeoqStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -152,6 +159,7 @@ let package = Package(
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
                 "GeoqTrips", "GeoqPROJ",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
+                "GeoqHooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -214,7 +222,7 @@ let package = Package(
             name: "GeoqServerTests",
             dependencies: [
                 "GeoqServer", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers", "GeoqQuery",
-                "GeoqTariffs", "GeoqParking", "GeoqTestSupport",
+                "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

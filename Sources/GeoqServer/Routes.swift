@@ -1,5 +1,7 @@
 import Foundation
 import GeoqAPI
+import GeoqHooks
+import GeoqLayers
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -17,11 +19,15 @@ public enum Routes {
     ///   - page: the map page at `/` and the files it loads.
     public static func router(
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
-        logRequests: Bool = false, page: PageFiles = PageFiles()
+        logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: TrackingStore? = nil,
+        delivery: HookDelivery? = nil
     ) -> Router<BasicRequestContext> {
-        router(
+        let router = router(
             endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
             limits: limits, logRequests: logRequests, page: page)
+        // The hooks and events endpoints, over the tracking store when the service has one.
+        if let tracking { HookRoutes.register(on: router, store: tracking, state: state, delivery: delivery) }
+        return router
     }
 
     static func router(

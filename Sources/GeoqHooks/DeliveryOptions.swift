@@ -1,0 +1,43 @@
+import Foundation
+
+/// How hard and how often a delivery is tried.
+public struct DeliveryOptions: Sendable {
+    /// How long one POST may take before it counts as failed.
+    public var timeout: Duration
+    /// The backoff before the n-th retry is drawn uniformly from 0 ... min(cap, base · 2^(n-1))
+    /// ("full jitter"), so that receivers coming back up are not hit by every sender at once.
+    public var backoffBase: Duration
+    public var backoffCap: Duration
+    /// Attempts before a delivery is given up (dead letter).
+    public var maxAttempts: Int
+    /// How often every loop looks again without a wake-up (retries falling due, hooks added by
+    /// another process).
+    public var sweepInterval: Duration
+    /// Deliveries taken from the outbox at a time per hook.
+    public var batchSize: Int
+
+    public init(
+        timeout: Duration = .seconds(10), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(300),
+        maxAttempts: Int = 12, sweepInterval: Duration = .seconds(5), batchSize: Int = 32
+    ) {
+        self.timeout = timeout
+        self.backoffBase = backoffBase
+        self.backoffCap = backoffCap
+        self.maxAttempts = maxAttempts
+        self.sweepInterval = sweepInterval
+        self.batchSize = batchSize
+    }
+
+    /// The wait before the next try after `attempts` failed ones.
+    func backoff(after attempts: Int, using random: inout some RandomNumberGenerator) -> Duration {
+        let base = backoffBase.seconds
+        let ceiling = min(backoffCap.seconds, base * pow(2, Double(max(attempts - 1, 0))))
+        return .seconds(ceiling > 0 ? Double.random(in: 0...ceiling, using: &random) : 0)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GeoqLayers
+import GeoqStore
+import Testing
+
+/// The tracking tables: one transaction for tracks, events and outbox rows, the hooks' filters,
+/// and a reopened file carrying on where it was.
+@Suite struct TrackingStoreTests {
+    let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("geoq-tracking-\(UUID().uuidString)").appendingPathComponent("geoq.gpkg")
+
+    func event(_ kind: String, device: String = "car-1", layer: String = "pamplona-sectors") -> StoredEvent {
+        StoredEvent(
+            device: device, layer: layer, kind: kind, body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
+    }
+
+    @Test func aFailingCommitLeavesNothing() throws {
+        let store = TrackingStore(storeFile: file)
+        let hook = try store.addHook(url: "http://127.0.0.1:9/h")
+        let bad = StoredEvent(device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8))
+        #expect(throws: StoreError.self) {
+            try store.commit(
+                tracks: [("car-1", "pamplona-sectors", Data("{}".utf8))], events: [event("enter"), bad])
+        }
+        #expect(try store.tracks().isEmpty)
+        #expect(try store.events(since: 0, limit: 10).isEmpty)
+        #expect(try store.outbox(hook: hook.id).isEmpty)
+        #expect(try store.stats().pending == 0)
+    }
+
+    @Test func eventsAndOutboxRowsAgree() throws {
+        let store = TrackingStore(storeFile: file)
+        let all = try store.addHook(url: "http://127.0.0.1:9/all")
+        let sequences = try store.commit(
+            tracks: [("car-1", "pamplona-sectors", Data(#"{"visit":"v1"}"#.utf8))],
+            events: [event("enter"), event("dwell")])
+        #expect(sequences == [1, 2])
+        let events = try store.events(since: 0, limit: 10)
+        #expect(events.map(\.sequence) == [1, 2])
+        #expect(events.map(\.event.kind) == ["enter", "dwell"])
+        let outbox = try store.outbox(hook: all.id)
+        #expect(outbox.map(\.sequence) == [1, 2])
+        #expect(outbox.map(\.idempotencyKey) == ["\(all.id)-1", "\(all.id)-2"])
+        #expect(outbox.map(\.body) == events.map(\.event.body))
+        #expect(try store.tracks(device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
+        #expect(try store.events(since: 1, limit: 10).map(\.sequence) == [2])
+        #expect(try store.events(since: 0, limit: 1).map(\.sequence) == [1])
+    }
+
+    @Test func hooksGetOnlyTheirLayerAndKinds() throws {
+        let store = TrackingStore(storeFile: file)
+        let parked = try store.addHook(url: "http://127.0.0.1:9/p", events: ["parked", "left"])
+        let valencia = try store.addHook(url: "http://127.0.0.1:9/v", layer: "valencia-sections")
+        let both = try store.addHook(url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
+        try store.commit(
+            tracks: [],
+            events: [
+                event("enter"), event("parked"), event("enter", layer: "valencia-sections"),
+                event("left", layer: "valencia-sections"),
+            ])
+        #expect(try store.outbox(hook: parked.id).map(\.sequence) == [2, 4])
+        #expect(try store.outbox(hook: valencia.id).map(\.sequence) == [3, 4])
+        #expect(try store.outbox(hook: both.id).map(\.sequence) == [1])
+        #expect(try store.stats().pending == 5)
+    }
+
+    @Test func deletingAHookBuriesItsPendingDeliveries() throws {
+        let store = TrackingStore(storeFile: file)
+        let hook = try store.addHook(url: "http://127.0.0.1:9/h")
+        try store.commit(tracks: [], events: [event("enter")])
+        #expect(try store.deleteHook(id: hook.id))
+        #expect(try store.deleteHook(id: hook.id) == false)
+        #expect(try store.hooks().isEmpty)
+        let rows = try store.outbox(hook: hook.id)
+        #expect(rows.map(\.state) == [.dead])
+        #expect(rows.first?.lastError == "hook deleted")
+        // Ids are never reused, so neither are idempotency keys.
+        #expect(try store.addHook(url: "http://127.0.0.1:9/h").id == hook.id + 1)
+    }
+
+    @Test func aReopenedStoreStillHasItsPendingDeliveriesDue() throws {
+        let committed = Date(timeIntervalSince1970: 1_750_000_000)
+        let hook: Hook
+        do {
+            let store = TrackingStore(storeFile: file)
+            hook = try store.addHook(url: "http://127.0.0.1:9/h")
+            try store.commit(tracks: [], events: [event("enter"), event("exit")], now: committed)
+            let first = try #require(try store.due(hook: hook.id, now: committed, limit: 10).first)
+            try store.markFailed(
+                first.id, attempts: 1, nextAttempt: committed.addingTimeInterval(60), error: "HTTP status 503")
+        }
+        let reopened = TrackingStore(storeFile: file)
+        #expect(try reopened.due(hook: hook.id, now: committed, limit: 10).map(\.sequence) == [2])
+        let later = try reopened.due(hook: hook.id, now: committed.addingTimeInterval(60), limit: 10)
+        #expect(later.map(\.sequence) == [1, 2])
+        #expect(later.map(\.attempts) == [1, 0])
+        #expect(later.first?.lastError == "HTTP status 503")
+        #expect(try reopened.nextDue(hook: hook.id) == committed)
+        try reopened.markDelivered(later[1].id, attempts: 1)
+        try reopened.markDead(later[0].id, attempts: 2, error: "HTTP status 500")
+        let stats = try reopened.stats()
+        #expect(stats.pending == 0 && stats.delivered == 1 && stats.dead == 1 && stats.oldestPending == nil)
+        #expect(try reopened.nextDue(hook: hook.id) == nil)
+    }
+}
