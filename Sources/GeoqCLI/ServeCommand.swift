@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqAPI
+import GeoqHooks
 import GeoqLayers
 import GeoqServer
 import GeoqSnapshot
@@ -179,8 +180,11 @@ struct ServeCommand: AsyncParsableCommand {
         let host = host
         let state = ServiceState(data)
         let storePath = store
+        // The service's own writes (device tracks, events, the webhook outbox) change the store
+        // file but not its layers: only a change of the layers reloads.
         let reloader = ReloadService(
-            state: state, watching: library.storeFile.path, logger: Logger(label: "geoq.reload")
+            state: state, watching: library.storeFile.path, contents: StoreContents.signature(ofStoreAt:),
+            logger: Logger(label: "geoq.reload")
         ) {
             // A new library each time: it opens the store afresh (the old one stays open for
             // the snapshot being replaced until that is released).
@@ -192,11 +196,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let missing = page.missingAssetsMessage {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
+        let trackingStore = TrackingStore(storeFile: library.storeFile)
+        let tracking = Tracking(store: trackingStore, delivery: HookDelivery(store: trackingStore))
         let address = ServerAddress(host: host, port: port, threads: threads)
         do {
             try await runService(
                 address: address, state: state, reloader: reloader, limits: limits, connections: connectionLimits,
-                logRequests: logRequests, page: page
+                logRequests: logRequests, page: page, tracking: tracking,
+                metrics: RequestMetrics(more: tracking.metricsExposition)
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

@@ -5,7 +5,9 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Reloads the service's data on SIGHUP and when the store file changes (its inode, modification
-/// time or size, polled), runs beside the HTTP server and stops with it.
+/// time or size, polled) in what the snapshot is made of (`contents`, when given: the service's
+/// own writes of device tracks and events change the file but not its layers), runs beside the
+/// HTTP server and stops with it.
 ///
 /// A reload builds the new snapshot aside (the old one keeps answering meanwhile) and swaps it
 /// in at once; a reload that fails leaves the old snapshot in place and logs why.
@@ -18,14 +20,20 @@ public struct ReloadService: Service {
     let trapSIGHUP: Bool
     /// The watched file as it was when the service was made (the data was loaded from it).
     let initialSignature: String?
+    /// What of the watched file the snapshot is made of; nil to reload on any change of the file.
+    let contents: (@Sendable (String) -> String?)?
+    let initialContents: String?
 
     /// - Parameters:
     ///   - load: builds a new snapshot (opens the store and indexes every layer).
     ///   - watchedFile: the store file to watch, if any.
     ///   - trapSIGHUP: false in tests that must not touch the process's signal handling.
+    ///   - contents: what of the watched file the snapshot is made of (its layers); a change of
+    ///     the file that leaves it the same does not reload.
     public init(
         state: ServiceState, watching watchedFile: String?, every pollInterval: Duration = .seconds(2),
-        trapSIGHUP: Bool = true, logger: Logger, load: @escaping @Sendable () throws -> ServiceData
+        contents: (@Sendable (String) -> String?)? = nil, trapSIGHUP: Bool = true, logger: Logger,
+        load: @escaping @Sendable () throws -> ServiceData
     ) {
         self.state = state
         self.load = load
@@ -34,6 +42,8 @@ public struct ReloadService: Service {
         self.logger = logger
         self.trapSIGHUP = trapSIGHUP
         initialSignature = watchedFile.flatMap(Self.signature(of:))
+        self.contents = contents
+        initialContents = watchedFile.flatMap { file in contents?(file) }
     }
 
     /// Loads a new snapshot and swaps it in; on failure keeps the old one. Returns whether it
@@ -77,13 +87,18 @@ public struct ReloadService: Service {
     /// Polls the file's modification time and size; a change (or the file appearing) reloads.
     func watch(_ path: String) async {
         var last = initialSignature
+        var lastContents = initialContents
         while !Task.isCancelled {
             try? await Task.sleep(for: pollInterval)
             let now = Self.signature(of: path)
-            if now != last {
-                last = now
-                reload(reason: "store file changed")
+            guard now != last else { continue }
+            last = now
+            if let contents {
+                let nowContents = contents(path)
+                guard nowContents != lastContents else { continue }
+                lastContents = nowContents
             }
+            reload(reason: "store file changed")
         }
     }
 

@@ -34,8 +34,14 @@ public final class RequestMetrics: Sendable {
     /// Open connections and those the service closed itself (timeouts, the cap).
     public let connections = ConnectionCounters()
 
-    public init(routes: Set<String> = Set(EndpointDescription.all.map(\.path))) {
+    /// Other metrics written at the end of the exposition (the webhook deliveries).
+    let more: (@Sendable () -> String)?
+
+    public init(
+        routes: Set<String> = Set(EndpointDescription.all.map(\.path)), more: (@Sendable () -> String)? = nil
+    ) {
         self.routes = routes
+        self.more = more
     }
 
     /// Records one answered request.
@@ -76,7 +82,7 @@ public final class RequestMetrics: Sendable {
             out += "geoq_http_request_duration_seconds_sum{route=\"\(route)\"} \(h.sum)\n"
             out += "geoq_http_request_duration_seconds_count{route=\"\(route)\"} \(h.count)\n"
         }
-        return out + connections.exposition()
+        return out + connections.exposition() + (more?() ?? "")
     }
 }
 

@@ -7,6 +7,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// The HTTP face of geoq: each route reads its query into ``GeoqAPI``, which does the work, and
 /// writes the answer or the problem back. No geometry and no rules live here.
@@ -84,16 +85,22 @@ public enum Routes {
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
-        page: PageFiles = PageFiles(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        page: PageFiles = PageFiles(), tracking: Tracking? = nil,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
         let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
         let accessLog = logRequests ? AccessLog(level: .info) : nil
         let registry = ConnectionRegistry(maxConnections: connections.maxConnections, counters: metrics.connections)
+        let router = router(
+            endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests, page: page)
+        if let tracking {
+            HookRoutes.register(on: router, store: tracking.store, state: state, delivery: tracking.delivery)
+        }
+        var services: [any Service] = reloader.map { [$0] } ?? []
+        if let tracking { services.append(DeliveryService(delivery: tracking.delivery)) }
         return Application(
-            router: router(
-                endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests,
-                page: page),
+            router: router,
             server: HTTPServerBuilder { responder in
                 ServiceHTTP1Channel(responder: responder) {
                     ConnectionDeadlines(
@@ -106,7 +113,7 @@ public enum Routes {
                 }
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: serverName),
-            services: reloader.map { [$0] } ?? [],
+            services: services,
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? address.port) },
             eventLoopGroupProvider: address.eventLoopThreads == System.coreCount
                 ? .singleton : .shared(MultiThreadedEventLoopGroup(numberOfThreads: address.eventLoopThreads)),
@@ -151,11 +158,12 @@ public struct ServerAddress: Sendable {
 public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
-    logRequests: Bool = false, page: PageFiles = PageFiles(),
-    onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
+    metrics: RequestMetrics = RequestMetrics(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
-        state: state, address: address, reloader: reloader, limits: limits, connections: connections,
-        logRequests: logRequests, page: page, onListening: onListening
+        state: state, address: address, reloader: reloader, metrics: metrics, limits: limits,
+        connections: connections, logRequests: logRequests, page: page, tracking: tracking,
+        onListening: onListening
     ).runService()
 }
