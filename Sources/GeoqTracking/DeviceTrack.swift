@@ -15,8 +15,12 @@ public struct DeviceTrack: Codable, Hashable, Sendable {
     public var featureName: String?
     public var visit: String?
     public var enteredAt: Date?
+    /// The feature last exited, until another is entered (re-entering it needs the margin).
+    public var exitedID: String?
     /// Since when the device has been slower than the parked speed inside the feature.
     public var slowSince: Date?
+    /// Since when it has been faster than the parked speed (a departure once it lasts).
+    public var fastSince: Date?
     public var dwelled: Bool
     public var parked: Bool
     /// The sequence number of the next event.

@@ -76,11 +76,11 @@ enum FixTime {
         return fractional.date(from: text)
     }
 
-    static func utc(_ time: Date) -> String { format(time, in: TimeZone(identifier: "UTC")!) }
+    static func utc(_ time: Date) -> String { format(time, in: nil) }
 
-    /// `2026-03-02T10:00:05+01:00` in `zone` (`Z` for UTC); milliseconds only when not whole.
-    static func format(_ time: Date, in zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: time)
+    /// `2026-03-02T10:00:05+01:00` in `zone`, `…Z` for UTC (nil); milliseconds only when not whole.
+    static func format(_ time: Date, in zone: TimeZone?) -> String {
+        let offset = zone?.secondsFromGMT(for: time) ?? 0
         let shifted = time.timeIntervalSince1970 + Double(offset)
         let whole = shifted.rounded(.down)
         let millis = Int(((shifted - whole) * 1000).rounded())
@@ -97,7 +97,7 @@ enum FixTime {
         var text = "\(y)-\(two(m))-\(two(d))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):"
         text += two(secondOfDay % 60)
         if ms != 0 { text += "." + String(String(ms + 1000).dropFirst()) }
-        if offset == 0 && zone.identifier == "UTC" { return text + "Z" }
+        if zone == nil { return text + "Z" }
         let sign = offset < 0 ? "-" : "+"
         return text + "\(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
     }

@@ -14,6 +14,7 @@ import GeoqSchedule
 ///   inside) and its accuracy circle lies inside it (`d ≥ a`).
 /// - **exit**: the fix is outside the current feature by more than max(a, margin). Outside by
 ///   less, the device is still in the feature (hysteresis: jitter along an edge gives no pairs).
+///   Re-entering the feature it last exited needs the mirror: inside by at least max(a, margin).
 /// - **accuracy gating**: a fix whose accuracy circle straddles the boundary of the current
 ///   feature (`d < a`) or of a feature it would enter changes no state and emits nothing; it
 ///   still counts as the device's last fix (for ordering and speed).
@@ -25,8 +26,10 @@ import GeoqSchedule
 /// - **parked**: once per stop, when the device has been slower than `parkedSpeed` for
 ///   `dwellSeconds` inside (so never before `dwell`). It carries the park answer (see
 ///   ``parkAnswer(at:time:)``).
-/// - **left**: a parked device moves off: a fix faster than `parkedSpeed` while inside (it may
-///   park again in the same stay), or the exit itself (`left` comes just before its `exit`).
+/// - **left**: a parked device moves off: faster than `parkedSpeed` on every fix for
+///   `moveOffSeconds` while inside (one noisy reading is not a departure; it may park again in
+///   the same stay), or the exit itself (`left` comes just before its `exit`). A stop, likewise,
+///   is ended only by such sustained speed.
 /// - **visit**: one id per stay, from device, layer, feature and entry time (a replay gives
 ///   the same ids).
 /// - **silence**: a fix more than `silenceSeconds` after the last one first ends the stay with
@@ -39,7 +42,8 @@ public struct Geofencer: Sendable {
     public let language: Language
     let geodesic: any GeodesicSolving
     let itemByID: [String: Int]
-    let timeZone: TimeZone
+    /// The city's clock for event times; nil: UTC.
+    let timeZone: TimeZone?
 
     /// What one fix did: the events, in order, or why it was ignored.
     public struct Advance: Hashable, Sendable {
@@ -59,7 +63,7 @@ public struct Geofencer: Sendable {
         var items: [String: Int] = [:]
         for (i, f) in layer.features.enumerated() where items[f.id] == nil { items[f.id] = i }
         itemByID = items
-        timeZone = parkQuery?.tariffs.clock.timeZone ?? TimeZone(identifier: "UTC")!
+        timeZone = parkQuery?.tariffs.clock.timeZone
     }
 
     /// Moves `track` on with `fix` (a nil track: the device's first fix on this layer). The fix
@@ -136,6 +140,7 @@ public struct Geofencer: Sendable {
             }
             if t.parked { events.append(make(.left, &t, position: position, time: fix.time)) }
             events.append(make(.exit, &t, position: position, time: fix.time))
+            t.exitedID = id
             clearStay(&t)
         }
         enterIfInside(&t, fix, p, accuracy, metric, speed, &events)
@@ -148,8 +153,12 @@ public struct Geofencer: Sendable {
         var candidate: Int?
         var straddles = false
         let index = layer.index
+        let reentry = t.exitedID.flatMap { itemByID[$0] }
+        let margin = options.marginMetres
         index.forEachCovering(p) { item in
-            if accuracy > 0 && index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance < accuracy {
+            // Re-entering the feature just left needs the mirror of the exit rule.
+            let depth = reentry == item ? max(accuracy, margin) : accuracy
+            if depth > 0 && index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance < depth {
                 straddles = true
             } else if candidate == nil || item < candidate! {
                 candidate = item
@@ -157,6 +166,7 @@ public struct Geofencer: Sendable {
         }
         guard let item = candidate, !straddles else { return }
         let feature = layer.features[item]
+        t.exitedID = nil
         t.featureID = feature.id
         t.featureName = feature.name
         t.enteredAt = fix.time
@@ -173,13 +183,17 @@ public struct Geofencer: Sendable {
         // Unknown speed (a first fix without one) neither starts nor ends a stop.
         if let speed {
             if speed < options.parkedSpeed {
+                t.fastSince = nil
                 if t.slowSince == nil { t.slowSince = fix.time }
             } else {
-                if t.parked {
-                    events.append(make(.left, &t, position: position, time: fix.time))
-                    t.parked = false
+                if t.fastSince == nil { t.fastSince = fix.time }
+                if fix.time.timeIntervalSince(t.fastSince!) >= options.moveOffSeconds {
+                    if t.parked {
+                        events.append(make(.left, &t, position: position, time: fix.time))
+                        t.parked = false
+                    }
+                    t.slowSince = nil
                 }
-                t.slowSince = nil
             }
         }
         if !t.dwelled, let entered = t.enteredAt, fix.time.timeIntervalSince(entered) >= options.dwellSeconds {
@@ -211,6 +225,7 @@ public struct Geofencer: Sendable {
         t.visit = nil
         t.enteredAt = nil
         t.slowSince = nil
+        t.fastSince = nil
         t.dwelled = false
         t.parked = false
     }
