@@ -168,7 +168,7 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
                 "GeoqFormats",
-                "GeoqIncidents",
+                "GeoqIncidents", "GeoqTracking",
             ],
             path: "benchmarks/geoq-bench"),
 
