@@ -93,6 +93,12 @@ let package = Package(
         // park and tariff answers. On the query module and the tariffs only (no store, no C).
         .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqTariffs"]),
 
+        // Geofences over a layer: device fixes in, enter/exit/dwell/parked/left events out, with
+        // hysteresis, accuracy gating and the park answer on `parked`. Values only (no files, no
+        // store, no C): the faces keep the device tracks and deliver the events.
+        .target(
+            name: "GeoqTracking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs"]),
+
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
@@ -157,7 +163,7 @@ let package = Package(
             name: "GeoqCLI",
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
-                "GeoqTrips", "GeoqPROJ",
+                "GeoqTrips", "GeoqPROJ", "GeoqTracking",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
                 "GeoqHooks",
                 .product(name: "Logging", package: "swift-log"),
@@ -170,7 +176,7 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
                 "GeoqFormats",
-                "GeoqIncidents",
+                "GeoqIncidents", "GeoqTracking",
             ],
             path: "benchmarks/geoq-bench"),
 
@@ -237,6 +243,12 @@ let package = Package(
             dependencies: [
                 "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqQuery", "GeoqCore", "GeoqPROJ",
                 "GeoqTestSupport",
+            ]),
+        .testTarget(
+            name: "GeoqTrackingTests",
+            dependencies: [
+                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqQuery", "GeoqCore",
+                "GeoqPROJ", "GeoqTestSupport",
             ]),
     ]
 )

@@ -21,6 +21,7 @@ struct Geoq: AsyncParsableCommand {
               geoq services 39.4699 -0.3763 -n 2
               geoq ar 39.4699 -0.3763 --heading 20 --max-distance 1500
               geoq trip drive.gpx --min-step 500
+              geoq track drive.csv --device car-1 --format json
               geoq tariff --zone blue --minutes 30 --start 2026-11-23T13:50
               geoq park 42.8169 -1.6440 --zone blue --euros 1 --lang en
               geoq incidents refresh \\
@@ -33,6 +34,7 @@ struct Geoq: AsyncParsableCommand {
             """,
         subcommands: [
             WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
+            TrackCommand.self,
             TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
             ServeCommand.self,
         ])

@@ -27,7 +27,12 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
+        if options.only != "tracking" {
+            try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
+        }
+        if options.only == nil || options.only == "tracking" {
+            try TrackingBenchmark.run(catalog: catalog, options: options, progress: progress)
+        }
         if options.only == nil || options.only == "store" {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
         }

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Reads fixes from a request body or a file: a JSON array of fix objects, one fix object, or
+/// NDJSON (one object per line). A bad fix gets a ``FixError`` naming its line (NDJSON) or its
+/// index (array, 0-based) and the field; the other fixes are read all the same.
+public enum FixReader {
+    /// The fixes that were good, in input order, and one error per bad fix.
+    public struct Batch: Hashable, Sendable {
+        public var fixes: [Fix]
+        public var errors: [FixError]
+    }
+
+    public static func read(_ data: Data) -> Batch {
+        let bytes = [UInt8](data)
+        let first = bytes.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        var batch = Batch(fixes: [], errors: [])
+        if first == UInt8(ascii: "[") {
+            guard let array = try? JSONDecoder().decode([Item].self, from: data) else {
+                batch.errors.append(
+                    FixError(line: nil, index: nil, field: nil, message: "the body is not a JSON array"))
+                return batch
+            }
+            for (i, item) in array.enumerated() {
+                collect(item, line: nil, index: i, into: &batch)
+            }
+            return batch
+        }
+        // One object, possibly spread over several lines, before NDJSON.
+        if first == UInt8(ascii: "{"), let object = try? JSONDecoder().decode(Item.self, from: data) {
+            collect(object, line: nil, index: 0, into: &batch)
+            return batch
+        }
+        var lineNumber = 0
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty { continue }
+            guard let object = try? JSONDecoder().decode(Item.self, from: Data(text.utf8)) else {
+                batch.errors.append(FixError(line: lineNumber, index: nil, field: nil, message: "not a JSON object"))
+                continue
+            }
+            collect(object, line: lineNumber, index: nil, into: &batch)
+        }
+        return batch
+    }
+
+    private static func collect(_ item: Item, line: Int?, index: Int?, into batch: inout Batch) {
+        switch fix(from: item) {
+        case .success(let fix): batch.fixes.append(fix)
+        case .failure(let problem):
+            batch.errors.append(FixError(line: line, index: index, field: problem.field, message: problem.message))
+        }
+    }
+
+    struct Problem: Error {
+        var field: String?
+        var message: String
+        var key: Fix.CodingKeys { Fix.CodingKeys(rawValue: field ?? "") ?? .device }
+    }
+
+    static func fix(from item: Item) -> Result<Fix, Problem> {
+        guard case .object(let object) = item else {
+            return .failure(Problem(field: nil, message: "not a JSON object"))
+        }
+        guard case .string(let device)? = object["device"], !device.isEmpty else {
+            return .failure(Problem(field: "device", message: "device is missing or not a non-empty string"))
+        }
+        guard case .string(let timeText)? = object["time"] else {
+            return .failure(Problem(field: "time", message: "time is missing or not a string"))
+        }
+        guard let time = FixTime.parse(timeText) else {
+            return .failure(
+                Problem(
+                    field: "time", message: "time '\(timeText)' is not ISO 8601 with an offset (2026-03-02T09:00:00Z)"))
+        }
+        func number(_ key: String, required: Bool) -> Result<Double?, Problem> {
+            switch object[key] {
+            case nil, .null?:
+                return required ? .failure(Problem(field: key, message: "\(key) is missing")) : .success(nil)
+            case .number(let n)?: return .success(n)
+            default: return .failure(Problem(field: key, message: "\(key) is not a number"))
+            }
+        }
+        let values: (Double?, Double?, Double?, Double?)
+        do {
+            values = (
+                try number("lat", required: true).get(), try number("lon", required: true).get(),
+                try number("accuracy", required: false).get(), try number("speed", required: false).get()
+            )
+        } catch { return .failure(error) }
+        let fix = Fix(
+            device: device, time: time, latitude: values.0!, longitude: values.1!, accuracy: values.2, speed: values.3)
+        if let problem = problem(in: fix) { return .failure(problem) }
+        return .success(fix)
+    }
+
+    /// The first range violated by `fix`, if any.
+    static func problem(in fix: Fix) -> Problem? {
+        if fix.device.isEmpty { return Problem(field: "device", message: "device is empty") }
+        if !(fix.latitude.isFinite && (-90...90).contains(fix.latitude)) {
+            return Problem(field: "lat", message: "lat \(fix.latitude) is outside [-90, 90]")
+        }
+        if !(fix.longitude.isFinite && (-180...180).contains(fix.longitude)) {
+            return Problem(field: "lon", message: "lon \(fix.longitude) is outside [-180, 180]")
+        }
+        if let a = fix.accuracy, !(a.isFinite && a >= 0) {
+            return Problem(field: "accuracy", message: "accuracy \(a) is not a number of metres ≥ 0")
+        }
+        if let v = fix.speed, !(v.isFinite && v >= 0) {
+            return Problem(field: "speed", message: "speed \(v) is not a number of m/s ≥ 0")
+        }
+        return nil
+    }
+}
+
+/// One item of the input as JSON values: only objects can be fixes, and only numbers coordinates.
+enum Item: Decodable {
+    case object([String: Value])
+    case other
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.singleValueContainer().decode([String: Value].self) {
+            self = .object(object)
+        } else {
+            self = .other
+        }
+    }
+
+    enum Value: Decodable {
+        case string(String), number(Double), bool(Bool), null, other
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() {
+                self = .null
+            } else if let b = try? c.decode(Bool.self) {
+                self = .bool(b)
+            } else if let n = try? c.decode(Double.self) {
+                self = .number(n)
+            } else if let s = try? c.decode(String.self) {
+                self = .string(s)
+            } else {
+                self = .other
+            }
+        }
+    }
+}
+
+/// A fix that could not be read: where (NDJSON line, 1-based, or array index, 0-based), which
+/// field, and why.
+public struct FixError: Codable, Hashable, Sendable, CustomStringConvertible {
+    public var line: Int?
+    public var index: Int?
+    /// `device`, `time`, `lat`, `lon`, `accuracy`, `speed`; nil when the item is not an object.
+    public var field: String?
+    public var message: String
+
+    public var description: String {
+        let place = line.map { "line \($0)" } ?? index.map { "fix \($0)" } ?? "body"
+        return "\(place): \(message)"
+    }
+}
