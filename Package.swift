@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON", "CZlib",
+                "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqParking", "GeoqQuery", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON", "CZlib",
                 "GeoqHooks", "GeoqLayers", "GeoqStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "GeoqTrackingTests",
             dependencies: [
-                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqQuery", "GeoqCore",
+                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqQuery", "GeoqCore",
                 "GeoqPROJ", "GeoqTestSupport",
             ]),
     ]

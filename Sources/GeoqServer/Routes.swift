@@ -26,8 +26,13 @@ public enum Routes {
         let router = router(
             endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
             limits: limits, logRequests: logRequests, page: page)
-        // The hooks and events endpoints, over the tracking store when the service has one.
-        if let tracking { HookRoutes.register(on: router, store: tracking, state: state, delivery: delivery) }
+        // The fixes, hooks and events endpoints, over the tracking store when the service has one.
+        if let tracking {
+            HookRoutes.register(on: router, store: tracking, state: state, delivery: delivery)
+            FixesRoute.register(
+                on: router, tracking: Tracking(store: tracking, delivery: delivery ?? HookDelivery(store: tracking)),
+                state: state, limits: limits)
+        }
         return router
     }
 
@@ -96,9 +101,10 @@ public enum Routes {
             endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests, page: page)
         if let tracking {
             HookRoutes.register(on: router, store: tracking.store, state: state, delivery: tracking.delivery)
+            FixesRoute.register(on: router, tracking: tracking, state: state, limits: limits)
         }
         var services: [any Service] = reloader.map { [$0] } ?? []
-        if let tracking { services.append(DeliveryService(delivery: tracking.delivery)) }
+        if let tracking { services.append(TrackingService(tracking: tracking, state: state)) }
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in

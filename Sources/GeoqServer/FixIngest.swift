@@ -1,0 +1,124 @@
+import Foundation
+import GeoqAPI
+import GeoqCore
+import GeoqLayers
+import GeoqParking
+import GeoqQuery
+import GeoqStore
+import GeoqTracking
+
+/// Device fixes into events: every device's track on every layer, advanced by the geofence engine
+/// one fix at a time, and each batch's tracks, events and webhook outbox rows committed to the
+/// store in one transaction before it is answered, so that nothing acknowledged can be lost.
+///
+/// An actor: fixes of one device must be applied in order, and a batch's commit must not
+/// interleave with another's. The tracks are read from the store at the first batch, so that a
+/// restarted service goes on where it stopped.
+actor FixIngest {
+    let store: TrackingStore
+    let delivery: (@Sendable () -> Void)?
+    let options: GeofenceOptions
+    /// Tracks by device and layer; nil until read from the store.
+    private var tracks: [TrackKey: DeviceTrack]?
+
+    struct TrackKey: Hashable {
+        var device: String
+        var layer: String
+    }
+
+    /// What a batch did: the events it produced (in order), the fixes ignored as older or
+    /// repeated, and the bad ones.
+    struct Outcome: Encodable {
+        var accepted: Int
+        var ignored: Int
+        var errors: [String]
+        var events: [TrackingEvent]
+    }
+
+    init(store: TrackingStore, options: GeofenceOptions = GeofenceOptions(), wake: (@Sendable () -> Void)? = nil) {
+        self.store = store
+        self.options = options
+        self.delivery = wake
+    }
+
+    /// The geofence engine over `layer` of `data`, with the park answer of the city whose
+    /// sectors it is.
+    func geofencer(layer: String, data: ServiceData) throws(Problem) -> Geofencer {
+        guard let lookup = data.sectorLookups[layer] else {
+            throw .unknownLayer(layer, kind: "polygon", known: data.sectorLookups.keys.sorted())
+        }
+        let city = data.tariffs.first { $0.value.sectorLayer == layer }
+        let park = city.map { ParkQuery(tariffs: $0.value, sectors: lookup, zones: data.zoneLocators[$0.key]) }
+        return Geofencer(layer: lookup.layer, geodesic: data.geodesic, options: options, parkQuery: park)
+    }
+
+    /// Applies `fixes` in order on `layer` and commits what changed.
+    func ingest(_ batch: FixReader.Batch, layer: String, data: ServiceData) throws -> Outcome {
+        let fences = try geofencer(layer: layer, data: data)
+        var all = try loadedTracks()
+        var changed: Set<TrackKey> = []
+        var events: [TrackingEvent] = []
+        var ignored = 0
+        for fix in batch.fixes {
+            let key = TrackKey(device: fix.device, layer: layer)
+            var track = all[key]
+            let advance = fences.advance(&track, with: fix)
+            if advance.ignored != nil { ignored += 1 }
+            all[key] = track
+            changed.insert(key)
+            events += advance.events
+        }
+        try commit(all, changed: changed, events: events)
+        return Outcome(
+            accepted: batch.fixes.count - ignored, ignored: ignored, errors: batch.errors.map(\.description),
+            events: events)
+    }
+
+    /// Ends the stays of devices silent past the timeout, and of devices in a feature a reload
+    /// removed (synthetic exits).
+    func sweep(data: ServiceData, now: Date = Date()) throws {
+        var all = try loadedTracks()
+        var changed: Set<TrackKey> = []
+        var events: [TrackingEvent] = []
+        for (key, track) in all where track.featureID != nil {
+            guard let fences = try? geofencer(layer: key.layer, data: data) else { continue }
+            var t = track
+            var ended = fences.expire(&t, at: now)
+            if ended.isEmpty { ended = fences.reconcile(&t, with: fences.layer, at: now) }
+            guard !ended.isEmpty else { continue }
+            all[key] = t
+            changed.insert(key)
+            events += ended
+        }
+        guard !changed.isEmpty else { return }
+        try commit(all, changed: changed, events: events)
+    }
+
+    private func loadedTracks() throws -> [TrackKey: DeviceTrack] {
+        if let tracks { return tracks }
+        var read: [TrackKey: DeviceTrack] = [:]
+        let decoder = JSONDecoder()
+        for row in try store.tracks() {
+            read[TrackKey(device: row.device, layer: row.layer)] = try decoder.decode(DeviceTrack.self, from: row.state)
+        }
+        tracks = read
+        return read
+    }
+
+    /// Writes the changed tracks and the events in one transaction, then keeps the new tracks
+    /// (a failed commit keeps the old ones, so the fixes can be sent again).
+    private func commit(_ all: [TrackKey: DeviceTrack], changed: Set<TrackKey>, events: [TrackingEvent]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let rows = try changed.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) }.compactMap { key in
+            try all[key].map { (device: key.device, layer: key.layer, state: try encoder.encode($0)) }
+        }
+        let stored = try events.map { event in
+            StoredEvent(
+                device: event.device, layer: event.layer, kind: event.event.rawValue, body: try encoder.encode(event))
+        }
+        try store.commit(tracks: rows, events: stored)
+        tracks = all
+        if !stored.isEmpty { delivery?() }
+    }
+}
