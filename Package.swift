@@ -141,8 +141,8 @@ let package = Package(
         .target(
             name: "GeoqServer",
             dependencies: [
-                "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqParking", "GeoqQuery", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking", "GeoqJSON", "CZlib",
-                "GeoqHooks", "GeoqLayers", "GeoqStore",
+                "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
+                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -227,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "GeoqServerTests",
             dependencies: [
-                "GeoqServer", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers", "GeoqQuery",
+                "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
+                "GeoqQuery",
                 "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,0 +1,173 @@
+import Foundation
+import GeoqTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Nothing lost: `geoq serve` killed with SIGKILL while its webhook is down and events wait in the
+/// outbox, then started again on the same store, delivers every event (a repeat only with the
+/// same Idempotency-Key) and goes on with each device's track as it was.
+@Suite(.serialized) struct ServeKillTests {
+    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        try #require(bound, "no free port")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `geoq serve` on `port` over `store`, started and waited for until it answers /readyz.
+    static func serve(port: Int, store: URL) throws -> Process {
+        let log = store.deletingLastPathComponent().appendingPathComponent("serve-\(UUID()).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = GeoqBinaryTests.binary
+        process.arguments = ["serve", "--port", "\(port)", "--store", store.path]
+        var env = ProcessInfo.processInfo.environment
+        env["GEOQ_DATA_DIR"] = TestData.directory.path
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        for _ in 0..<240 {
+            if (try? curl(["http://127.0.0.1:\(port)/readyz"]))?.contains("ready") == true { return process }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        stop(process)
+        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw CocoaError(
+            .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "geoq serve did not get ready: \(said)"])
+    }
+
+    /// Stops a child for good. SIGKILL: the children of the test process start with SIGTERM
+    /// blocked, so `terminate()` would leave them running (and holding the test's output).
+    static func stop(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// curl's output for `arguments` (silent; a failed connection is an empty string).
+    static func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "--max-time", "30"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func post(_ url: String, _ body: String) throws -> [String: Any] {
+        let text = try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body, url])
+        return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    /// A webhook receiver on `port` (Python's http.server) that appends each delivery's
+    /// Idempotency-Key and body to `log` and answers 200.
+    static func receiver(port: Int, log: URL) throws -> Process {
+        let script = """
+            import http.server, sys
+            class H(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers.get('Content-Length', 0)))
+                    with open(sys.argv[2], 'a') as f:
+                        f.write(self.headers.get('Idempotency-Key', '') + '\\t' + body.decode() + '\\n')
+                    self.send_response(200); self.end_headers()
+                def log_message(self, *a): pass
+            http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, "\(port)", log.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// 1 Hz fixes as NDJSON from `from` for `count` seconds: parked with a metre or two of
+    /// jitter at `at`, or driving in a straight line `step` degrees per second.
+    static func fixes(from: Int, count: Int, at start: (Double, Double), step: (Double, Double) = (0, 0)) -> String {
+        (0..<count).map { i in
+            let t = Date(timeIntervalSince1970: 1_795_420_800 + Double(from + i))
+            let wobble = step == (0, 0) ? Double((i * 7) % 5 - 2) * 0.00001 : 0
+            let lat = start.0 + step.0 * Double(i + 1) + wobble
+            let lon = start.1 + step.1 * Double(i + 1) - wobble
+            return
+                #"{"device":"car-1","time":"\#(ISO8601DateFormatter().string(from: t))","lat":\#(lat),"lon":\#(lon),"accuracy":5}"#
+        }.joined(separator: "\n")
+    }
+
+    @Test func killedWithEventsUndeliveredNothingIsLost() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("geoq.gpkg")
+        let log = folder.appendingPathComponent("deliveries.tsv")
+        let (servePort, hookPort) = (try Self.freePort(), try Self.freePort())
+        let base = "http://127.0.0.1:\(servePort)"
+
+        var server = try Self.serve(port: servePort, store: store)
+        _ = try Self.post("\(base)/v1/hooks", #"{"url":"http://127.0.0.1:\#(hookPort)/hook"}"#)
+        // Ten minutes parked in Sector 2 while the hook's receiver is down.
+        let car = (42.81, -1.64)
+        let parked = try Self.post("\(base)/v1/fixes", Self.fixes(from: 0, count: 600, at: car))
+        let first = (parked["events"] as? [[String: Any]])?.map { $0["event"] as? String }
+        #expect(first == ["enter", "dwell", "parked"])
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+
+        let receiver = try Self.receiver(port: hookPort, log: log)
+        defer { Self.stop(receiver) }
+        server = try Self.serve(port: servePort, store: store)
+        defer { Self.stop(server) }
+        // The car drives off: the restarted service goes on from the stored track.
+        let sector = try #require(
+            JSONSerialization.jsonObject(with: Data(try Self.curl(["\(base)/v1/sector?lat=42.81&lon=-1.64"]).utf8))
+                as? [String: Any])
+        let edge = try #require(
+            ((sector["inside"] as? [[String: Any]])?.first)?["nearestEdgePoint"] as? [String: Double])
+        // About 10 m/s towards the nearest edge and on, for a minute.
+        let (dLat, dLon) = (edge["latitude"]! - car.0, edge["longitude"]! - car.1)
+        let scale = 10 / 54.0
+        let driven = try Self.post(
+            "\(base)/v1/fixes", Self.fixes(from: 600, count: 60, at: car, step: (dLat * scale, dLon * scale)))
+        let then = (driven["events"] as? [[String: Any]]) ?? []
+        #expect(then.map { $0["event"] as? String } == ["left", "exit"])
+        #expect(then.map { $0["sequence"] as? Int } == [4, 5])
+
+        // Every event reaches the receiver; a repeat carries the same key.
+        var deliveries: [(key: String, body: String)] = []
+        for _ in 0..<240 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            deliveries = text.split(separator: "\n").map {
+                let parts = $0.split(separator: "\t", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }
+            if Set(deliveries.map(\.key)).count >= 5 { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let byKey = Dictionary(grouping: deliveries, by: \.key)
+        #expect(byKey.count == 5, "\(deliveries.map(\.key))")
+        #expect(byKey.values.allSatisfy { Set($0.map(\.body)).count == 1 }, "a key always carries the same event")
+        let kinds = byKey.values.compactMap { group -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(group[0].body.utf8)) as? [String: Any])?["event"] as? String
+        }
+        #expect(kinds.sorted() == ["dwell", "enter", "exit", "left", "parked"])
+    }
+}
