@@ -34,7 +34,7 @@ struct Geoq: AsyncParsableCommand {
         subcommands: [
             WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
             TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
-            ServeCommand.self,
+            ServeCommand.self, HooksCommand.self,
         ])
 
     /// Parses and runs the command; an error is reported as text, or as a JSON problem object
