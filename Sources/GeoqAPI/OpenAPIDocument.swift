@@ -12,9 +12,22 @@ public struct OpenAPIDocument: Encodable, Sendable {
         public var description: String
     }
 
+    /// The operations of one path, one per method.
     public struct PathItem: Encodable, Sendable {
         public var get: Operation?
         public var post: Operation?
+        public var delete: Operation?
+
+        /// This item with `operation` as its `method`'s ("get", "post" or "delete").
+        func adding(_ operation: Operation, as method: String) -> PathItem {
+            var item = self
+            switch method {
+            case "post": item.post = operation
+            case "delete": item.delete = operation
+            default: item.get = operation
+            }
+            return item
+        }
     }
 
     public struct Operation: Encodable, Sendable {
@@ -120,38 +133,35 @@ public struct OpenAPIDocument: Encodable, Sendable {
             title: "geoq", version: "1",
             description: "Sector lookup, nearest places and city services. Coordinates are WGS84 degrees, "
                 + "latitude first (lat, lon). Errors are RFC 9457 problem details.")
-        paths = Dictionary(
-            uniqueKeysWithValues: endpoints.map { endpoint in
-                var responses: [String: ResponseObject] = [
-                    "200": ResponseObject(
-                        description: endpoint.answer,
+        paths = [:]
+        for endpoint in endpoints {
+            var responses: [String: ResponseObject] = [
+                String(endpoint.successStatus): ResponseObject(
+                    description: endpoint.answer,
+                    content: Dictionary(
+                        uniqueKeysWithValues: endpoint.mediaTypes.map { ($0, MediaType(schema: .object)) }
+                    ))
+            ]
+            for status in endpoint.problemStatuses {
+                responses[String(status)] = ResponseObject(
+                    description: "a problem (RFC 9457) naming what is wrong",
+                    content: [Problem.mediaType: MediaType(schema: .object)])
+            }
+            let operation = Operation(
+                operationId: endpoint.operationId, summary: endpoint.summary, parameters: endpoint.parameters,
+                requestBody: endpoint.requestBody.map { body in
+                    RequestBody(
+                        description: body.description,
                         content: Dictionary(
-                            uniqueKeysWithValues: endpoint.mediaTypes.map { ($0, MediaType(schema: .object)) }
-                        ))
-                ]
-                for status in endpoint.problemStatuses {
-                    responses[String(status)] = ResponseObject(
-                        description: "a problem (RFC 9457) naming what is wrong",
-                        content: [Problem.mediaType: MediaType(schema: .object)])
-                }
-                let operation = Operation(
-                    operationId: endpoint.operationId, summary: endpoint.summary, parameters: endpoint.parameters,
-                    requestBody: endpoint.requestBody.map { body in
-                        RequestBody(
-                            description: body.description,
-                            content: Dictionary(
-                                uniqueKeysWithValues: body.examples.map {
-                                    (
-                                        $0.mediaType,
-                                        MediaType(schema: body.schemas[$0.mediaType] ?? .string, example: $0.example)
-                                    )
-                                }))
-                    }, responses: responses)
-                return (
-                    endpoint.path,
-                    endpoint.method == "post" ? PathItem(post: operation) : PathItem(get: operation)
-                )
-            })
+                            uniqueKeysWithValues: body.examples.map {
+                                (
+                                    $0.mediaType,
+                                    MediaType(schema: body.schemas[$0.mediaType] ?? .string, example: $0.example)
+                                )
+                            }))
+                }, responses: responses)
+            paths[endpoint.path] = (paths[endpoint.path] ?? PathItem()).adding(operation, as: endpoint.method)
+        }
     }
 
     /// Every endpoint of the service.
@@ -169,7 +179,7 @@ public struct EndpointDescription: Sendable {
     }
 
     public var path: String
-    /// "get" or "post".
+    /// "get", "post" or "delete"; a path may have one endpoint per method.
     public var method = "get"
     public var operationId: String
     public var summary: String
@@ -179,6 +189,8 @@ public struct EndpointDescription: Sendable {
     public var answer: String
     public var mediaTypes: [String] = ["application/json"]
     public var problemStatuses: [Int] = [400, 404, 503]
+    /// The status of an answer: 200, 201 for what a POST creates, 204 for a DELETE.
+    public var successStatus = 200
 
     /// The names of the parameters, for ``QueryParameters/allowOnly(_:)``.
     public var parameterNames: Set<String> { Set(parameters.map(\.name)) }
@@ -480,9 +492,11 @@ public struct EndpointDescription: Sendable {
         path: "/openapi.json", operationId: "openapi", summary: "This document.", parameters: [],
         answer: "the OpenAPI 3.1 document", problemStatuses: [])
 
-    public static let all = [
-        health, readiness, layers, layerFeatures, sector, sectorBatch, nearest, services, ar, tariff, park, incidents,
-        metrics,
-        openAPI,
-    ]
+    public static let all =
+        [
+            health, readiness, layers, layerFeatures, sector, sectorBatch, nearest, services, ar, tariff, park,
+            incidents,
+            metrics,
+            openAPI,
+        ] + trackingEndpoints
 }

@@ -35,13 +35,11 @@ enum HookRoutes {
             return Response(status: .noContent)
         }
         router.get("/v1/events") { request, _ -> Response in
-            let query = request.uri.queryParameters
-            guard let since = Int64(query["since"].map(String.init) ?? "0"), since >= 0 else {
-                throw badRequest("since must be a non-negative event sequence")
-            }
-            guard let limit = Int(query["limit"].map(String.init) ?? "100"), (1...1000).contains(limit) else {
-                throw badRequest("limit must be an integer from 1 to 1000")
-            }
+            // Read as the document describes it: each error names its parameter.
+            let query = EndpointRequest(request).parameters
+            try query.allowOnly(EndpointDescription.events.parameterNames)
+            let since = Int64(try query.integer("since", default: 0, in: 0...Int.max))
+            let limit = try query.integer("limit", default: 100, in: 1...1000)
             let records = try store.events(since: since, limit: limit)
             let events: [[String: Any]] = records.map { record in
                 [

@@ -99,12 +99,18 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             let language = Responses.language(acceptLanguage: request.headers[.acceptLanguage])
             if error.status == .notFound {
                 // A documented path asked with another method: 405 with the one it takes.
-                if let endpoint = EndpointDescription.all.first(where: { $0.path == request.uri.path }) {
+                // (A documented method that is not routed, such as the hooks without a tracking
+                // store, stays a 404.)
+                let methods = EndpointDescription.all.filter { $0.path == request.uri.path }.map(\.method)
+                let asked = request.method == .head ? "get" : request.method.rawValue.lowercased()
+                if !methods.isEmpty, !methods.contains(asked) {
                     // A GET endpoint also answers HEAD.
-                    let method = endpoint.method == "get" ? "GET, HEAD" : endpoint.method.uppercased()
+                    let method = methods.map { $0 == "get" ? "GET, HEAD" : $0.uppercased() }.joined(separator: ", ")
                     var response = Responses.problem(
-                        Problem.methodNotAllowed(path: endpoint.path, method: request.method.rawValue, allowed: method)
-                            .localized(to: language)
+                        Problem.methodNotAllowed(
+                            path: request.uri.path, method: request.method.rawValue, allowed: method
+                        )
+                        .localized(to: language)
                     ).response
                     response.headers[.allow] = method
                     return response

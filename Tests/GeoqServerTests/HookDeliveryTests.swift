@@ -7,9 +7,14 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Webhook delivery against a receiver on loopback: retries keep the idempotency key, a slow
 /// endpoint holds up no other, an endpoint that refuses ends in the dead letters, and a new
-/// engine on the same store delivers what the stopped one left pending.
+/// engine on the same store delivers what the stopped one left pending, and an endpoint that is
+/// down for a while gets the event once it is back.
 @Suite struct HookDeliveryTests {
     /// What the receiver was sent, by path: each request's idempotency key and body.
     final class Receiver: Sendable {
@@ -157,5 +162,67 @@ import Testing
             #expect(try store.outbox(hook: hook.id).map(\.state) == [.delivered, .delivered, .delivered])
             #expect(receiver.requests("/ok").map(\.key) == ["\(hook.id)-1", "\(hook.id)-2", "\(hook.id)-3"])
         }
+    }
+
+    /// A loopback port nothing listens on (bound to find it, then closed): connecting is refused
+    /// until a receiver is started on it.
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func anEndpointDownForAWhileGetsTheEventOnceItIsBackWithTheSameKey() async throws {
+        let port = try Self.closedPort()
+        let store = temporaryStore()
+        // Retries every 0-150 ms while it is down: many refused tries, well short of the last.
+        let options = DeliveryOptions(
+            timeout: .seconds(5), backoffBase: .milliseconds(50), backoffCap: .milliseconds(150), maxAttempts: 1000,
+            sweepInterval: .milliseconds(200))
+        // Back up, its first answer is a 503 (still warming up), then it accepts.
+        let receiver = Receiver(flakyFailures: 1)
+        let hook = try store.addHook(url: "http://127.0.0.1:\(port)/flaky")
+        let delivery = HookDelivery(store: store, options: options)
+        try await running(delivery) {
+            try store.commit(tracks: [], events: [event("parked")])
+            delivery.wake()
+            // Down: the tries are refused, the event stays pending.
+            try await eventually { try (store.outbox(hook: hook.id).first?.attempts ?? 0) >= 10 }
+            let down = try #require(try store.outbox(hook: hook.id).first)
+            #expect(down.state == .pending)
+            #expect(down.attempts >= 10)
+            #expect(down.lastError != nil)
+            // The receiver comes up on that very port (the test framework would pick another).
+            let app = Application(
+                router: receiver.router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+            let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+            defer { server.cancel() }
+            try await eventually { try store.outbox(hook: hook.id).first?.state == .delivered }
+            server.cancel()
+            _ = await server.result
+        }
+        let row = try #require(try store.outbox(hook: hook.id).first)
+        #expect(row.state == .delivered)
+        // Every try the receiver saw carried the same key: the 503 and the accepted one.
+        let requests = receiver.requests("/flaky")
+        #expect(requests.count == 2)
+        #expect(requests.map(\.key) == ["\(hook.id)-1", "\(hook.id)-1"])
+        #expect(requests.allSatisfy { $0.body == #"{"device":"car-1","event":"parked"}"# })
+        // Every refused try and the 503 were retries; then one delivery, nothing dead.
+        #expect(delivery.metrics.count(.retried) == row.attempts - 1)
+        #expect(delivery.metrics.count(.delivered) == 1)
+        #expect(delivery.metrics.count(.dead) == 0)
     }
 }

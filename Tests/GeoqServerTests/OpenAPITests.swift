@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqHooks
 import GeoqLayers
 import GeoqServer
 import GeoqSnapshot
@@ -17,8 +18,14 @@ import Testing
         return ServiceState(ServiceData.load(from: library))
     }()
 
+    /// A client of the routes over a fresh tracking store holding hook 1 (so that the hooks and
+    /// events endpoints answer for real, and the example DELETE has a hook to delete).
     func withClient(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: Routes.router(state: Self.state))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-openapi-\(UUID()).gpkg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let tracking = TrackingStore(storeFile: file)
+        #expect(try tracking.addHook(url: "http://127.0.0.1:9/existing").id == 1)
+        let app = Application(router: Routes.router(state: Self.state, tracking: tracking))
         try await app.test(.router) { client in try await body(client) }
     }
 
@@ -44,7 +51,21 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 14)
+                #expect(paths.count == 17)
+                // One path, several methods: each operation under its own.
+                let hooks = try #require(paths["/v1/hooks"] as? [String: Any])
+                #expect(Set(hooks.keys) == ["get", "post"])
+                let hook = try #require(paths["/v1/hooks/{id}"] as? [String: Any])
+                #expect(Set(hook.keys) == ["delete"])
+                let delete = try #require(hook["delete"] as? [String: Any])
+                #expect((delete["responses"] as? [String: Any]).map { Set($0.keys) } == ["204", "404"])
+                // The event kinds a hook may ask for are the ones the service accepts.
+                let post = try #require(hooks["post"] as? [String: Any])
+                let content = (post["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                let schema = (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+                let events = (schema?["properties"] as? [String: Any])?["events"] as? [String: Any]
+                #expect((events?["items"] as? [String: Any])?["enum"] as? [String] == HookRequest.eventKinds)
+                #expect((post["responses"] as? [String: Any]).map { Set($0.keys) } == ["201", "400", "404"])
             }
         }
     }
@@ -74,7 +95,8 @@ import Testing
             }
             for (method, path, allowed) in [
                 (HTTPRequest.Method.trace, "/v1/services", "GET, HEAD"), (.get, "/v1/sector:batch", "POST"),
-                (.delete, "/v1/sector", "GET, HEAD"),
+                (.delete, "/v1/sector", "GET, HEAD"), (.put, "/v1/hooks", "GET, HEAD, POST"),
+                (.post, "/v1/events", "GET, HEAD"),
             ] {
                 try await client.execute(uri: path, method: method) { response in
                     #expect(response.status == .methodNotAllowed, "\(method) \(path)")
@@ -86,12 +108,15 @@ import Testing
         }
     }
 
-    /// A request as the document describes it: GET with the examples, or POST with the first
-    /// example body.
+    /// A request as the document describes it: GET with the examples, DELETE, or POST with the
+    /// first example body.
     static func request(
         _ client: any TestClientProtocol, _ endpoint: EndpointDescription, uri: String,
         headers: HTTPFields = [:], _ check: @escaping @Sendable (TestResponse) async throws -> Void
     ) async throws {
+        if endpoint.method == "delete" {
+            return try await client.execute(uri: uri, method: .delete, headers: headers, body: nil, testCallback: check)
+        }
         guard endpoint.method == "post", let body = endpoint.requestBody?.examples.first else {
             return try await client.execute(uri: uri, method: .get, headers: headers, body: nil, testCallback: check)
         }
@@ -104,12 +129,20 @@ import Testing
     @Test(arguments: EndpointDescription.all.map(\.operationId))
     func everyOperationAnswersItsExamples(operationId: String) async throws {
         let endpoint = try #require(EndpointDescription.all.first { $0.operationId == operationId })
+        let success = HTTPResponse.Status(code: endpoint.successStatus)
         try await withClient { client in
             for mediaType in endpoint.mediaTypes {
                 try await Self.request(client, endpoint, uri: Self.uri(endpoint), headers: [.accept: mediaType]) {
                     response in
-                    #expect(response.status == .ok, "\(Self.uri(endpoint))")
+                    #expect(response.status == success, "\(Self.uri(endpoint))")
                     #expect(response.headers[.contentType] == mediaType)
+                }
+            }
+            // An answer without a body (DELETE): its status, nothing else.
+            if endpoint.mediaTypes.isEmpty {
+                try await Self.request(client, endpoint, uri: Self.uri(endpoint)) { response in
+                    #expect(response.status == success, "\(Self.uri(endpoint))")
+                    #expect(response.body.readableBytes == 0)
                 }
             }
             // Every example body of a POST endpoint is answered.
@@ -118,11 +151,12 @@ import Testing
                     uri: Self.uri(endpoint), method: .post, headers: [.contentType: body.mediaType],
                     body: ByteBuffer(string: body.example)
                 ) { response in
-                    #expect(response.status == .ok, "\(body.mediaType)")
+                    #expect(response.status == success, "\(body.mediaType)")
                     #expect(response.headers[.contentType] == endpoint.mediaTypes.first)
                 }
             }
-            for parameter in endpoint.parameters where ["number", "integer"].contains(parameter.schema.type) {
+            let query = endpoint.parameters.filter { $0.in == "query" }
+            for parameter in query where ["number", "integer"].contains(parameter.schema.type) {
                 try await Self.request(client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"))
                 {
                     response in
@@ -131,7 +165,7 @@ import Testing
                     #expect(problem.parameter == parameter.name)
                 }
             }
-            guard !endpoint.parameters.isEmpty else { return }
+            guard !query.isEmpty else { return }
             try await Self.request(client, endpoint, uri: Self.uri(endpoint) + "&bogus=1") { response in
                 #expect(response.status == .badRequest)
                 let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))

@@ -1,0 +1,130 @@
+import Foundation
+import GeoqLayers
+import GeoqTestSupport
+import Testing
+
+/// `geoq hooks` end to end on a temporary store: add, list (text and JSON), delete, and the
+/// refusals with their exit statuses; what the command wrote is read back through the store.
+@Suite struct HooksCommandTests {
+    struct Store {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-hooks-\(UUID()).gpkg")
+        func geoq(_ arguments: [String]) throws -> GeoqBinaryTests.Run {
+            try GeoqBinaryTests.run(arguments + ["--store", url.path])
+        }
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func addListAndDelete() throws {
+        let store = Store()
+        defer { store.remove() }
+
+        let none = try store.geoq(["hooks"])
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stdout == "No hooks.\n")
+        #expect(!FileManager.default.fileExists(atPath: store.url.path), "listing must not create the store")
+
+        let first = try store.geoq(["hooks", "add", "https://parking.example.org/geoq-events"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stdout.hasPrefix("Added hook 1\thttps://parking.example.org/geoq-events\tlayer: any\tevents: all"))
+        let second = try store.geoq([
+            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--layer", "pamplona-sectors", "--event", "parked",
+            "--event", "left", "--format", "json",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        let added = try Self.json(second.stdout)
+        #expect(added["id"] as? Int == 2)
+        #expect(added["url"] as? String == "http://127.0.0.1:9000/arrivals")
+        #expect(added["layer"] as? String == "pamplona-sectors")
+        #expect(added["events"] as? [String] == ["parked", "left"])
+
+        // What the service would deliver to: the store holds exactly these two hooks.
+        let held = try TrackingStore(storeFile: store.url).hooks()
+        #expect(held.map(\.id) == [1, 2])
+        #expect(held.map(\.layer) == [nil, "pamplona-sectors"])
+        #expect(held.map(\.events) == [nil, ["parked", "left"]])
+
+        let text = try store.geoq(["hooks", "list"])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[1].hasPrefix("2\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
+        let listed = try Self.json(try store.geoq(["hooks", "list", "--format", "json"]).stdout)
+        let hooks = try #require(listed["hooks"] as? [[String: Any]])
+        #expect(hooks.map { $0["id"] as? Int } == [1, 2])
+        #expect(hooks[0]["layer"] == nil && hooks[0]["events"] == nil)
+
+        let deleted = try store.geoq(["hooks", "delete", "1"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.hasPrefix("Deleted hook 1;"))
+        #expect(try TrackingStore(storeFile: store.url).hooks().map(\.id) == [2])
+        // Deleting it again, or an id never given: a bad argument naming the id.
+        let again = try store.geoq(["hooks", "delete", "1"])
+        #expect(again.status == 64)
+        #expect(again.stderr == "geoq: error: no hook with id 1 (see geoq hooks list)\n")
+        let unknown = try store.geoq(["hooks", "delete", "99", "--format", "json"])
+        #expect(unknown.status == 64)
+        let problem = try #require(try Self.json(unknown.stderr)["error"] as? [String: Any])
+        #expect(problem["code"] as? String == "unknown-hook")
+        #expect(problem["message"] as? String == "no hook with id 99 (see geoq hooks list)")
+        // Ids are never reused.
+        let third = try store.geoq(["hooks", "add", "http://127.0.0.1:9001/", "--format", "json"])
+        #expect(try Self.json(third.stdout)["id"] as? Int == 3)
+    }
+
+    /// The same checks as `POST /v1/hooks` (``HookRequest``), each error naming its option; the
+    /// store is left without a hook.
+    @Test(arguments: [
+        (
+            ["ftp://example.org/x"],
+            "URL: url must be an absolute http or https URL with a host, got \"ftp://example.org/x\""
+        ),
+        (["parking.example.org/events"], "URL: url must be an absolute http or https URL"),
+        (["http:///nohost"], "URL: url must be an absolute http or https URL with a host"),
+        (["http://127.0.0.1:9000/", "--layer", "nope"], "--layer: unknown layer \"nope\"; known: "),
+        (
+            ["http://127.0.0.1:9000/", "--event", "parked", "--event", "arrived"],
+            "--event: unknown event \"arrived\"; known: enter, exit, dwell, parked, left"
+        ),
+    ])
+    func refusedHooks(arguments: [String], message: String) throws {
+        let store = Store()
+        defer { store.remove() }
+        let r = try store.geoq(["hooks", "add"] + arguments)
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("geoq: error: " + message), "\(r.stderr)")
+        if arguments.contains("nope") { #expect(r.stderr.contains("pamplona-sectors")) }
+        #expect(!FileManager.default.fileExists(atPath: store.url.path))
+        let json = try store.geoq(["hooks", "add"] + arguments + ["--format", "json"])
+        #expect(json.status == 64)
+        let problem = try #require(try Self.json(json.stderr)["error"] as? [String: Any])
+        #expect(problem["code"] as? String == "bad-arguments")
+        #expect((problem["message"] as? String)?.hasPrefix(message) == true)
+    }
+
+    @Test func aStoreThatIsNotADatabaseIsReportedNotCreated() throws {
+        let store = Store()
+        defer { store.remove() }
+        try Data("not a database, just text\n".utf8).write(to: store.url)
+        let r = try store.geoq(["hooks", "list"])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains(store.url.path), "\(r.stderr)")
+        let add = try store.geoq(["hooks", "add", "http://127.0.0.1:9000/"])
+        #expect(add.status == 65, "\(add.stderr)")
+        #expect(try Data(contentsOf: store.url) == Data("not a database, just text\n".utf8))
+    }
+
+    @Test func helpShowsExamples() throws {
+        let r = try GeoqBinaryTests.run(["hooks", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("geoq hooks add http://127.0.0.1:9000/arrivals --layer pamplona-sectors"))
+        #expect(r.stdout.contains("SUBCOMMANDS"))
+        let add = try GeoqBinaryTests.run(["hooks", "add", "--help"])
+        #expect(add.stdout.contains("--event <event>"))
+        #expect(add.stdout.contains("Only events of this kind: enter, exit, dwell, parked"))
+    }
+}
