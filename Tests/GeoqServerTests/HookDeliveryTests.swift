@@ -119,7 +119,9 @@ import Testing
                 try await eventually { try store.outbox(hook: slow.id).first?.attempts == 1 }
             }
             #expect(try store.outbox(hook: ok.id).map(\.state) == [.delivered, .delivered, .delivered])
-            #expect(receiver.requests("/ok").map(\.key) == ["\(ok.id)-1", "\(ok.id)-2", "\(ok.id)-3"])
+            // At least once: on a loaded machine an answer can miss the 1 s timeout and be sent
+            // again, always under its own key.
+            #expect(Set(receiver.requests("/ok").map(\.key)) == ["\(ok.id)-1", "\(ok.id)-2", "\(ok.id)-3"])
             let slowRows = try store.outbox(hook: slow.id)
             #expect(slowRows.allSatisfy { $0.state == .pending })
             #expect(slowRows.first?.lastError?.contains("no answer within") == true)
