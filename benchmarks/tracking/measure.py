@@ -1,0 +1,91 @@
+"""Arrival events over HTTP: fixes per second through POST /v1/fixes, and the time from a fix's
+request to its webhook's arrival. Run by benchmarks/tracking/run.sh.
+
+usage: measure.py BASE_URL
+"""
+
+import http.client
+import http.server
+import json
+import random
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+
+base = urllib.parse.urlparse(sys.argv[1])
+arrivals = {}
+arrived = threading.Condition()
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        now = time.perf_counter()
+        event = json.loads(body)
+        with arrived:
+            arrivals.setdefault(event["device"], now)
+            arrived.notify_all()
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+threading.Thread(target=receiver.serve_forever, daemon=True).start()
+connection = http.client.HTTPConnection(base.hostname, base.port)
+
+
+def post(path, body):
+    connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def fix(device, t, lat, lon):
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+    return json.dumps({"device": device, "time": stamp, "lat": lat, "lon": lon, "accuracy": 10})
+
+
+# Fixes per second: 10,000 devices, 30 steps each, in batches of 1,000.
+rng = random.Random(2026)
+devices = [(f"d{i}", 42.795 + rng.random() * 0.03, -1.66 + rng.random() * 0.04) for i in range(10_000)]
+start_time = 1_795_420_800
+batches = []
+for step in range(30):
+    lines = []
+    for i, (name, lat, lon) in enumerate(devices):
+        lat += (rng.random() - 0.5) * 0.0002
+        lon += (rng.random() - 0.5) * 0.0002
+        devices[i] = (name, lat, lon)
+        lines.append(fix(name, start_time + step, lat, lon))
+    batches += ["\n".join(lines[k : k + 1000]) for k in range(0, len(lines), 1000)]
+began = time.perf_counter()
+for body in batches:
+    status, _ = post("/v1/fixes", body)
+    assert status == 200, status
+elapsed = time.perf_counter() - began
+count = sum(body.count("\n") + 1 for body in batches)
+
+# Fix to webhook: one hook for `enter`, then single fixes of new devices inside Sector 2.
+status, _ = post("/v1/hooks", json.dumps({"url": f"http://127.0.0.1:{receiver.server_port}/hook", "events": ["enter"]}))
+assert status == 201, status
+latencies = []
+for i in range(500):
+    device = f"latency-{i}"
+    sent = time.perf_counter()
+    post("/v1/fixes", fix(device, start_time + 100, 42.81, -1.64))
+    with arrived:
+        arrived.wait_for(lambda: device in arrivals, timeout=10)
+    if device in arrivals:
+        latencies.append((arrivals[device] - sent) * 1000)
+latencies.sort()
+print("| measure | value |")
+print("|---|---:|")
+print(f"| fixes through POST /v1/fixes (batches of 1,000, one connection) | {count / elapsed:,.0f} fixes/s |")
+print(f"| fix to webhook, p50 | {statistics.median(latencies):.2f} ms |")
+print(f"| fix to webhook, p99 | {latencies[int(len(latencies) * 0.99) - 1]:.2f} ms |")
+print(f"| webhooks received | {len(latencies)} of 500 |")
