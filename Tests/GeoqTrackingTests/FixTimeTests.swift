@@ -22,7 +22,9 @@ import Testing
             let text = formatter.string(from: date)
             let parsed = FixTime.parse(text)
             #expect(parsed.map { abs($0.timeIntervalSince(date)) < 0.0005 } == true, "\(text)")
-            #expect(parsed == formatter.date(from: text) || abs(parsed!.timeIntervalSince(formatter.date(from: text)!)) < 1e-6, "\(text)")
+            #expect(
+                parsed == formatter.date(from: text)
+                    || abs(parsed!.timeIntervalSince(formatter.date(from: text)!)) < 1e-6, "\(text)")
         }
     }
 
