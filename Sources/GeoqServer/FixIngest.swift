@@ -55,20 +55,20 @@ actor FixIngest {
     /// Applies `fixes` in order on `layer` and commits what changed.
     func ingest(_ batch: FixReader.Batch, layer: String, data: ServiceData) throws -> Outcome {
         let fences = try geofencer(layer: layer, data: data)
-        var all = try loadedTracks()
-        var changed: Set<TrackKey> = []
+        var all = try takeTracks()
+        var before: [TrackKey: DeviceTrack?] = [:]
         var events: [TrackingEvent] = []
         var ignored = 0
         for fix in batch.fixes {
             let key = TrackKey(device: fix.device, layer: layer)
             var track = all[key]
+            if !before.keys.contains(key) { before[key] = track }
             let advance = fences.advance(&track, with: fix)
             if advance.ignored != nil { ignored += 1 }
             all[key] = track
-            changed.insert(key)
             events += advance.events
         }
-        try commit(all, changed: changed, events: events)
+        try commit(&all, before: before, events: events)
         return Outcome(
             accepted: batch.fixes.count - ignored, ignored: ignored, errors: batch.errors.map(\.description),
             events: events)
@@ -77,8 +77,8 @@ actor FixIngest {
     /// Ends the stays of devices silent past the timeout, and of devices in a feature a reload
     /// removed (synthetic exits).
     func sweep(data: ServiceData, now: Date = Date()) throws {
-        var all = try loadedTracks()
-        var changed: Set<TrackKey> = []
+        var all = try takeTracks()
+        var before: [TrackKey: DeviceTrack?] = [:]
         var events: [TrackingEvent] = []
         for (key, track) in all where track.featureID != nil {
             guard let fences = try? geofencer(layer: key.layer, data: data) else { continue }
@@ -86,12 +86,19 @@ actor FixIngest {
             var ended = fences.expire(&t, at: now)
             if ended.isEmpty { ended = fences.reconcile(&t, with: fences.layer, at: now) }
             guard !ended.isEmpty else { continue }
+            before[key] = track
             all[key] = t
-            changed.insert(key)
             events += ended
         }
-        guard !changed.isEmpty else { return }
-        try commit(all, changed: changed, events: events)
+        try commit(&all, before: before, events: events)
+    }
+
+    /// The tracks, moved out of the actor so that a batch changes them in place (a copy of every
+    /// device's track per batch grew with the number of devices); ``commit`` puts them back.
+    private func takeTracks() throws -> [TrackKey: DeviceTrack] {
+        let all = try loadedTracks()
+        tracks = nil
+        return all
     }
 
     private func loadedTracks() throws -> [TrackKey: DeviceTrack] {
@@ -105,20 +112,30 @@ actor FixIngest {
         return read
     }
 
-    /// Writes the changed tracks and the events in one transaction, then keeps the new tracks
-    /// (a failed commit keeps the old ones, so the fixes can be sent again).
-    private func commit(_ all: [TrackKey: DeviceTrack], changed: Set<TrackKey>, events: [TrackingEvent]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let rows = try changed.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) }.compactMap { key in
-            try all[key].map { (device: key.device, layer: key.layer, state: try encoder.encode($0)) }
+    /// Writes the changed tracks (those in `before`) and the events in one transaction, then
+    /// keeps the new tracks; a failed commit puts back the tracks as they were `before`, so the
+    /// fixes can be sent again.
+    private func commit(
+        _ all: inout [TrackKey: DeviceTrack], before: [TrackKey: DeviceTrack?], events: [TrackingEvent]
+    ) throws {
+        defer { tracks = all }
+        guard !before.isEmpty else { return }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let rows = try before.keys.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) }.compactMap { key in
+                try all[key].map { (device: key.device, layer: key.layer, state: try encoder.encode($0)) }
+            }
+            let stored = try events.map { event in
+                StoredEvent(
+                    device: event.device, layer: event.layer, kind: event.event.rawValue,
+                    body: try encoder.encode(event))
+            }
+            try store.commit(tracks: rows, events: stored)
+            if !stored.isEmpty { delivery?() }
+        } catch {
+            for (key, track) in before { all[key] = track }
+            throw error
         }
-        let stored = try events.map { event in
-            StoredEvent(
-                device: event.device, layer: event.layer, kind: event.event.rawValue, body: try encoder.encode(event))
-        }
-        try store.commit(tracks: rows, events: stored)
-        tracks = all
-        if !stored.isEmpty { delivery?() }
     }
 }

@@ -2,6 +2,9 @@
 request to its webhook's arrival. Run by benchmarks/tracking/run.sh.
 
 usage: measure.py BASE_URL
+
+Fixes per second on two layers: the Pamplona sectors (3 polygons) and the Valencia census
+sections (589), devices on random walks in each layer's city.
 """
 
 import http.client
@@ -50,25 +53,33 @@ def fix(device, t, lat, lon):
     return json.dumps({"device": device, "time": stamp, "lat": lat, "lon": lon, "accuracy": 10})
 
 
-# Fixes per second: 10,000 devices, 30 steps each, in batches of 1,000.
-rng = random.Random(2026)
-devices = [(f"d{i}", 42.795 + rng.random() * 0.03, -1.66 + rng.random() * 0.04) for i in range(10_000)]
 start_time = 1_795_420_800
-batches = []
-for step in range(30):
-    lines = []
-    for i, (name, lat, lon) in enumerate(devices):
-        lat += (rng.random() - 0.5) * 0.0002
-        lon += (rng.random() - 0.5) * 0.0002
-        devices[i] = (name, lat, lon)
-        lines.append(fix(name, start_time + step, lat, lon))
-    batches += ["\n".join(lines[k : k + 1000]) for k in range(0, len(lines), 1000)]
-began = time.perf_counter()
-for body in batches:
-    status, _ = post("/v1/fixes", body)
-    assert status == 200, status
-elapsed = time.perf_counter() - began
-count = sum(body.count("\n") + 1 for body in batches)
+
+
+def fixes_per_second(layer, south, west, height, width):
+    """10,000 devices, 30 steps each, in NDJSON batches of 1,000, on `layer`."""
+    rng = random.Random(2026)
+    devices = [(f"{layer}-{i}", south + rng.random() * height, west + rng.random() * width) for i in range(10_000)]
+    batches = []
+    for step in range(30):
+        lines = []
+        for i, (name, lat, lon) in enumerate(devices):
+            lat += (rng.random() - 0.5) * 0.0002
+            lon += (rng.random() - 0.5) * 0.0002
+            devices[i] = (name, lat, lon)
+            lines.append(fix(name, start_time + step, lat, lon))
+        batches += ["\n".join(lines[k : k + 1000]) for k in range(0, len(lines), 1000)]
+    began = time.perf_counter()
+    for body in batches:
+        status, _ = post(f"/v1/fixes?layer={layer}", body)
+        assert status == 200, status
+    return sum(body.count("\n") + 1 for body in batches) / (time.perf_counter() - began)
+
+
+throughput = [
+    ("Pamplona sectors", fixes_per_second("pamplona-sectors", 42.795, -1.66, 0.03, 0.04)),
+    ("Valencia census sections", fixes_per_second("valencia-census-sections", 39.43, -0.41, 0.07, 0.08)),
+]
 
 # Fix to webhook: one hook for `enter`, then single fixes of new devices inside Sector 2.
 status, _ = post("/v1/hooks", json.dumps({"url": f"http://127.0.0.1:{receiver.server_port}/hook", "events": ["enter"]}))
@@ -85,7 +96,8 @@ for i in range(500):
 latencies.sort()
 print("| measure | value |")
 print("|---|---:|")
-print(f"| fixes through POST /v1/fixes (batches of 1,000, one connection) | {count / elapsed:,.0f} fixes/s |")
+for label, rate in throughput:
+    print(f"| fixes through POST /v1/fixes, {label} (batches of 1,000, one connection) | {rate:,.0f} fixes/s |")
 print(f"| fix to webhook, p50 | {statistics.median(latencies):.2f} ms |")
 print(f"| fix to webhook, p99 | {latencies[int(len(latencies) * 0.99) - 1]:.2f} ms |")
 print(f"| webhooks received | {len(latencies)} of 500 |")
