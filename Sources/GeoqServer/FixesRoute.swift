@@ -14,15 +14,7 @@ enum FixesRoute {
         router.post("/v1/fixes") { request, _ -> Response in
             guard let data = state.data else { throw Problem.stillLoading }
             let layer = try EndpointRequest(request).parameters.value("layer") ?? data.defaultSectorLayer
-            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {
-                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
-            }
-            let body: ByteBuffer
-            do { body = try await request.body.collect(upTo: limits.maxBodyBytes) } catch let error
-                as HTTPResponseError where error.status == .contentTooLarge
-            {
-                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
-            }
+            let body = try await Routes.body(of: request, limit: limits.maxBodyBytes)
             let batch = FixReader.read(Data(buffer: body))
             if batch.fixes.isEmpty {
                 let first = batch.errors.first

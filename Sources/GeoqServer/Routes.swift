@@ -66,16 +66,7 @@ public enum Routes {
                 EndpointRequest(request).parameters, data: data,
                 acceptLanguage: request.headers[.acceptLanguage])
             let contentType = request.headers[.contentType]
-            // A declared length over the limit is refused before reading anything.
-            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limits.maxBodyBytes {
-                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
-            }
-            let body: ByteBuffer
-            do { body = try await request.body.collect(upTo: limits.maxBodyBytes) } catch let error
-                as HTTPResponseError where error.status == .contentTooLarge
-            {
-                throw Problem.bodyTooLarge(limit: limits.maxBodyBytes)
-            }
+            let body = try await Self.body(of: request, limit: limits.maxBodyBytes)
             let items = try SectorBatchEndpoint.items(
                 Data(buffer: body), contentType: contentType, maxPoints: limits.maxBatchPoints)
             return Responses.batch(items, target: target, timeLimit: limits.requestTimeout)
@@ -124,6 +115,19 @@ public enum Routes {
             eventLoopGroupProvider: address.eventLoopThreads == System.coreCount
                 ? .singleton : .shared(MultiThreadedEventLoopGroup(numberOfThreads: address.eventLoopThreads)),
             logger: logger)
+    }
+
+    /// A request's whole body, or a 413 problem when it is over `limit` bytes (a declared
+    /// length over the limit is refused before anything is read).
+    static func body(of request: Request, limit: Int) async throws -> ByteBuffer {
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw Problem.bodyTooLarge(limit: limit)
+        }
+        do { return try await request.body.collect(upTo: limit) } catch let error as HTTPResponseError
+            where error.status == .contentTooLarge
+        {
+            throw Problem.bodyTooLarge(limit: limit)
+        }
     }
 
     /// Hummingbird's own default logger: labelled with the server name, level from LOG_LEVEL.

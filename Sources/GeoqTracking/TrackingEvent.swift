@@ -1,4 +1,5 @@
 import GeoqParking
+import GeoqQuery
 
 /// What the engine tells about one device on one layer: it entered or left a feature, stayed,
 /// parked or drove off. The same value for the CLI, the store and webhooks (JSON by `Codable`,
@@ -8,15 +9,8 @@ public struct TrackingEvent: Codable, Hashable, Sendable {
         case enter, exit, dwell, parked, left
     }
 
-    public struct Position: Codable, Hashable, Sendable {
-        public var latitude: Double
-        public var longitude: Double
-
-        public init(latitude: Double, longitude: Double) {
-            self.latitude = latitude
-            self.longitude = longitude
-        }
-    }
+    /// Where the fix was, latitude first, as in every answer.
+    public typealias Position = SectorAnswer.Position
 
     public var event: Kind
     public var device: String
