@@ -66,12 +66,13 @@ public final class HookDelivery: Sendable {
     /// sweep. Ends when the hook is deleted or the task cancelled.
     func loop(_ hook: Hook) async {
         var random = SystemRandomNumberGenerator()
-        // A session of its own: a slow endpoint must not hold the connections another hook needs.
+        // Its own connection pool (a URLSession per hook): a slow endpoint must not hold the
+        // connections another hook needs.
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.timeout.seconds
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
+        let pool = URLSession(configuration: configuration)
+        defer { pool.invalidateAndCancel() }
         while !Task.isCancelled {
             let seen = signal.generation
             do {
@@ -79,7 +80,7 @@ public final class HookDelivery: Sendable {
                 let due = try store.due(hook: hook.id, now: Date(), limit: options.batchSize)
                 for entry in due {
                     if Task.isCancelled { return }
-                    try await deliver(entry, to: hook, session: session, random: &random)
+                    try await deliver(entry, to: hook, pool: pool, random: &random)
                 }
                 if due.count == options.batchSize { continue }
                 var wait = options.sweepInterval
@@ -96,10 +97,10 @@ public final class HookDelivery: Sendable {
     }
 
     func deliver(
-        _ entry: OutboxEntry, to hook: Hook, session: URLSession, random: inout some RandomNumberGenerator
+        _ entry: OutboxEntry, to hook: Hook, pool: URLSession, random: inout some RandomNumberGenerator
     ) async throws {
         let attempts = entry.attempts + 1
-        let failure = await post(entry, to: hook, session: session)
+        let failure = await post(entry, to: hook, pool: pool)
         guard let failure else {
             try store.markDelivered(entry.id, attempts: attempts)
             metrics.record(.delivered)
@@ -120,7 +121,7 @@ public final class HookDelivery: Sendable {
     }
 
     /// POSTs the event; nil when the receiver took it (2xx), else why not.
-    func post(_ entry: OutboxEntry, to hook: Hook, session: URLSession) async -> String? {
+    func post(_ entry: OutboxEntry, to hook: Hook, pool: URLSession) async -> String? {
         guard let url = URL(string: hook.url) else { return "not a URL: \(hook.url)" }
         var request = URLRequest(url: url, timeoutInterval: options.timeout.seconds)
         request.httpMethod = "POST"
@@ -128,7 +129,7 @@ public final class HookDelivery: Sendable {
         request.setValue(entry.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
         request.httpBody = entry.body
         do {
-            let (_, response) = try await session.data(for: request)
+            let (_, response) = try await pool.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             return (200..<300).contains(status) ? nil : "HTTP status \(status)"
         } catch let error as URLError where error.code == .timedOut {
