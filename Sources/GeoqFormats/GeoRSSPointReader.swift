@@ -43,36 +43,14 @@ public struct GeoRSSPointReader: FeatureFileReader {
 
     /// Reads a feed held in memory; `source` names it in errors.
     public func read(data: Data, source: String) throws(FormatError) -> FeatureCollection {
-        let handler = GeoRSSParseHandler(source: source, options: options)
-        try XMLElementParsing.run(handler, data: data, expected: "an Atom or RSS feed")
-        if let nameField = options.nameField, !handler.features.isEmpty, !handler.elementNames.contains(nameField) {
-            throw FeatureNaming(options: options).unknownNameFieldError(
-                file: source, available: handler.elementNames.sorted())
-        }
-        var warnings = handler.warnings
-        if handler.entryCount == 0 { warnings.append("the feed has no entries") }
-        return FeatureCollection(features: handler.features, crs: .epsg(4326), source: source, warnings: warnings)
+        try GeoRSSParseHandler(source: source, options: options).collection(
+            data, expected: "an Atom or RSS feed", noItems: "the feed has no entries")
     }
 }
 
 /// The streaming state machine behind ``GeoRSSPointReader``.
-final class GeoRSSParseHandler: XMLElementParsing {
-    let options: ReadOptions
-    let naming: FeatureNaming
-
-    private(set) var features: [Feature] = []
-    private(set) var warnings: [String] = []
-    private(set) var entryCount = 0
-    /// Names of the simple child elements seen in any entry (for the unknown-name-field error).
-    private(set) var elementNames: Set<String> = []
-
+final class GeoRSSParseHandler: PointFeatureParsing {
     private var entry: EntryState?
-
-    init(source: String, options: ReadOptions) {
-        self.options = options
-        self.naming = FeatureNaming(options: options)
-        super.init(source: source)
-    }
 
     private struct EntryState {
         /// "entry" (Atom) or "item" (RSS).
@@ -117,8 +95,8 @@ final class GeoRSSParseHandler: XMLElementParsing {
             return
         }
         if entry == nil, frame.localName == "entry" || frame.localName == "item" {
-            entryCount += 1
-            entry = EntryState(kind: frame.localName, number: entryCount, line: frame.line, depth: stack.count - 1)
+            itemCount += 1
+            entry = EntryState(kind: frame.localName, number: itemCount, line: frame.line, depth: stack.count - 1)
             return
         }
         guard var e = entry else { return }

@@ -36,36 +36,14 @@ public struct ServicesXMLReader: FeatureFileReader {
 
     /// Reads services XML held in memory; `source` names it in errors.
     public func read(data: Data, source: String) throws(FormatError) -> FeatureCollection {
-        let handler = ServicesParseHandler(source: source, options: options)
-        try XMLElementParsing.run(handler, data: data, expected: "an <Anuncios> document")
-        if let nameField = options.nameField, !handler.features.isEmpty, !handler.elementNames.contains(nameField) {
-            throw FeatureNaming(options: options).unknownNameFieldError(
-                file: source, available: handler.elementNames.sorted())
-        }
-        var warnings = handler.warnings
-        if handler.serviceCount == 0 { warnings.append("<Anuncios> holds no services") }
-        return FeatureCollection(features: handler.features, crs: .epsg(4326), source: source, warnings: warnings)
+        try ServicesParseHandler(source: source, options: options).collection(
+            data, expected: "an <Anuncios> document", noItems: "<Anuncios> holds no services")
     }
 }
 
 /// The streaming state machine behind ``ServicesXMLReader``.
-final class ServicesParseHandler: XMLElementParsing {
-    let options: ReadOptions
-    let naming: FeatureNaming
-
-    private(set) var features: [Feature] = []
-    private(set) var warnings: [String] = []
-    private(set) var serviceCount = 0
-    /// Names of the child elements seen in any service (for the unknown-name-field error).
-    private(set) var elementNames: Set<String> = []
-
+final class ServicesParseHandler: PointFeatureParsing {
     private var service: ServiceState?
-
-    init(source: String, options: ReadOptions) {
-        self.options = options
-        self.naming = FeatureNaming(options: options)
-        super.init(source: source)
-    }
 
     private struct ServiceState {
         var category: String
@@ -99,9 +77,9 @@ final class ServicesParseHandler: XMLElementParsing {
                     ))
             }
         case 2:
-            serviceCount += 1
+            itemCount += 1
             service = ServiceState(
-                category: frame.qualifiedName, number: serviceCount, line: frame.line, idAttribute: attributes["id"])
+                category: frame.qualifiedName, number: itemCount, line: frame.line, idAttribute: attributes["id"])
         default:
             break
         }
