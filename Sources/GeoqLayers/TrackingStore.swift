@@ -14,6 +14,11 @@ public struct TrackingStore: Sendable {
 
     public init(storeFile: URL) { self.storeFile = storeFile }
 
+    /// A connection of its own to the tracking tables, for one owner that writes on every request
+    /// (the service's fix ingest): it is opened, and the tables checked, once instead of per call.
+    /// Not Sendable: keep it in one actor or thread.
+    public func connection() throws(StoreError) -> TrackingTables { try open() }
+
     func open() throws(StoreError) -> TrackingTables {
         do {
             try FileManager.default.createDirectory(

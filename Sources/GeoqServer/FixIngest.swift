@@ -18,6 +18,9 @@ actor FixIngest {
     let store: TrackingStore
     let delivery: (@Sendable () -> Void)?
     let options: GeofenceOptions
+    /// The store's tracking tables, opened at the first commit and kept (dropped after a failed
+    /// commit, so that the next one opens them afresh).
+    private var tables: TrackingTables?
     /// Tracks by device and layer; nil until read from the store.
     private var tracks: [TrackKey: DeviceTrack]?
 
@@ -131,7 +134,15 @@ actor FixIngest {
                     device: event.device, layer: event.layer, kind: event.event.rawValue,
                     body: try encoder.encode(event))
             }
-            try store.commit(tracks: rows, events: stored)
+            let tables = try self.tables ?? store.connection()
+            self.tables = tables
+            do {
+                try tables.commit(
+                    tracks: rows.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }, events: stored)
+            } catch {
+                self.tables = nil
+                throw error
+            }
             if !stored.isEmpty { delivery?() }
         } catch {
             for (key, track) in before { all[key] = track }
