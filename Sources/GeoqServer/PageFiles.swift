@@ -83,16 +83,19 @@ public struct PageFiles: Sendable {
         let file = URL(fileURLWithPath: assetsDirectory).appendingPathComponent(relativePath).path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-            let data = FileManager.default.contents(atPath: file)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
         else { throw Problem.notFound(path: requested) }
+        let version = CompressedAssets.Version(
+            size: (attributes[.size] as? NSNumber)?.intValue ?? -1,
+            modified: attributes[.modificationDate] as? Date ?? .distantPast)
+        // A compressed copy of this version of the file needs no read of the file itself.
+        if gzip, let kept = compressedAssets.kept(file, version: version) {
+            return response(kept, name: relativePath, gzip: true)
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw Problem.notFound(path: requested) }
         let plain = [UInt8](data)
-        if gzip {
-            let version = CompressedAssets.Version(
-                size: plain.count, modified: attributes[.modificationDate] as? Date ?? .distantPast)
-            if let compressed = compressedAssets.compressed(file, version: version, plain: plain) {
-                return response(compressed, name: relativePath, gzip: true)
-            }
+        if gzip, let compressed = compressedAssets.compress(file, version: version, plain: plain) {
+            return response(compressed, name: relativePath, gzip: true)
         }
         return response(plain, name: relativePath)
     }
@@ -129,9 +132,14 @@ private final class CompressedAssets: Sendable {
 
     private let cache = Mutex<[String: (version: Version, gzip: [UInt8])]>([:])
 
-    /// `plain` (the file at `path`, as it is at `version`) compressed; nil if zlib refuses.
-    func compressed(_ path: String, version: Version, plain: [UInt8]) -> [UInt8]? {
-        if let kept = cache.withLock({ $0[path] }), kept.version == version { return kept.gzip }
+    /// The compressed copy of the file at `path` as it is at `version`, if one was made.
+    func kept(_ path: String, version: Version) -> [UInt8]? {
+        guard let kept = cache.withLock({ $0[path] }), kept.version == version else { return nil }
+        return kept.gzip
+    }
+
+    /// `plain` (the file at `path`, as it is at `version`) compressed and kept; nil if zlib refuses.
+    func compress(_ path: String, version: Version, plain: [UInt8]) -> [UInt8]? {
         guard let gzip = Gzip.compress(plain) else { return nil }
         cache.withLock { $0[path] = (version, gzip) }
         return gzip
