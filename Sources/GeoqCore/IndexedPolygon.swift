@@ -28,6 +28,9 @@ public struct IndexedPolygon: Sendable {
     /// Number of edges over all rings.
     public var edgeCount: Int { edgeIndex.count }
 
+    /// The boundary's edges (every ring's, in ring order), for nearest-point questions.
+    public var boundary: EdgeIndex { edgeIndex }
+
     /// Where `p` lies: interior, on the boundary, or exterior.
     @inlinable
     public func locate(_ p: Point) -> Location {

@@ -17,7 +17,7 @@ public struct IncidentSet: Sendable {
         /// Line strings as segments (a single-point line as one zero-length segment).
         case lines(EdgeIndex)
         /// An area: inside it the nearest point is the position itself; outside, its boundary's.
-        case area(IndexedPolygon, boundary: EdgeIndex)
+        case area(IndexedPolygon)
     }
 
     public init(_ incidents: [Incident]) {
@@ -37,8 +37,7 @@ public struct IncidentSet: Sendable {
         case .lineString(let line): return .lines(EdgeIndex(segments: segments(line)))
         case .multiLineString(let lines): return .lines(EdgeIndex(segments: lines.flatMap(segments)))
         case .polygon, .multiPolygon:
-            let shape = geometry.areal!
-            return .area(IndexedPolygon(shape), boundary: EdgeIndex(shape))
+            return .area(IndexedPolygon(geometry.areal!))
         }
     }
 
@@ -58,8 +57,8 @@ public struct IncidentSet: Sendable {
             return best?.point
         case .lines(let edges):
             return edges.nearest(to: p, metric: metric)?.point
-        case .area(let polygon, let boundary):
-            return polygon.covers(p) ? p : boundary.nearest(to: p, metric: metric)?.point
+        case .area(let polygon):
+            return polygon.covers(p) ? p : polygon.boundary.nearest(to: p, metric: metric)?.point
         }
     }
 }
