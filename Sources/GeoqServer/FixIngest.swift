@@ -83,8 +83,10 @@ actor FixIngest {
         var all = try takeTracks()
         var before: [TrackKey: DeviceTrack?] = [:]
         var events: [TrackingEvent] = []
+        var fencers: [String: Geofencer?] = [:]
         for (key, track) in all where track.featureID != nil {
-            guard let fences = try? geofencer(layer: key.layer, data: data) else { continue }
+            if fencers[key.layer] == nil { fencers[key.layer] = try? geofencer(layer: key.layer, data: data) }
+            guard let fences = fencers[key.layer] ?? nil else { continue }
             var t = track
             var ended = fences.expire(&t, at: now)
             if ended.isEmpty { ended = fences.reconcile(&t, with: fences.layer, at: now) }
