@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev
@@ -102,6 +103,19 @@ let package = Package(
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
+        // The store in PostgreSQL/PostGIS, for many geoq processes over one database: the same
+        // layers, incidents, device tracks and webhook outbox as the GeoPackage, geometry as WKB
+        // in PostGIS columns, and LISTEN/NOTIFY for changes. postgres-nio behind a small
+        // blocking session, so the store has one calling convention whichever backend it is.
+        .target(
+            name: "GeoqPostGIS",
+            dependencies: [
+                "GeoqCore", "GeoqStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // Named layers: the catalog in data/layers.json, loading (read, reproject, validate), the
         // import into the GeoPackage store, and the incident store. Gives GeoqQuery its layers.
@@ -109,6 +123,7 @@ let package = Package(
             name: "GeoqLayers",
             dependencies: [
                 "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
+                "GeoqPostGIS",
             ]),
 
         // Webhook delivery from the store's outbox: one loop per hook, retries with backoff,
@@ -165,7 +180,7 @@ let package = Package(
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
                 "GeoqTrips", "GeoqPROJ", "GeoqTracking",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
-                "GeoqHooks",
+                "GeoqHooks", "GeoqPostGIS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -199,6 +214,8 @@ let package = Package(
                 "GeoqTestSupport",
             ]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
+        .testTarget(
+            name: "GeoqPostGISTests", dependencies: ["GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [

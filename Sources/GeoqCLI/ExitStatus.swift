@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoqLayers
+import GeoqPostGIS
 
 /// geoq's exit statuses, in one place (documented in the README).
 ///
@@ -22,12 +23,16 @@ enum ExitStatus {
     static let dataError: Int32 = 65
     /// A data file or the catalog is missing or unreadable.
     static let noInput: Int32 = 66
-    /// A feed could not be downloaded (no connection, timeout, HTTP error, truncated body).
+    /// A feed could not be downloaded (no connection, timeout, HTTP error, truncated body); the
+    /// PostgreSQL store cannot be reached, or its database lacks PostGIS.
     static let unavailable: Int32 = 69
     /// A bug in geoq.
     static let software: Int32 = 70
-    /// The store could not be written (it is left as it was).
+    /// The store could not be written (it is left as it was), or the database refused a
+    /// statement.
     static let ioError: Int32 = 74
+    /// The database refused the user or the password.
+    static let noPermission: Int32 = 77
 
     /// The one mapping from layer errors to exit statuses.
     static func of(_ error: LayerError) -> Int32 {
@@ -39,6 +44,18 @@ enum ExitStatus {
             .invalidPolygon, .emptyLayer, .storeUnreadable:
             dataError
         case .storeWriteFailed: ioError
+        case .store(let error): of(error)
+        }
+    }
+
+    /// A PostgreSQL store's failure: what the operator must fix decides the status.
+    static func of(_ error: PostGISError) -> Int32 {
+        switch error {
+        case .badAddress: usage
+        case .unreachable, .connectionLost, .noPostGIS: unavailable
+        case .credentialsRefused: noPermission
+        case .noDatabase: noInput
+        case .queryFailed: ioError
         }
     }
 

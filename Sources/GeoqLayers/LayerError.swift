@@ -1,3 +1,5 @@
+import GeoqPostGIS
+
 /// Why a layer could not be found or loaded. Every case names the file and, where it
 /// applies, the feature, so that a person can go and fix the data.
 ///
@@ -25,6 +27,9 @@ public enum LayerError: Error, Equatable, Sendable {
     case storeUnreadable(path: String, reason: String)
     /// Writing the store failed; the store is as it was before.
     case storeWriteFailed(path: String, reason: String)
+    /// The PostgreSQL store cannot be used: a bad address, the server unreachable, the
+    /// credentials refused, no such database, no PostGIS, or a statement refused.
+    case store(PostGISError)
 
     /// A short stable identifier of the kind of error.
     public var code: String {
@@ -43,6 +48,7 @@ public enum LayerError: Error, Equatable, Sendable {
         case .emptyLayer: "empty-layer"
         case .storeUnreadable: "store-unreadable"
         case .storeWriteFailed: "store-write-failed"
+        case .store(let error): error.code
         }
     }
 }
@@ -78,6 +84,7 @@ extension LayerError: CustomStringConvertible {
             "cannot read the store \(path): \(reason)"
         case .storeWriteFailed(let path, let reason):
             "could not write the store \(path) (left as it was): \(reason)"
+        case .store(let error): error.description
         }
     }
 }

@@ -13,7 +13,7 @@ import GeoqCore
 public enum GPKGGeometry {
     /// Encodes `geometry` with the given SRS id (4326 for WGS84 longitude/latitude).
     public static func encode(_ geometry: Geometry, srsID: Int32 = 4326) -> [UInt8] {
-        var writer = Writer()
+        var writer = WKBWriter()
         let box = geometry.boundingBox
         let isEmpty = box.isEmpty
         let hasEnvelope: Bool
@@ -47,7 +47,7 @@ public enum GPKGGeometry {
 
     /// Decodes a GeoPackage geometry blob in place (no copy); `buffer` need not be aligned.
     public static func decode(_ buffer: UnsafeRawBufferPointer) throws(StoreError) -> Geometry {
-        var reader = Reader(buffer: buffer)
+        var reader = WKBReader(buffer: buffer)
         guard buffer.count >= 8 else {
             throw StoreError(.badGeometry, "blob of \(buffer.count) bytes is shorter than the 8-byte GeoPackage header")
         }
@@ -91,7 +91,7 @@ public enum GPKGGeometry {
 
 // MARK: - Writing
 
-private struct Writer {
+struct WKBWriter {
     var bytes: [UInt8] = []
 
     mutating func uint32(_ value: UInt32) {
@@ -159,7 +159,7 @@ private struct Writer {
 // MARK: - Reading
 
 /// A bounds-checked cursor over WKB.
-private struct Reader {
+struct WKBReader {
     let buffer: UnsafeRawBufferPointer
     var offset = 0
 

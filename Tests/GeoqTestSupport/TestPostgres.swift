@@ -1,0 +1,35 @@
+import Foundation
+
+/// The private PostgreSQL/PostGIS cluster the PostGIS tests use: `tools/test` starts it
+/// (`tools/postgres start`) and names it in `GEOQ_TEST_POSTGRES`. Without it those tests report
+/// themselves skipped; under CI (`CI` set) its absence fails ``requiredInCI``.
+public enum TestPostgres {
+    /// The store address of the test database with PostGIS (role geoq, database geoq).
+    public static var address: String? {
+        ProcessInfo.processInfo.environment["GEOQ_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public static var available: Bool { address != nil }
+
+    public static let missing =
+        "no test PostgreSQL: run tools/postgres start and set GEOQ_TEST_POSTGRES to the address it prints"
+
+    /// Whether a run must have the cluster (CI runs every test).
+    public static var requiredInCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// `address` with its own schema, so that tests running at once do not see each other's
+    /// tables. The schema name is `prefix` plus a random suffix.
+    public static func address(schema prefix: String) -> String? {
+        guard let address else { return nil }
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let separator = address.contains("?") ? "&" : "?"
+        return "\(address)\(separator)schema=\(prefix)_\(suffix)"
+    }
+
+    /// The same server's database `geoq_plain`, which lacks PostGIS.
+    public static var addressWithoutPostGIS: String? {
+        guard let address, var components = URLComponents(string: address) else { return nil }
+        components.path = "/geoq_plain"
+        return components.string
+    }
+}
