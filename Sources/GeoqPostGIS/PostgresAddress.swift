@@ -30,6 +30,10 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         self.connectTimeout = connectTimeout
     }
 
+    /// The LISTEN/NOTIFY channel on which a change of the store's layers is announced (its
+    /// payload is the store's new version, nothing else): `<schema>_changes`.
+    public var changesChannel: String { "\(schema)_changes" }
+
     /// Whether `text` is written as an address (`scheme://...`) rather than a file path: such a
     /// text is never taken for a file name, whatever its scheme.
     public static func looksLikeAddress(_ text: String) -> Bool {

@@ -82,6 +82,16 @@ public final class PostgresSession {
         try? connection.close().wait()
     }
 
+    /// Creates the address's schema unless it exists. Two processes creating it at once is not an
+    /// error (PostgreSQL's IF NOT EXISTS can still race on the catalog's unique index).
+    public func ensureSchema() throws(PostGISError) {
+        do {
+            try query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(address.schema)"))
+        } catch .queryFailed(_, let state, _) where state == "23505" || state == "42P06" {
+            return
+        }
+    }
+
     /// The PostGIS version, after creating the extension when it is available but not yet created
     /// in this database (possible for its owner or a superuser).
     @discardableResult
