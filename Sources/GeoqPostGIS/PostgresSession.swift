@@ -30,16 +30,11 @@ public final class PostgresSession {
     public static func connect(
         to address: PostgresAddress, requirePostGIS: Bool = true, logger: Logger = Logger(label: "geoq.postgres")
     ) throws(PostGISError) -> PostgresSession {
-        var configuration = PostgresConnection.Configuration(
-            host: address.host, port: address.port, username: address.user, password: address.password,
-            database: address.database, tls: .disable)
-        configuration.options.connectTimeout = .nanoseconds(
-            address.connectTimeout.components.seconds * 1_000_000_000
-                + address.connectTimeout.components.attoseconds / 1_000_000_000)
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: address.configuration, id: 1,
+                logger: logger
             ).wait()
         } catch {
             throw connectFailure(error, address: address)
@@ -166,5 +161,16 @@ public final class PostgresSession {
     static func reason(_ error: PSQLError) -> String {
         if let underlying = error.underlying { return "\(underlying)" }
         return "\(error.code)"
+    }
+}
+
+extension PostgresAddress {
+    /// postgres-nio's configuration for this address: no TLS, the address's connect timeout.
+    var configuration: PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        configuration.options.connectTimeout = .nanoseconds(
+            connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
+        return configuration
     }
 }
