@@ -157,7 +157,7 @@ let package = Package(
             name: "GeoqServer",
             dependencies: [
                 "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
-                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore",
+                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -246,7 +246,7 @@ let package = Package(
             dependencies: [
                 "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
                 "GeoqQuery",
-                "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore",
+                "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

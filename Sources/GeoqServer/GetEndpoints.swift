@@ -75,12 +75,20 @@ struct GetEndpoints: Sendable {
                 Responses.body(Data(#"{"status":"ok"}"#.utf8), status: .ok, contentType: "application/json")
             },
             "/readyz": { _ in
-                let data = try current()
+                let link = state.link?.current
+                guard let data = state.data else {
+                    // A replica that never reached its store: say why, not merely "loading".
+                    if let link, let error = link.lastError {
+                        throw Problem.notReady("no snapshot yet: \(error); retrying")
+                    }
+                    throw Problem.stillLoading
+                }
                 return Responses.json(
                     Readiness(
-                        status: "ready", store: data.storeFile, polygonLayers: data.sectorLookups.count,
-                        pointLayers: data.pointLayers.count, generation: state.generation,
-                        loadedAt: data.loadedAt.ISO8601Format()))
+                        status: link.map { $0.connected ? "ready" : "stale" } ?? "ready", store: data.storeFile,
+                        polygonLayers: data.sectorLookups.count, pointLayers: data.pointLayers.count,
+                        generation: state.generation, loadedAt: data.loadedAt.ISO8601Format(),
+                        storeVersion: link?.loadedVersion, storeLink: link.map(Readiness.Link.init)))
             },
             "/v1/layers": { _ in Responses.json(["layers": try current().layers]) },
             "/v1/sector": { request in
@@ -142,5 +150,24 @@ struct GetEndpoints: Sendable {
         /// How many snapshots have been loaded (1 at start, one more per reload).
         var generation: Int
         var loadedAt: String
+        /// The shared store's version the snapshot was loaded at (PostgreSQL stores only).
+        var storeVersion: String?
+        var storeLink: Link?
+
+        /// The link to a shared store: a replica that lost it keeps answering from its snapshot
+        /// (status "stale") and says since when and why.
+        struct Link: Encodable {
+            var connected: Bool
+            var since: String
+            var lastError: String?
+            var reconnects: Int
+
+            init(_ status: StoreLink.Status) {
+                connected = status.connected
+                since = status.since.ISO8601Format()
+                lastError = status.lastError
+                reconnects = status.reconnects
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqPostGIS
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -23,6 +24,8 @@ public struct ReloadService: Service {
     /// What of the watched file the snapshot is made of; nil to reload on any change of the file.
     let contents: (@Sendable (String) -> String?)?
     let initialContents: String?
+    /// The shared store followed through its change announcements, if any.
+    let following: StoreFollowing?
 
     /// - Parameters:
     ///   - load: builds a new snapshot (opens the store and indexes every layer).
@@ -32,8 +35,8 @@ public struct ReloadService: Service {
     ///     the file that leaves it the same does not reload.
     public init(
         state: ServiceState, watching watchedFile: String?, every pollInterval: Duration = .seconds(2),
-        contents: (@Sendable (String) -> String?)? = nil, trapSIGHUP: Bool = true, logger: Logger,
-        load: @escaping @Sendable () throws -> ServiceData
+        contents: (@Sendable (String) -> String?)? = nil, following: StoreFollowing? = nil, trapSIGHUP: Bool = true,
+        logger: Logger, load: @escaping @Sendable () throws -> ServiceData
     ) {
         self.state = state
         self.load = load
@@ -44,6 +47,7 @@ public struct ReloadService: Service {
         initialSignature = watchedFile.flatMap(Self.signature(of:))
         self.contents = contents
         initialContents = watchedFile.flatMap { file in contents?(file) }
+        self.following = following
     }
 
     /// Loads a new snapshot and swaps it in; on failure keeps the old one. Returns whether it
@@ -80,6 +84,9 @@ public struct ReloadService: Service {
                 if let watchedFile {
                     group.addTask { await watch(watchedFile) }
                 }
+                if let following {
+                    group.addTask { await follow(following) }
+                }
             }
         }
     }
@@ -102,11 +109,70 @@ public struct ReloadService: Service {
         }
     }
 
+    /// Follows the shared store: a change announced, or a (re)connection after which changes may
+    /// have been missed, reloads when the store's version differs from the snapshot's; a lost
+    /// connection leaves the snapshot answering and is shown on the link.
+    func follow(_ following: StoreFollowing) async {
+        let link = following.link
+        await following.listener.run { event in
+            switch event {
+            case .connected:
+                link.connected()
+                reloadIfChanged(following, reason: "store connected")
+            case .changed(let version):
+                link.heardChange()
+                reloadIfChanged(following, reason: "store version \(version) announced")
+            case .disconnected(let error, let retryIn):
+                if link.current.connected || link.current.lastError != error.description {
+                    logger.warning(
+                        "store link down; answering from the last snapshot",
+                        metadata: ["error": "\(error)", "retryIn": "\(retryIn)"])
+                }
+                link.lost(error.description)
+            }
+        }
+    }
+
+    /// Reloads unless the store is still at the snapshot's version (several announcements of
+    /// one burst, or a reconnection with nothing missed, cost one version read each).
+    func reloadIfChanged(_ following: StoreFollowing, reason: String) {
+        let started = ContinuousClock.now
+        let version: String
+        do { version = try following.version() } catch {
+            logger.error("cannot read the store's version", metadata: ["reason": "\(reason)", "error": "\(error)"])
+            following.link.reloadFailed()
+            return
+        }
+        guard state.data == nil || following.link.current.loadedVersion != version else { return }
+        if reload(reason: reason) {
+            let elapsed = ContinuousClock.now - started
+            following.link.loaded(
+                version: version,
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } else {
+            following.link.reloadFailed()
+        }
+    }
+
     static func signature(of path: String) -> String? {
         // stat(2) itself: FileManager's attributes also look up the owner's name (reading
         // /etc/passwd and /etc/group on every poll), and round the time to a Double.
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return "\(info.st_ino)/\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)/\(info.st_size)"
+    }
+}
+
+/// What following a shared store takes: the listener of its change announcements, the link the
+/// service reports, and how to read the store's current version (compared with the snapshot's).
+public struct StoreFollowing: Sendable {
+    public let listener: ChangeListener
+    public let link: StoreLink
+    public let version: @Sendable () throws -> String
+
+    public init(listener: ChangeListener, link: StoreLink, version: @escaping @Sendable () throws -> String) {
+        self.listener = listener
+        self.link = link
+        self.version = version
     }
 }

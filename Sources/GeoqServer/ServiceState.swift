@@ -5,9 +5,14 @@ import Synchronization
 /// answers wholly from it; a reload swaps in a new snapshot, built aside, in one step.
 public final class ServiceState: Sendable {
     private let current: Mutex<(data: ServiceData?, generation: Int)>
+    /// The link to a shared store the snapshot follows (PostgreSQL); nil for a GeoPackage file.
+    public let link: StoreLink?
 
     /// A state holding `data`, or not ready yet when nil.
-    public init(_ data: ServiceData? = nil) { current = Mutex((data, data == nil ? 0 : 1)) }
+    public init(_ data: ServiceData? = nil, link: StoreLink? = nil) {
+        current = Mutex((data, data == nil ? 0 : 1))
+        self.link = link
+    }
 
     /// The current snapshot, or nil before the first load.
     public var data: ServiceData? { current.withLock { $0.data } }
