@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoqHooks
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 
 /// `geoq hooks`: the webhooks kept in the store, to which `geoq serve` delivers tracking events.
@@ -25,10 +26,13 @@ struct HooksCommand: ParsableCommand {
               geoq hooks list --format json
               geoq hooks delete 3
               geoq hooks --store /var/lib/geoq/geoq.gpkg
+              geoq hooks add http://10.0.0.5:9000/arrivals --store postgresql://geoq@db:5432/city
 
             Exit status: 0 done, 64 bad arguments (a URL that is not absolute http(s), an \
-            unknown layer or event kind, an unknown hook id), 65 the store cannot be read, 74 \
-            the store could not be written.
+            unknown layer or event kind, an unknown hook id, a bad store address), 65 the store \
+            cannot be read, 66 no such database, 69 the database cannot be reached, 74 the store \
+            could not be written (or the database refused a statement), 77 the database refused \
+            the credentials.
             """,
         subcommands: [HooksList.self, HooksAdd.self, HooksDelete.self], defaultSubcommand: HooksList.self)
 }
@@ -44,25 +48,46 @@ struct HooksOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: text or json.")
     var format: Format = .text
 
-    @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(
+        name: .long,
+        help: "The store: a GeoPackage file or a postgresql:// address (default $GEOQ_STORE, else data/geoq.gpkg).")
     var store: String?
 
-    /// The store file: --store, else the usual store.
-    func storeFile() throws -> URL {
-        if let store { return URL(fileURLWithPath: store) }
-        do { return try DataLocations.resolve().storeFile } catch { throw ValidationError(error.description) }
+    /// The store: --store (a file or an address, never an address taken for a file), else the
+    /// usual store.
+    func storeAddress() throws -> StoreAddress {
+        if let store {
+            do { return try StoreAddress(parsing: store) } catch {
+                fail("--store: \(error.description)", code: "bad-arguments")
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
+        do { return .geoPackage(try DataLocations.resolve().storeFile) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Whether there is a store to read: a database always is (its tables are made on first
+    /// use); a GeoPackage only once its file exists, so that listing never creates one.
+    func storeExists() throws -> Bool {
+        guard let file = try storeAddress().file else { return true }
+        return FileManager.default.fileExists(atPath: file.path)
     }
 
     /// Runs `body` over the tracking store; a store error is reported (text or JSON) and ends the
-    /// command: 65 when the store cannot be read, 74 when it could not be written.
-    func withStore<T>(_ body: (TrackingStore) throws(StoreError) -> T) throws -> T {
-        let store = TrackingStore(storeFile: try storeFile())
-        do { return try body(store) } catch {
+    /// command: 65 when the GeoPackage cannot be read, 74 when it could not be written, and the
+    /// database's own statuses (``ExitStatus/of(_:)-PostGISError``) for PostgreSQL.
+    func withStore<T>(_ body: (TrackingStore) throws -> T) throws -> T {
+        let store = TrackingStore(address: try storeAddress())
+        do { return try body(store) } catch let error as StoreError {
             fail(error.description, code: error.code.rawValue)
             switch error.code {
             case .storeUnreadable, .notAGeoPackage: throw ExitCode(ExitStatus.dataError)
             default: throw ExitCode(ExitStatus.ioError)
             }
+        } catch let error as PostGISError {
+            fail(error.description, code: error.code)
+            throw ExitCode(ExitStatus.of(error))
         }
     }
 
@@ -104,9 +129,7 @@ struct HooksList: ParsableCommand {
 
     func run() throws {
         // Listing never creates a store: no file means no hooks.
-        let hooks =
-            FileManager.default.fileExists(atPath: try options.storeFile().path)
-            ? try options.withStore { store throws(StoreError) in try store.hooks() } : []
+        let hooks = try options.storeExists() ? try options.withStore { try $0.hooks() } : []
         options.write(
             text: hooks.isEmpty ? "No hooks.\n" : hooks.map { HooksOptions.line($0) + "\n" }.joined(),
             json: ["hooks": hooks.map(HooksOptions.object)])
@@ -150,7 +173,7 @@ struct HooksAdd: ParsableCommand {
                 "\(Self.optionOfField[problem.field] ?? problem.field): \(problem.message)", code: "bad-arguments")
             throw ExitCode(ExitStatus.usage)
         }
-        let hook = try options.withStore { store throws(StoreError) in
+        let hook = try options.withStore { store in
             try store.addHook(url: request.url, layer: request.layer, events: request.events)
         }
         options.write(text: "Added hook \(HooksOptions.line(hook))\n", json: HooksOptions.object(hook))
@@ -170,9 +193,7 @@ struct HooksDelete: ParsableCommand {
     @OptionGroup var options: HooksOptions
 
     func run() throws {
-        let exists = FileManager.default.fileExists(atPath: try options.storeFile().path)
-        let deleted =
-            exists ? try options.withStore { store throws(StoreError) in try store.deleteHook(id: id) } : false
+        let deleted = try options.storeExists() ? try options.withStore { try $0.deleteHook(id: id) } : false
         guard deleted else {
             options.fail("no hook with id \(id) (see geoq hooks list)", code: "unknown-hook")
             throw ExitCode(ExitStatus.usage)

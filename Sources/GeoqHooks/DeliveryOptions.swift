@@ -15,17 +15,30 @@ public struct DeliveryOptions: Sendable {
     public var sweepInterval: Duration
     /// Deliveries taken from the outbox at a time per hook.
     public var batchSize: Int
+    /// On a shared store, how long a claimed delivery is kept from the other replicas: the
+    /// claim is sized so that its POSTs end within it even if each takes the whole `timeout`,
+    /// and a replica that dies holding a claim delays those deliveries by at most this.
+    public var lease: Duration
 
     public init(
         timeout: Duration = .seconds(10), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(300),
-        maxAttempts: Int = 12, sweepInterval: Duration = .seconds(5), batchSize: Int = 32
+        maxAttempts: Int = 12, sweepInterval: Duration = .seconds(5), batchSize: Int = 32,
+        lease: Duration = .seconds(60)
     ) {
+        self.lease = lease
         self.timeout = timeout
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
         self.maxAttempts = maxAttempts
         self.sweepInterval = sweepInterval
         self.batchSize = batchSize
+    }
+
+    /// How many deliveries to take at once: on a shared store no more than can time out one after
+    /// another within the lease (with one timeout to spare), at least one.
+    func claimSize(shared: Bool) -> Int {
+        guard shared else { return batchSize }
+        return max(1, min(batchSize, Int(lease.seconds / max(timeout.seconds, 0.001)) - 1))
     }
 
     /// The wait before the next try after `attempts` failed ones.

@@ -18,6 +18,10 @@ import Synchronization
 /// jitter, and the last allowed failure marks it dead. A stop between the POST and the record
 /// sends it again on the next start, with the same key (at least once).
 ///
+/// On a shared store (PostgreSQL) every replica runs these loops over the same outbox: a loop
+/// claims what is due with a lease (``DeliveryOptions/lease``), so each delivery is POSTed by
+/// one replica while it lives, and by another once the lease runs out if it died first.
+///
 /// Call ``wake()`` after committing events; retries falling due and hooks added or deleted by
 /// another process are found by a sweep every `sweepInterval`.
 public final class HookDelivery: Sendable {
@@ -77,12 +81,13 @@ public final class HookDelivery: Sendable {
             let seen = signal.generation
             do {
                 guard try store.hooks().contains(where: { $0.id == hook.id }) else { return }
-                let due = try store.due(hook: hook.id, now: Date(), limit: options.batchSize)
+                let limit = options.claimSize(shared: store.isShared)
+                let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
                 for entry in due {
                     if Task.isCancelled { return }
                     try await deliver(entry, to: hook, pool: pool, random: &random)
                 }
-                if due.count == options.batchSize { continue }
+                if due.count == limit { continue }
                 var wait = options.sweepInterval
                 if let next = try store.nextDue(hook: hook.id) {
                     wait = min(wait, .seconds(max(0, next.timeIntervalSinceNow)))

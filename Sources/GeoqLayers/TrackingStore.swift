@@ -1,25 +1,55 @@
 import Foundation
+import GeoqPostGIS
 import GeoqStore
 
-/// Device tracks, events, hooks and the hooks' outbox, kept in the GeoPackage store beside the
-/// layers (tables `geoq_tracks`, `geoq_events`, `geoq_hooks`, `geoq_outbox`, made on first use).
+/// Device tracks, events, hooks and the hooks' outbox: in the GeoPackage store beside the layers
+/// (tables `geoq_tracks`, `geoq_events`, `geoq_hooks`, `geoq_outbox`, made on first use), or in
+/// PostgreSQL (the same four tables in the address's schema; see ``PostgresTracking`` for why
+/// geofence state lives there under row locks, shared by every replica).
 ///
 /// Events are opaque JSON bytes with a kind: the store knows nothing of how they were made.
-/// Each call opens the file, works in its own connection and closes it, so the value is
-/// `Sendable` and many tasks (the service's routes, one delivery loop per hook) may use it at
-/// once; SQLite's write lock orders the writers. The file keeps the store's journal mode
-/// (rollback journal, synchronous FULL): a commit that returned is on disk.
+/// On a GeoPackage each call opens the file, works in its own connection and closes it, so the
+/// value is `Sendable` and many tasks (the service's routes, one delivery loop per hook) may
+/// use it at once; SQLite's write lock orders the writers. The file keeps the store's journal
+/// mode (rollback journal, synchronous FULL): a commit that returned is on disk. On PostgreSQL
+/// the calls share a small pool of connections, one per caller at a time.
+///
+/// Errors: `StoreError` from a GeoPackage, `PostGISError` from PostgreSQL.
 public struct TrackingStore: Sendable {
-    public let storeFile: URL
+    public let address: StoreAddress
+    /// The PostgreSQL tables and their connections; nil for a GeoPackage.
+    let postgres: PostgresTracking?
 
-    public init(storeFile: URL) { self.storeFile = storeFile }
+    /// The tracking tables of the store at `address`.
+    public init(address: StoreAddress) {
+        self.address = address
+        if case .postgreSQL(let database) = address {
+            postgres = PostgresTracking(address: database)
+        } else {
+            postgres = nil
+        }
+    }
 
-    /// A connection of its own to the tracking tables, for one owner that writes on every request
-    /// (the service's fix ingest): it is opened, and the tables checked, once instead of per call.
-    /// Not Sendable: keep it in one actor or thread.
+    /// The tracking tables of the GeoPackage `storeFile`.
+    public init(storeFile: URL) { self.init(address: .geoPackage(storeFile)) }
+
+    /// The GeoPackage file, or nil for PostgreSQL.
+    public var storeFile: URL? { address.file }
+
+    /// Whether several processes share the tracks (PostgreSQL): then a batch of fixes must be
+    /// applied through ``advanceLocked(_:now:_:)`` and the sweep through
+    /// ``sweepLocked(now:_:)``, never from tracks kept in memory.
+    public var isShared: Bool { postgres != nil }
+
+    /// A connection of its own to the GeoPackage's tracking tables, for one owner that writes on
+    /// every request (the service's fix ingest): it is opened, and the tables checked, once
+    /// instead of per call. Not Sendable: keep it in one actor or thread.
     public func connection() throws(StoreError) -> TrackingTables { try open() }
 
     func open() throws(StoreError) -> TrackingTables {
+        guard let storeFile else {
+            throw StoreError(.storeUnreadable, "\(address) is a database, not a GeoPackage file")
+        }
         do {
             try FileManager.default.createDirectory(
                 at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -34,55 +64,120 @@ public struct TrackingStore: Sendable {
     @discardableResult
     public func commit(
         tracks: [(device: String, layer: String, state: Data)], events: [StoredEvent], now: Date = Date()
-    ) throws(StoreError) -> [Int64] {
-        try open().commit(
-            tracks: tracks.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }, events: events,
-            now: now)
+    ) throws -> [Int64] {
+        let rows = tracks.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }
+        if let postgres { return try postgres.commit(tracks: rows, events: events, now: now) }
+        return try open().commit(tracks: rows, events: events, now: now)
+    }
+
+    /// Applies a batch to the tracks of `keys` with them locked against every other writer:
+    /// `advance` gets their current tracks (those that exist) and returns the tracks and events
+    /// to write, all in one transaction. `advance` may run more than once (PostgreSQL retries a
+    /// transaction it rolled back to break a deadlock): it must depend on its argument only.
+    /// On a GeoPackage (one service process owns the file) it reads, advances and commits.
+    @discardableResult
+    public func advanceLocked(
+        _ keys: [(device: String, layer: String)], now: Date = Date(),
+        _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+    ) throws -> [Int64] {
+        if let postgres { return try postgres.advanceLocked(keys, now: now, advance) }
+        let tables = try open()
+        var rows: [TrackRow] = []
+        for key in Set(keys.map { TrackRow(device: $0.device, layer: $0.layer, state: Data()) }) {
+            rows += try tables.tracks(device: key.device, layer: key.layer)
+        }
+        let change = try advance(rows.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) })
+        return try tables.commit(tracks: change.tracks, events: change.events, now: now)
+    }
+
+    /// Ends stays: `end` gets every track not being changed by someone else at this moment and
+    /// returns the tracks and events to write, in one transaction. On PostgreSQL the tracks are
+    /// locked with `SKIP LOCKED`, so two replicas sweeping at once end each stay once.
+    @discardableResult
+    public func sweepLocked(
+        now: Date = Date(), _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+    ) throws -> [Int64] {
+        if let postgres { return try postgres.sweepLocked(now: now, end) }
+        let tables = try open()
+        let change = try end(try tables.tracks())
+        return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
     /// Every track, or those of one device and/or layer.
-    public func tracks(device: String? = nil, layer: String? = nil) throws(StoreError) -> [TrackRow] {
-        try open().tracks(device: device, layer: layer)
+    public func tracks(device: String? = nil, layer: String? = nil) throws -> [TrackRow] {
+        if let postgres { return try postgres.tracks(device: device, layer: layer) }
+        return try open().tracks(device: device, layer: layer)
     }
 
     /// Events after sequence `since` (0: from the first), oldest first, at most `limit`.
-    public func events(since: Int64, limit: Int) throws(StoreError) -> [EventRecord] {
-        try open().events(since: since, limit: limit)
+    public func events(since: Int64, limit: Int) throws -> [EventRecord] {
+        if let postgres { return try postgres.events(since: since, limit: limit) }
+        return try open().events(since: since, limit: limit)
     }
 
-    public func addHook(url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date())
-        throws(StoreError) -> Hook
+    public func addHook(url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date()) throws
+        -> Hook
     {
-        try open().addHook(url: url, layer: layer, events: events, now: now)
+        if let postgres { return try postgres.addHook(url: url, layer: layer, events: events, now: now) }
+        return try open().addHook(url: url, layer: layer, events: events, now: now)
     }
 
-    public func hooks() throws(StoreError) -> [Hook] { try open().hooks() }
+    public func hooks() throws -> [Hook] {
+        if let postgres { return try postgres.hooks() }
+        return try open().hooks()
+    }
 
     /// Deletes a hook and marks its pending deliveries dead ("hook deleted"); false when unknown.
-    public func deleteHook(id: Int64) throws(StoreError) -> Bool { try open().deleteHook(id: id) }
+    public func deleteHook(id: Int64) throws -> Bool {
+        if let postgres { return try postgres.deleteHook(id: id) }
+        return try open().deleteHook(id: id)
+    }
 
     /// `hook`'s pending deliveries due at `now`, oldest event first.
-    public func due(hook: Int64, now: Date = Date(), limit: Int) throws(StoreError) -> [OutboxEntry] {
-        try open().due(hook: hook, now: now, limit: limit)
+    public func due(hook: Int64, now: Date = Date(), limit: Int) throws -> [OutboxEntry] {
+        if let postgres { return try postgres.due(hook: hook, now: now, limit: limit) }
+        return try open().due(hook: hook, now: now, limit: limit)
+    }
+
+    /// `hook`'s deliveries due at `now`, taken for delivery: on PostgreSQL claimed for `lease`
+    /// so that no other replica sends them meanwhile (see ``PostgresTracking/claim(hook:now:lease:limit:)``);
+    /// on a GeoPackage, which one process serves, the same as ``due(hook:now:limit:)``.
+    public func claim(hook: Int64, now: Date = Date(), lease: Duration, limit: Int) throws -> [OutboxEntry] {
+        if let postgres { return try postgres.claim(hook: hook, now: now, lease: lease, limit: limit) }
+        return try open().due(hook: hook, now: now, limit: limit)
     }
 
     /// When `hook`'s next pending delivery is due; nil when none is pending.
-    public func nextDue(hook: Int64) throws(StoreError) -> Date? { try open().nextDue(hook: hook) }
+    public func nextDue(hook: Int64) throws -> Date? {
+        if let postgres { return try postgres.nextDue(hook: hook) }
+        return try open().nextDue(hook: hook)
+    }
 
     /// Every delivery of `hook`, any state.
-    public func outbox(hook: Int64) throws(StoreError) -> [OutboxEntry] { try open().outbox(hook: hook) }
+    public func outbox(hook: Int64) throws -> [OutboxEntry] {
+        if let postgres { return try postgres.outbox(hook: hook) }
+        return try open().outbox(hook: hook)
+    }
 
-    public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws(StoreError) {
+    public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws {
+        if let postgres { return try postgres.markDelivered(id, attempts: attempts, at: now) }
         try open().markDelivered(id, attempts: attempts, at: now)
     }
 
-    public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws(StoreError) {
+    public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws {
+        if let postgres {
+            return try postgres.markFailed(id, attempts: attempts, nextAttempt: nextAttempt, error: error)
+        }
         try open().markFailed(id, attempts: attempts, nextAttempt: nextAttempt, error: error)
     }
 
-    public func markDead(_ id: Int64, attempts: Int, error: String) throws(StoreError) {
+    public func markDead(_ id: Int64, attempts: Int, error: String) throws {
+        if let postgres { return try postgres.markDead(id, attempts: attempts, error: error) }
         try open().markDead(id, attempts: attempts, error: error)
     }
 
-    public func stats() throws(StoreError) -> OutboxStats { try open().stats() }
+    public func stats() throws -> OutboxStats {
+        if let postgres { return try postgres.stats() }
+        return try open().stats()
+    }
 }

@@ -12,8 +12,11 @@ import GeoqTracking
 /// store in one transaction before it is answered, so that nothing acknowledged can be lost.
 ///
 /// An actor: fixes of one device must be applied in order, and a batch's commit must not
-/// interleave with another's. The tracks are read from the store at the first batch, so that a
-/// restarted service goes on where it stopped.
+/// interleave with another's. On a GeoPackage the tracks are kept in memory, read from the
+/// store at the first batch, so that a restarted service goes on where it stopped. On a shared
+/// store (PostgreSQL, several replicas) nothing is kept: each batch and each sweep reads its
+/// tracks under row locks and commits before it returns (see `TrackingStore.advanceLocked`),
+/// so that any replica may take any device.
 actor FixIngest {
     let store: TrackingStore
     let delivery: (@Sendable () -> Void)?
@@ -58,6 +61,7 @@ actor FixIngest {
     /// Applies `fixes` in order on `layer` and commits what changed.
     func ingest(_ batch: FixReader.Batch, layer: String, data: ServiceData) throws -> Outcome {
         let fences = try geofencer(layer: layer, data: data)
+        if store.isShared { return try ingestLocked(batch, layer: layer, fences: fences) }
         var all = try takeTracks()
         var before: [TrackKey: DeviceTrack?] = [:]
         var events: [TrackingEvent] = []
@@ -80,6 +84,7 @@ actor FixIngest {
     /// Ends the stays of devices silent past the timeout, and of devices in a feature a reload
     /// removed (synthetic exits).
     func sweep(data: ServiceData, now: Date = Date()) throws {
+        if store.isShared { return try sweepLocked(data: data, now: now) }
         var all = try takeTracks()
         var before: [TrackKey: DeviceTrack?] = [:]
         var events: [TrackingEvent] = []
@@ -96,6 +101,80 @@ actor FixIngest {
             events += ended
         }
         try commit(&all, before: before, events: events)
+    }
+
+    /// A batch on a shared store: its devices' tracks locked, advanced and committed in one
+    /// transaction.
+    private func ingestLocked(_ batch: FixReader.Batch, layer: String, fences: Geofencer) throws -> Outcome {
+        var events: [TrackingEvent] = []
+        var ignored = 0
+        let devices = Set(batch.fixes.map(\.device)).sorted()
+        try store.advanceLocked(devices.map { (device: $0, layer: layer) }) { rows in
+            var tracks: [String: DeviceTrack] = [:]
+            for row in rows { tracks[row.device] = try Self.decoder.decode(DeviceTrack.self, from: row.state) }
+            (events, ignored) = ([], 0)
+            for fix in batch.fixes {
+                var track = tracks[fix.device]
+                let advance = fences.advance(&track, with: fix)
+                if advance.ignored != nil { ignored += 1 }
+                tracks[fix.device] = track
+                events += advance.events
+            }
+            return try Self.storable(
+                tracks: devices.compactMap { device in
+                    tracks[device].map { (TrackKey(device: device, layer: layer), $0) }
+                },
+                events: events)
+        }
+        if !events.isEmpty { delivery?() }
+        return Outcome(
+            accepted: batch.fixes.count - ignored, ignored: ignored, errors: batch.errors.map(\.description),
+            events: events)
+    }
+
+    /// The sweep on a shared store: the tracks no one else holds, locked, ended and committed in
+    /// one transaction.
+    private func sweepLocked(data: ServiceData, now: Date) throws {
+        var ended = false
+        try store.sweepLocked(now: now) { rows in
+            var changed: [(TrackKey, DeviceTrack)] = []
+            var events: [TrackingEvent] = []
+            var fencers: [String: Geofencer?] = [:]
+            for row in rows {
+                var track = try Self.decoder.decode(DeviceTrack.self, from: row.state)
+                guard track.featureID != nil else { continue }
+                if fencers[row.layer] == nil { fencers[row.layer] = try? geofencer(layer: row.layer, data: data) }
+                guard let fences = fencers[row.layer] ?? nil else { continue }
+                var ends = fences.expire(&track, at: now)
+                if ends.isEmpty { ends = fences.reconcile(&track, with: fences.layer, at: now) }
+                guard !ends.isEmpty else { continue }
+                changed.append((TrackKey(device: row.device, layer: row.layer), track))
+                events += ends
+            }
+            ended = !events.isEmpty
+            return try Self.storable(tracks: changed, events: events)
+        }
+        if ended { delivery?() }
+    }
+
+    static let decoder = JSONDecoder()
+
+    /// Tracks and events as the store keeps them: the engine's JSON.
+    static func storable(tracks: [(TrackKey, DeviceTrack)], events: [TrackingEvent]) throws -> (
+        tracks: [TrackRow], events: [StoredEvent]
+    ) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (
+            try tracks.map { key, track in
+                TrackRow(device: key.device, layer: key.layer, state: try encoder.encode(track))
+            },
+            try events.map { event in
+                StoredEvent(
+                    device: event.device, layer: event.layer, kind: event.event.rawValue,
+                    body: try encoder.encode(event))
+            }
+        )
     }
 
     /// The tracks, moved out of the actor so that a batch changes them in place (a copy of every

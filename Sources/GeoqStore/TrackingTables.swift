@@ -33,6 +33,12 @@ public struct EventRecord: Sendable, Hashable {
     public var sequence: Int64
     public var event: StoredEvent
     public var created: Date
+
+    public init(sequence: Int64, event: StoredEvent, created: Date) {
+        self.sequence = sequence
+        self.event = event
+        self.created = created
+    }
 }
 
 /// A webhook: where to POST events, and which ones (nil: every layer, every kind).
@@ -43,6 +49,14 @@ public struct Hook: Sendable, Hashable {
     public var layer: String?
     public var events: [String]?
     public var created: Date
+
+    public init(id: Int64, url: String, layer: String?, events: [String]?, created: Date) {
+        self.id = id
+        self.url = url
+        self.layer = layer
+        self.events = events
+        self.created = created
+    }
 
     /// Whether an event of `layer` and `kind` goes to this hook.
     public func matches(layer: String, kind: String) -> Bool {
@@ -68,6 +82,21 @@ public struct OutboxEntry: Sendable, Hashable {
     public var lastError: String?
     /// The event's JSON body (what is POSTed).
     public var body: Data
+
+    public init(
+        id: Int64, hook: Int64, sequence: Int64, idempotencyKey: String, attempts: Int, nextAttempt: Date,
+        state: State, lastError: String?, body: Data
+    ) {
+        self.id = id
+        self.hook = hook
+        self.sequence = sequence
+        self.idempotencyKey = idempotencyKey
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt
+        self.state = state
+        self.lastError = lastError
+        self.body = body
+    }
 }
 
 /// The outbox at a glance.
@@ -77,6 +106,13 @@ public struct OutboxStats: Sendable, Hashable {
     public var dead: Int
     /// When the oldest pending event was committed (nil when nothing is pending).
     public var oldestPending: Date?
+
+    public init(pending: Int, delivered: Int, dead: Int, oldestPending: Date?) {
+        self.pending = pending
+        self.delivered = delivered
+        self.dead = dead
+        self.oldestPending = oldestPending
+    }
 }
 
 /// The tracking tables of a GeoPackage: device tracks, events, hooks and the hooks' outbox.

@@ -118,6 +118,47 @@ import Testing
         #expect(try Data(contentsOf: store.url) == Data("not a database, just text\n".utf8))
     }
 
+    /// The same commands on a PostgreSQL store: what they write is read back through the store,
+    /// and a database that refuses the password is named with its own status.
+    @Test(.enabled(if: TestPostgres.available, Comment(rawValue: TestPostgres.missing)))
+    func addListAndDeleteInPostgreSQL() throws {
+        let address = try #require(TestPostgres.address(schema: "hooks_cli"))
+        let none = try GeoqBinaryTests.run(["hooks", "list", "--store", address])
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stdout == "No hooks.\n")
+        let added = try GeoqBinaryTests.run([
+            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--event", "parked", "--store", address, "--format",
+            "json",
+        ])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try Self.json(added.stdout)["id"] as? Int == 1)
+        let other = try GeoqBinaryTests.run(["hooks", "add", "https://parking.example.org/e", "--store", address])
+        #expect(other.status == 0, "\(other.stderr)")
+
+        let store = TrackingStore(address: try StoreAddress(parsing: address))
+        let held = try store.hooks()
+        #expect(held.map(\.id) == [1, 2])
+        #expect(held.map(\.url) == ["http://127.0.0.1:9000/arrivals", "https://parking.example.org/e"])
+        #expect(held.map(\.events) == [["parked"], nil])
+
+        let listed = try Self.json(
+            try GeoqBinaryTests.run(["hooks", "list", "--store", address, "--format", "json"]).stdout)
+        #expect((listed["hooks"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1, 2])
+        let deleted = try GeoqBinaryTests.run(["hooks", "delete", "1", "--store", address])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try store.hooks().map(\.id) == [2])
+        let again = try GeoqBinaryTests.run(["hooks", "delete", "1", "--store", address])
+        #expect(again.status == 64)
+        #expect(again.stderr == "geoq: error: no hook with id 1 (see geoq hooks list)\n")
+
+        // A wrong password: 77, naming the address without the password.
+        var wrong = try #require(URLComponents(string: address))
+        wrong.password = "not-the-password"
+        let refused = try GeoqBinaryTests.run(["hooks", "list", "--store", try #require(wrong.string)])
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused the credentials") && !refused.stderr.contains("not-the-password"))
+    }
+
     @Test func helpShowsExamples() throws {
         let r = try GeoqBinaryTests.run(["hooks", "--help"])
         #expect(r.status == 0)

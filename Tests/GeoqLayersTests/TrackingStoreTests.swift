@@ -1,26 +1,50 @@
 import Foundation
 import GeoqLayers
 import GeoqStore
+import GeoqTestSupport
 import Testing
 
 /// The tracking tables: one transaction for tracks, events and outbox rows, the hooks' filters,
-/// and a reopened file carrying on where it was.
+/// and a reopened store carrying on where it was. Each case runs on a GeoPackage and, when the
+/// test cluster is there, on PostgreSQL (a schema of its own per case).
 @Suite struct TrackingStoreTests {
+    enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case geoPackage, postgreSQL
+        var testDescription: String { rawValue }
+
+        /// The backends to run: PostgreSQL only when the test cluster is named.
+        static var available: [Backend] { TestPostgres.available ? allCases : [.geoPackage] }
+    }
+
     let file = FileManager.default.temporaryDirectory
         .appendingPathComponent("geoq-tracking-\(UUID().uuidString)").appendingPathComponent("geoq.gpkg")
+    let database = TestPostgres.address(schema: "tracking")
+
+    /// The store of this case on `backend`; a second call gives the same store reopened.
+    func store(_ backend: Backend) throws -> TrackingStore {
+        switch backend {
+        case .geoPackage: return TrackingStore(storeFile: file)
+        case .postgreSQL: return TrackingStore(address: try StoreAddress(parsing: try #require(database)))
+        }
+    }
 
     func event(_ kind: String, device: String = "car-1", layer: String = "pamplona-sectors") -> StoredEvent {
         StoredEvent(
             device: device, layer: layer, kind: kind, body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
     }
 
-    @Test func aFailingCommitLeavesNothing() throws {
-        let store = TrackingStore(storeFile: file)
+    @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
+        let store = try store(backend)
         let hook = try store.addHook(url: "http://127.0.0.1:9/h")
         let bad = StoredEvent(device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8))
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: (any Error).self) {
             try store.commit(
                 tracks: [("car-1", "pamplona-sectors", Data("{}".utf8))], events: [event("enter"), bad])
+        }
+        switch backend {
+        case .geoPackage: #expect(error is StoreError)
+        // 22P02: invalid text representation (the body is not JSON).
+        case .postgreSQL: #expect(String(describing: error).contains("SQLSTATE 22P02"), "\(String(describing: error))")
         }
         #expect(try store.tracks().isEmpty)
         #expect(try store.events(since: 0, limit: 10).isEmpty)
@@ -28,8 +52,8 @@ import Testing
         #expect(try store.stats().pending == 0)
     }
 
-    @Test func eventsAndOutboxRowsAgree() throws {
-        let store = TrackingStore(storeFile: file)
+    @Test(arguments: Backend.available) func eventsAndOutboxRowsAgree(_ backend: Backend) throws {
+        let store = try store(backend)
         let all = try store.addHook(url: "http://127.0.0.1:9/all")
         let sequences = try store.commit(
             tracks: [("car-1", "pamplona-sectors", Data(#"{"visit":"v1"}"#.utf8))],
@@ -47,8 +71,8 @@ import Testing
         #expect(try store.events(since: 0, limit: 1).map(\.sequence) == [1])
     }
 
-    @Test func hooksGetOnlyTheirLayerAndKinds() throws {
-        let store = TrackingStore(storeFile: file)
+    @Test(arguments: Backend.available) func hooksGetOnlyTheirLayerAndKinds(_ backend: Backend) throws {
+        let store = try store(backend)
         let parked = try store.addHook(url: "http://127.0.0.1:9/p", events: ["parked", "left"])
         let valencia = try store.addHook(url: "http://127.0.0.1:9/v", layer: "valencia-sections")
         let both = try store.addHook(url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
@@ -64,8 +88,8 @@ import Testing
         #expect(try store.stats().pending == 5)
     }
 
-    @Test func deletingAHookBuriesItsPendingDeliveries() throws {
-        let store = TrackingStore(storeFile: file)
+    @Test(arguments: Backend.available) func deletingAHookBuriesItsPendingDeliveries(_ backend: Backend) throws {
+        let store = try store(backend)
         let hook = try store.addHook(url: "http://127.0.0.1:9/h")
         try store.commit(tracks: [], events: [event("enter")])
         #expect(try store.deleteHook(id: hook.id))
@@ -78,18 +102,18 @@ import Testing
         #expect(try store.addHook(url: "http://127.0.0.1:9/h").id == hook.id + 1)
     }
 
-    @Test func aReopenedStoreStillHasItsPendingDeliveriesDue() throws {
+    @Test(arguments: Backend.available) func aReopenedStoreStillHasItsPendingDeliveriesDue(_ backend: Backend) throws {
         let committed = Date(timeIntervalSince1970: 1_750_000_000)
         let hook: Hook
         do {
-            let store = TrackingStore(storeFile: file)
+            let store = try store(backend)
             hook = try store.addHook(url: "http://127.0.0.1:9/h")
             try store.commit(tracks: [], events: [event("enter"), event("exit")], now: committed)
             let first = try #require(try store.due(hook: hook.id, now: committed, limit: 10).first)
             try store.markFailed(
                 first.id, attempts: 1, nextAttempt: committed.addingTimeInterval(60), error: "HTTP status 503")
         }
-        let reopened = TrackingStore(storeFile: file)
+        let reopened = try store(backend)
         #expect(try reopened.due(hook: hook.id, now: committed, limit: 10).map(\.sequence) == [2])
         let later = try reopened.due(hook: hook.id, now: committed.addingTimeInterval(60), limit: 10)
         #expect(later.map(\.sequence) == [1, 2])

@@ -1,0 +1,169 @@
+import Foundation
+import GeoqStore
+import PostgresNIO
+
+/// Hooks and the outbox in PostgreSQL: the same operations as the GeoPackage's, plus the claim
+/// with a lease through which several replicas share the deliveries.
+extension PostgresTracking {
+    /// Adds a hook; it receives the events committed from now on.
+    public func addHook(url: String, layer: String?, events: [String]?, now: Date = Date()) throws -> Hook {
+        try withSession { session in
+            let rows = try session.query(
+                """
+                INSERT INTO \(unescaped: hooksTable) (url, layer, events, created)
+                VALUES (\(url), \(layer), \(events), \(now)) RETURNING id
+                """)
+            guard let id = try rows.first?.decode(Int64.self) else {
+                throw PostGISError.queryFailed(
+                    address: address.description, sqlState: "02000", message: "INSERT of a hook returned no id")
+            }
+            return Hook(id: id, url: url, layer: layer, events: events, created: now)
+        }
+    }
+
+    /// Every hook, by id.
+    public func hooks() throws -> [Hook] { try withSession { try readHooks(on: $0) } }
+
+    func readHooks(on session: PostgresSession) throws -> [Hook] {
+        try session.query("SELECT id, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
+            let (id, url, layer, events, created) = try $0.decode((Int64, String, String?, [String]?, Date).self)
+            return Hook(id: id, url: url, layer: layer, events: events, created: created)
+        }
+    }
+
+    /// Deletes a hook; its pending deliveries become dead ("hook deleted"). False when unknown.
+    public func deleteHook(id: Int64) throws -> Bool {
+        try inTransaction { session in
+            let deleted = try session.query("DELETE FROM \(unescaped: hooksTable) WHERE id = \(id) RETURNING id")
+            guard !deleted.isEmpty else { return false }
+            try session.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET state = 'dead', last_error = 'hook deleted'
+                WHERE hook = \(id) AND state = 'pending'
+                """)
+            return true
+        }
+    }
+
+    static let entryColumns =
+        "o.id, o.hook, o.event, o.idempotency_key, o.attempts, o.next_attempt, o.state, o.last_error, e.body::text"
+
+    /// The pending deliveries of `hook` due at `now`, oldest event first (without claiming them).
+    public func due(hook: Int64, now: Date, limit: Int) throws -> [OutboxEntry] {
+        try withSession { session in
+            try entries(
+                session.query(
+                    """
+                    SELECT \(unescaped: Self.entryColumns) FROM \(unescaped: outboxTable) o
+                    JOIN \(unescaped: eventsTable) e ON e.sequence = o.event
+                    WHERE o.hook = \(hook) AND o.state = 'pending' AND o.next_attempt <= \(now)
+                    ORDER BY o.event LIMIT \(Int64(limit))
+                    """))
+        }
+    }
+
+    /// Claims up to `limit` of `hook`'s deliveries due at `now` for `lease`: their next attempt
+    /// moves to `now + lease`, so no other replica takes them meanwhile, and rows another
+    /// replica is claiming at this instant are skipped (`FOR UPDATE SKIP LOCKED`). The caller
+    /// records each outcome (which replaces the lease); if it dies first, the lease runs out
+    /// and another replica claims the row again: at least once, with the same idempotency key.
+    /// Oldest event first.
+    public func claim(hook: Int64, now: Date, lease: Duration, limit: Int) throws -> [OutboxEntry] {
+        let until = now.addingTimeInterval(
+            Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18)
+        return try withSession { session in
+            try entries(
+                session.query(
+                    """
+                    UPDATE \(unescaped: outboxTable) o SET next_attempt = \(until)
+                    FROM \(unescaped: eventsTable) e
+                    WHERE e.sequence = o.event AND o.id IN (
+                      SELECT id FROM \(unescaped: outboxTable)
+                      WHERE hook = \(hook) AND state = 'pending' AND next_attempt <= \(now)
+                      ORDER BY event LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED)
+                    RETURNING \(unescaped: Self.entryColumns)
+                    """)
+            ).sorted { $0.sequence < $1.sequence }
+        }
+    }
+
+    /// Every delivery of `hook` (any state), by event.
+    public func outbox(hook: Int64) throws -> [OutboxEntry] {
+        try withSession { session in
+            try entries(
+                session.query(
+                    """
+                    SELECT \(unescaped: Self.entryColumns) FROM \(unescaped: outboxTable) o
+                    JOIN \(unescaped: eventsTable) e ON e.sequence = o.event WHERE o.hook = \(hook) ORDER BY o.event
+                    """))
+        }
+    }
+
+    /// When `hook`'s next pending delivery is due (nil when none is pending).
+    public func nextDue(hook: Int64) throws -> Date? {
+        try withSession { session in
+            try session.query(
+                "SELECT min(next_attempt) FROM \(unescaped: outboxTable) WHERE hook = \(hook) AND state = 'pending'"
+            ).first?.decode(Date?.self) ?? nil
+        }
+    }
+
+    private func entries(_ rows: [PostgresRow]) throws -> [OutboxEntry] {
+        try rows.map { row in
+            let (id, hook, sequence, key, attempts, next, state, error, body) = try row.decode(
+                (Int64, Int64, Int64, String, Int32, Date, String, String?, String).self)
+            return OutboxEntry(
+                id: id, hook: hook, sequence: sequence, idempotencyKey: key, attempts: Int(attempts),
+                nextAttempt: next, state: OutboxEntry.State(rawValue: state) ?? .pending, lastError: error,
+                body: Data(body.utf8))
+        }
+    }
+
+    /// Records a delivery accepted by the receiver.
+    public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws {
+        try withSession { session in
+            try session.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET state = 'delivered', attempts = \(Int32(attempts)),
+                  delivered = \(now), last_error = NULL WHERE id = \(id)
+                """)
+        }
+    }
+
+    /// Records a failed attempt; the delivery stays pending until `nextAttempt`.
+    public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws {
+        try withSession { session in
+            try session.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET attempts = \(Int32(attempts)), next_attempt = \(nextAttempt),
+                  last_error = \(error) WHERE id = \(id) AND state = 'pending'
+                """)
+        }
+    }
+
+    /// Records a delivery given up (dead letter) after its last failed attempt.
+    public func markDead(_ id: Int64, attempts: Int, error: String) throws {
+        try withSession { session in
+            try session.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET state = 'dead', attempts = \(Int32(attempts)),
+                  last_error = \(error) WHERE id = \(id)
+                """)
+        }
+    }
+
+    /// Pending, delivered and dead counts and the oldest pending event's commit time.
+    public func stats() throws -> OutboxStats {
+        try withSession { session in
+            let row = try session.query(
+                """
+                SELECT count(*) FILTER (WHERE o.state = 'pending'), count(*) FILTER (WHERE o.state = 'delivered'),
+                  count(*) FILTER (WHERE o.state = 'dead'), min(e.created) FILTER (WHERE o.state = 'pending')
+                FROM \(unescaped: outboxTable) o JOIN \(unescaped: eventsTable) e ON e.sequence = o.event
+                """)
+            guard let row = row.first else { return OutboxStats(pending: 0, delivered: 0, dead: 0, oldestPending: nil) }
+            let (pending, delivered, dead, oldest) = try row.decode((Int, Int, Int, Date?).self)
+            return OutboxStats(pending: pending, delivered: delivered, dead: dead, oldestPending: oldest)
+        }
+    }
+}
