@@ -141,6 +141,13 @@ extension Problem {
         Problem(type: "/problems/request-timeout", title: "Request Timeout", status: 408, detail: detail)
     }
 
+    /// The shared store (PostgreSQL) a request must write to or read from cannot be used right
+    /// now; the answers from the snapshot go on. English only: the detail is the store's error,
+    /// for the operator.
+    public static func storeUnavailable(_ detail: String) -> Problem {
+        Problem(type: "/problems/store-unavailable", title: "The store is unavailable", status: 503, detail: detail)
+    }
+
     /// The service has no data loaded yet (or its last load failed).
     public static func notReady(_ detail: String) -> Problem {
         Problem(type: "/problems/not-ready", title: "The service is not ready", status: 503, detail: detail)
@@ -171,6 +178,8 @@ extension Problem {
         "/problems/internal": LocalizedText(es: "Error interno", eu: "Barne-errorea", en: "Internal error"),
         "/problems/not-ready": LocalizedText(
             es: "El servicio no está listo", eu: "Zerbitzua ez dago prest", en: "The service is not ready"),
+        "/problems/store-unavailable": LocalizedText(
+            es: "El almacén no está disponible", eu: "Biltegia ez dago erabilgarri", en: "The store is unavailable"),
         "/problems/malformed-body": LocalizedText(
             es: "No se puede leer el cuerpo de la petición", eu: "Ezin da eskaeraren gorputza irakurri",
             en: "The request body cannot be read"),

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqJSON
+import GeoqPostGIS
 import GeoqSchedule
 import Hummingbird
 
@@ -95,6 +96,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return Responses.problem(problem, acceptLanguage: request.headers[.acceptLanguage]).response
+        } catch let error as PostGISError {
+            // Fixes, events and hooks need the shared store; a client (or nginx) may try again.
+            var response = Responses.problem(Problem.storeUnavailable(error.description)).response
+            response.headers[.retryAfter] = "1"
+            return response
         } catch let error as HTTPError {
             let language = Responses.language(acceptLanguage: request.headers[.acceptLanguage])
             if error.status == .notFound {
