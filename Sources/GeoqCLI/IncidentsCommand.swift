@@ -35,7 +35,8 @@ struct IncidentsCommand: ParsableCommand {
               geoq incidents --near 41.6488 -0.8891 --within 1000 --type 1 --type 4
               geoq incidents --source cortes --category obras --format geojson
               geoq incidents --since 2026-11-20T00:00 --format json
-              geoq incidents refresh --feed feed.xml --store postgresql://geoq@127.0.0.1:5432/geoq
+              geoq incidents refresh --feed feed.xml \\
+                --store postgresql://geoq@127.0.0.1:5432/geoq
 
             Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a \
             readable RSS/Atom feed, 69 the feed could not be downloaded, 74 the store could not \
