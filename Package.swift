@@ -210,12 +210,17 @@ let package = Package(
             name: "GeoqLayersTests",
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
-                "GeoqSchedule",
+                "GeoqSchedule", "GeoqPostGIS",
                 "GeoqTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqPostGISTests", dependencies: ["GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport"]),
+            name: "GeoqPostGISTests",
+            dependencies: [
+                "GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [

@@ -110,7 +110,7 @@ struct ARCommand: ParsableCommand {
     @Option(name: .long, help: "A point layer of the store or catalog to label (default: fallas, when no --targets).")
     var layer: String?
 
-    @Option(name: .long, help: "The GeoPackage store to read --layer from.")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     @Option(
@@ -284,7 +284,7 @@ struct ARCommand: ParsableCommand {
         guard let path = targets else {
             // A layer of the store or catalog: the fallas by default, as the festival guide shows.
             let layer = try LayerLibrary(
-                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:))
+                locations: try DataLocations.resolve(), store: try StoreAddress.option(store)
             ).pointLayer(named: self.layer ?? "fallas")
             return zip(layer.features, layer.positions).map { ARTarget(feature: $0, position: $1) }
         }

@@ -4,11 +4,11 @@ import GeoqLayers
 
 extension LayerLoader.InvalidPolygonPolicy: ExpressibleByArgument {}
 
-/// `geoq import SOURCE --layer NAME`: write a data file into the GeoPackage store as a layer.
+/// `geoq import SOURCE --layer NAME`: write a data file into the store as a layer.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a data file into the GeoPackage store as a layer (replacing a layer of that name).",
+        abstract: "Import a data file into the store as a layer (replacing a layer of that name).",
         discussion: """
             Formats: GeoJSON (.json, .geojson), KML, ESRI Shapefile (.shp with .shx/.dbf/.prj), \
             opendatasoft CSV exports (.csv), Fallas Atom/GeoRSS feeds and services XML (.xml). \
@@ -22,8 +22,10 @@ struct Import: ParsableCommand {
             id, codigo, code, cod, gid, fid, objectid, ...; the README lists them in order); \
             the summary says which were chosen.
 
-            The store is a GeoPackage 1.3 file (QGIS and GDAL open it): --store, else \
-            $GEOQ_STORE, else data/geoq.gpkg in the repository.
+            The store is a GeoPackage 1.3 file (QGIS and GDAL open it) or a PostgreSQL/PostGIS \
+            database (postgresql://user@host:port/db[?schema=name]; one table per layer with a \
+            geometry(…, 4326) column, and every import announced to the replicas): --store, \
+            else $GEOQ_STORE, else data/geoq.gpkg in the repository.
 
             Examples:
               geoq import \\
@@ -71,7 +73,7 @@ struct Import: ParsableCommand {
     @Option(name: .long, help: "The layer's title (default: its name).")
     var title: String?
 
-    @Option(name: .long, help: "The GeoPackage file to write.")
+    @Option(name: .long, help: StoreHelp.write)
     var store: String?
 
     @Flag(name: .long, help: "Import every layer of the catalog (data/layers.json) instead of one file.")
@@ -101,8 +103,10 @@ struct Import: ParsableCommand {
     func run() throws {
         let locations: DataLocations
         let jobs: [(spec: LayerSpec, url: URL)]
+        let target: StoreAddress
         do throws(LayerError) {
             locations = try DataLocations.resolve()
+            target = try StoreAddress.option(store) ?? locations.store
             if all {
                 let catalog = try locations.loadCatalog()
                 jobs = catalog.layers.map { ($0, catalog.sourceURL(of: $0)) }
@@ -120,7 +124,6 @@ struct Import: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        let storeFile = store.map { URL(fileURLWithPath: $0) } ?? locations.storeFile
         let progress = Progress()
         var out = StandardOutput()
         var reports: [[String: Any]] = []
@@ -129,14 +132,14 @@ struct Import: ParsableCommand {
             let report: LoadReport
             do {
                 report = try LayerImporter(invalidPolygons: onInvalid).importLayer(
-                    job.spec, from: job.url, into: storeFile)
+                    job.spec, from: job.url, into: target)
             } catch {
                 throw fail(error)
             }
             switch format {
             case .text:
                 out.write(
-                    "imported \(job.spec.name) into \(storeFile.path): read \(report.read), written \(report.written), "
+                    "imported \(job.spec.name) into \(target): read \(report.read), written \(report.written), "
                         + "repaired \(report.repaired), skipped \(report.skipped)\n")
                 if let naming = report.naming { out.write(Self.text(naming)) }
                 for problem in report.problems { out.write("  \(problem.description)\n") }
@@ -145,7 +148,7 @@ struct Import: ParsableCommand {
                 let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
                 var object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
                 object["layer"] = job.spec.name
-                object["store"] = storeFile.path
+                object["store"] = target.description
                 reports.append(object)
             }
         }

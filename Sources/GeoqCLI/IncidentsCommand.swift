@@ -35,19 +35,37 @@ struct IncidentsCommand: ParsableCommand {
               geoq incidents --near 41.6488 -0.8891 --within 1000 --type 1 --type 4
               geoq incidents --source cortes --category obras --format geojson
               geoq incidents --since 2026-11-20T00:00 --format json
+              geoq incidents refresh --feed feed.xml \\
+                --store postgresql://geoq@127.0.0.1:5432/geoq
 
             Exit status: 0 answered (also "no incidents"), 64 bad arguments, 65 the feed is not a \
             readable RSS/Atom feed, 69 the feed could not be downloaded, 74 the store could not \
-            be written. After a failed refresh the incidents already held are untouched, and the \
+            be written; with a PostgreSQL --store: 69 the server cannot be reached or lacks \
+            PostGIS, 77 it refused the credentials, 66 no such database. After a failed refresh the incidents already held are untouched, and the \
             message says how old they are.
             """,
         subcommands: [IncidentsList.self, IncidentsRefresh.self], defaultSubcommand: IncidentsList.self)
 
     /// The store for incidents: --store, else the usual store.
-    static func store(_ path: String?) throws -> IncidentStore {
-        if let path { return IncidentStore(storeFile: URL(fileURLWithPath: path)) }
-        do { return IncidentStore(storeFile: try DataLocations.resolve().storeFile) } catch {
+    static func store(_ text: String?) throws -> IncidentStore {
+        do throws(LayerError) {
+            if let store = try StoreAddress.option(text) { return IncidentStore(store: store) }
+            return IncidentStore(store: try DataLocations.resolve().store)
+        } catch {
+            if case .store(let failure) = error {
+                IncidentsOutput.fail(failure.description, code: failure.code, format: .text)
+                throw ExitCode(ExitStatus.of(failure))
+            }
             throw ValidationError(error.description)
+        }
+    }
+
+    /// The exit status of a store failure while reading or refreshing incidents.
+    static func exitStatus(_ error: IncidentStoreError) -> Int32 {
+        switch error {
+        case .feedMalformed, .storeUnreadable: ExitStatus.dataError
+        case .storeWriteFailed: ExitStatus.ioError
+        case .store(let failure): ExitStatus.of(failure)
         }
     }
 }
@@ -87,7 +105,7 @@ struct IncidentsList: ParsableCommand {
     @Option(name: .long, help: "Output format: text, json or geojson.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.incidents)
     var store: String?
 
     func validate() throws {
@@ -118,7 +136,7 @@ struct IncidentsList: ParsableCommand {
         let (incidents, refreshedAt): ([Incident], Date?)
         do { (incidents, refreshedAt) = try incidentStore.held() } catch {
             IncidentsOutput.fail(error.description, code: error.code, format: format)
-            throw ExitCode(ExitStatus.dataError)
+            throw ExitCode(IncidentsCommand.exitStatus(error))
         }
         let query = IncidentQuery(
             types: Set(type), sources: Set(source), categories: category, near: near ? try position() : nil,
@@ -168,7 +186,7 @@ struct IncidentsRefresh: ParsableCommand {
     @Option(name: .long, help: "Output format.")
     var format: Format = .text
 
-    @Option(name: .long, help: "The GeoPackage store (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.incidents)
     var store: String?
 
     func validate() throws {
@@ -204,11 +222,7 @@ struct IncidentsRefresh: ParsableCommand {
                 data: data, feed: feed, source: source?.trimmingCharacters(in: .whitespacesAndNewlines), type: type)
         } catch {
             IncidentsOutput.fail(error.description + kept(), code: error.code, format: format)
-            switch error {
-            case .feedMalformed: throw ExitCode(ExitStatus.dataError)
-            case .storeUnreadable: throw ExitCode(ExitStatus.dataError)
-            case .storeWriteFailed: throw ExitCode(ExitStatus.ioError)
-            }
+            throw ExitCode(IncidentsCommand.exitStatus(error))
         }
         var output = StandardOutput()
         output.write(IncidentsOutput.render(report, feed: feed, format: format))

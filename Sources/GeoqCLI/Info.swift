@@ -21,7 +21,7 @@ struct Info: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to read.")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func run() throws {
@@ -29,7 +29,7 @@ struct Info: ParsableCommand {
         guard let info = library.storedLayers.first(where: { $0.name == layer }) else {
             let inCatalog = library.catalog.layers.contains { $0.name == layer }
             let message =
-                "layer '\(layer)' is not in the store \(library.storeFile.path)"
+                "layer '\(layer)' is not in the store \(library.store)"
                 + (inCatalog ? "; it is in the catalog: import it with `geoq import --all`" : "")
                 + "; stored layers: \(library.storedLayers.map(\.name).joined(separator: ", "))"
             var stderr = StandardError()

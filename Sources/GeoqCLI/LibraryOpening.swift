@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GeoqLayers
 
@@ -6,8 +7,31 @@ extension LayerLibrary {
     /// on failure the error is reported and the command exits with its status.
     static func openForCommand(store: String?, format: OutputFormat) throws -> LayerLibrary {
         try ExitStatus.reporting(format: format) { () throws(LayerError) in
-            try LayerLibrary(
-                locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)))
+            try LayerLibrary(locations: try DataLocations.resolve(), store: try StoreAddress.option(store))
         }
     }
+}
+
+extension StoreAddress {
+    /// The `--store` text as a store: nil when absent (the usual store is used); an address
+    /// geoq cannot use is ``LayerError/store(_:)`` with a bad address (exit 64), and never
+    /// becomes a file.
+    static func option(_ text: String?) throws(LayerError) -> StoreAddress? {
+        try text.map { (text) throws(LayerError) in try StoreAddress(parsing: text) }
+    }
+
+    /// `--store` for a command that may run without a store: reported and exit 64 when bad.
+    static func option(_ text: String?, format: OutputFormat) throws -> StoreAddress? {
+        try ExitStatus.reporting(format: format) { () throws(LayerError) in try option(text) }
+    }
+}
+
+/// The help of the `--store` options.
+enum StoreHelp {
+    static let read: ArgumentHelp =
+        "The store to read layers from: a GeoPackage file or a PostgreSQL address such as postgresql://geoq@db.example:5432/geoq (default $GEOQ_STORE, else data/geoq.gpkg)."
+    static let write: ArgumentHelp =
+        "The store to write: a GeoPackage file (created if missing) or a PostgreSQL address such as postgresql://geoq@db.example:5432/geoq (default $GEOQ_STORE, else data/geoq.gpkg)."
+    static let incidents: ArgumentHelp =
+        "The store of the incidents: a GeoPackage file or a PostgreSQL address such as postgresql://geoq@db.example:5432/geoq (default $GEOQ_STORE, else data/geoq.gpkg)."
 }

@@ -9,7 +9,7 @@ struct ListLayers: ParsableCommand {
         commandName: "layers",
         abstract: "List the layers geoq can answer from.",
         discussion: """
-            Layers in the GeoPackage store (what `geoq import` wrote) with their geometry type, \
+            Layers in the store (a GeoPackage or PostgreSQL; what `geoq import` wrote) with their geometry type, \
             feature count and source; then the catalog's (data/layers.json) layers not imported \
             yet, which queries read from their source files. Approximate layers are marked.
 
@@ -17,12 +17,13 @@ struct ListLayers: ParsableCommand {
               geoq layers
               geoq layers --format json
               geoq layers --store other.gpkg
+              geoq layers --store postgresql://geoq@127.0.0.1:5432/geoq
             """)
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to list.")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func run() throws {
@@ -52,7 +53,7 @@ struct ListLayers: ParsableCommand {
                 ]
             }
             out.write(
-                AnswerRenderer.serialise(["store": library.storeFile.path, "layers": items], pretty: true) + "\n")
+                AnswerRenderer.serialise(["store": library.store.description, "layers": items], pretty: true) + "\n")
         }
     }
 }

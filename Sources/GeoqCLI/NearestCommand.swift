@@ -52,7 +52,7 @@ struct NearestCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text, json or geojson.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from.")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func validate() throws {
@@ -106,7 +106,7 @@ struct ServicesCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from.")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func validate() throws {

@@ -49,7 +49,7 @@ struct ParkCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text, json or geojson.")
     var format: OutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func validate() throws {

@@ -170,10 +170,10 @@ struct ServeCommand: AsyncParsableCommand {
         for layer in data.layers where layer.error != nil {
             FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
         }
-        if !FileManager.default.fileExists(atPath: library.storeFile.path) {
+        if let storeFile = library.store.file, !FileManager.default.fileExists(atPath: storeFile.path) {
             FileHandle.standardError.write(
                 Data(
-                    ("geoq serve: no store at \(library.storeFile.path): the catalog's layers are read from their "
+                    ("geoq serve: no store at \(storeFile.path): the catalog's layers are read from their "
                         + "source files (the file is watched; `geoq import` creates it)\n").utf8))
         }
         let loaded = "\(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers"
@@ -183,20 +183,24 @@ struct ServeCommand: AsyncParsableCommand {
         // The service's own writes (device tracks, events, the webhook outbox) change the store
         // file but not its layers: only a change of the layers reloads.
         let reloader = ReloadService(
-            state: state, watching: library.storeFile.path, contents: StoreContents.signature(ofStoreAt:),
+            state: state, watching: library.store.description, contents: StoreContents.signature(ofStoreAt:),
             logger: Logger(label: "geoq.reload")
         ) {
             // A new library each time: it opens the store afresh (the old one stays open for
             // the snapshot being replaced until that is released).
             let locations = try DataLocations.resolve()
-            let library = try LayerLibrary(locations: locations, storeFile: storePath.map(URL.init(fileURLWithPath:)))
+            let library = try LayerLibrary(locations: locations, store: try StoreAddress.option(storePath))
             return ServiceData.load(from: library)
         }
         let page = PageFiles(assetsDirectory: assets)
         if let missing = page.missingAssetsMessage {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
-        let trackingStore = TrackingStore(storeFile: library.storeFile)
+        guard let storeFile = library.store.file else {
+            FileHandle.standardError.write(Data("geoq serve: tracking needs a GeoPackage store\n".utf8))
+            throw ExitCode(ExitStatus.usage)
+        }
+        let trackingStore = TrackingStore(storeFile: storeFile)
         let tracking = Tracking(store: trackingStore, delivery: HookDelivery(store: trackingStore))
         let address = ServerAddress(host: host, port: port, threads: threads)
         do {

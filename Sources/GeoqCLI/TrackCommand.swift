@@ -42,7 +42,7 @@ struct TrackCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text, or json (one event object per line).")
     var format: TripOutputFormat = .text
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     func run() throws {

@@ -18,7 +18,7 @@ struct WhichSector: ParsableCommand {
             in metres to the feature's nearest edge (how safely inside). A point outside every \
             feature is an ordinary answer (exit status 3) that names the nearest feature.
 
-            Layers come from the GeoPackage store (see `geoq import`); a catalog layer not \
+            Layers come from the store (a GeoPackage, or PostgreSQL with --store postgresql://...; see `geoq import`); a catalog layer not \
             imported yet is read from its source file.
 
             The default layer, pamplona-sectors, approximates the resident parking sectors by \
@@ -55,7 +55,7 @@ struct WhichSector: ParsableCommand {
     @Flag(name: .long, help: "Load a layer even if GEOS finds invalid polygons in it (answers use the even-odd rule).")
     var allowInvalid = false
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     @Option(name: .long, help: "Language of the text answer and of an approximate layer's note: es, eu or en.")
@@ -127,7 +127,7 @@ final class QueryContext {
     init(layerName: String, allowInvalid: Bool, store: String?, language: Language = .en) throws(LayerError) {
         self.language = language
         library = try LayerLibrary(
-            locations: try DataLocations.resolve(), storeFile: store.map(URL.init(fileURLWithPath:)),
+            locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
         lookup = SectorLookup(layer: try library.layer(named: layerName), geodesic: Geodesic.wgs84)
     }

@@ -9,17 +9,34 @@ import Foundation
 /// - the catalog is `$GEOQ_CATALOG` if set, else `<root>/data/layers.json`;
 /// - the shared data directory is `$GEOQ_DATA_DIR` if set (relative to the working
 ///   directory), else `<root>/../shared/data`;
-/// - the store is `$GEOQ_STORE` if set, else `<root>/data/geoq.gpkg` (a `--store` option,
-///   where a command has one, overrides both).
+/// - the store is `$GEOQ_STORE` if set (a GeoPackage path, or a `postgresql://` address), else
+///   `<root>/data/geoq.gpkg` (a `--store` option, where a command has one, overrides both).
 public struct DataLocations: Sendable {
     public var catalogFile: URL
     public var dataDirectory: URL
-    public var storeFile: URL
+    public var store: StoreAddress
 
-    public init(catalogFile: URL, dataDirectory: URL, storeFile: URL) {
+    public init(catalogFile: URL, dataDirectory: URL, store: StoreAddress) {
         self.catalogFile = catalogFile
         self.dataDirectory = dataDirectory
-        self.storeFile = storeFile
+        self.store = store
+    }
+
+    /// Locations whose store is the GeoPackage `storeFile`.
+    public init(catalogFile: URL, dataDirectory: URL, storeFile: URL) {
+        self.init(catalogFile: catalogFile, dataDirectory: dataDirectory, store: .geoPackage(storeFile))
+    }
+
+    /// The GeoPackage file of the store, for what only a GeoPackage can hold; a PostgreSQL
+    /// store is an error here (its address is never a path).
+    public var storeFile: URL {
+        get throws(LayerError) {
+            guard let file = store.file else {
+                throw .store(
+                    .badAddress(address: store.description, reason: "this needs a GeoPackage file, not a database"))
+            }
+            return file
+        }
     }
 
     public static func resolve(
@@ -52,13 +69,13 @@ public struct DataLocations: Sendable {
                 (root ?? catalog.deletingLastPathComponent().deletingLastPathComponent())
                 .appendingPathComponent("../shared/data").standardizedFileURL
         }
-        let store: URL
-        if let path = nonEmpty("GEOQ_STORE") {
-            store = URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+        let store: StoreAddress
+        if let text = nonEmpty("GEOQ_STORE") {
+            store = try StoreAddress(parsing: text, relativeTo: workingDirectory, environment: environment)
         } else {
-            store = catalog.deletingLastPathComponent().appendingPathComponent("geoq.gpkg")
+            store = .geoPackage(catalog.deletingLastPathComponent().appendingPathComponent("geoq.gpkg"))
         }
-        return DataLocations(catalogFile: catalog, dataDirectory: data, storeFile: store)
+        return DataLocations(catalogFile: catalog, dataDirectory: data, store: store)
     }
 
     static func findRoot(from start: URL) -> URL? {

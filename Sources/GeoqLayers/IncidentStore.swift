@@ -3,10 +3,11 @@ import GeoqCore
 import GeoqFormats
 import GeoqIncidents
 import GeoqPROJ
+import GeoqPostGIS
 import GeoqStore
 
-/// The incidents of every feed, kept as the `incidents` layer of the GeoPackage store and
-/// refreshed one feed (source) at a time.
+/// The incidents of every feed, kept as the `incidents` layer of the store (a GeoPackage or
+/// PostgreSQL) and refreshed one feed (source) at a time.
 ///
 /// A refresh reads the whole feed first (parse, reproject GML in other CRSs with PROJ), then
 /// merges by (source, id) and replaces the layer in one transaction: a feed that cannot be read
@@ -14,9 +15,12 @@ import GeoqStore
 /// overwrites another source's incidents.
 public struct IncidentStore: Sendable {
     public static let layerName = "incidents"
-    public let storeFile: URL
+    public let store: StoreAddress
 
-    public init(storeFile: URL) { self.storeFile = storeFile }
+    public init(store: StoreAddress) { self.store = store }
+
+    /// The incidents of the GeoPackage `storeFile`.
+    public init(storeFile: URL) { self.init(store: .geoPackage(storeFile)) }
 
     /// What a refresh did.
     public struct Report: Sendable, Hashable {
@@ -36,6 +40,14 @@ public struct IncidentStore: Sendable {
 
     /// The incidents held and when they were last refreshed (nil when never).
     public func held() throws(IncidentStoreError) -> (incidents: [Incident], refreshedAt: Date?) {
+        guard case .geoPackage(let storeFile) = store else {
+            do throws(LayerError) {
+                return try LayerLibrary.heldIncidents(in: store)
+            } catch {
+                if case .store(let failure) = error { throw .store(failure) }
+                throw .storeUnreadable(path: store.description, reason: error.description)
+            }
+        }
         guard FileManager.default.fileExists(atPath: storeFile.path) else { return ([], nil) }
         do {
             let store = try GeoPackage.open(at: storeFile.path, create: false, readOnly: true)
@@ -88,24 +100,14 @@ public struct IncidentStore: Sendable {
             throw .feedMalformed("\(feed): \(error)")
         }
 
-        let store: GeoPackage
-        let existed = FileManager.default.fileExists(atPath: storeFile.path)
-        do {
-            try FileManager.default.createDirectory(
-                at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            store = try GeoPackage.open(at: storeFile.path, create: true)
-        } catch {
-            throw existed
-                ? .storeUnreadable(path: storeFile.path, reason: "\(error)")
-                : .storeWriteFailed(path: storeFile.path, reason: "\(error)")
-        }
         let merged: IncidentMerge.Result
         let held: Int
         do {
             let notes = ["last refresh: source \(source) from \(feed)"]
+            let writer = try IncidentWriter.open(store)
             // Only the source's rows change: the others stay as stored, never read back.
             var own: IncidentMerge.Result?
-            if let replaced = try store.replacePartition(
+            if let replaced = try writer.replacePartition(
                 of: Self.layerName, column: "source", value: source, source: feed, notes: notes,
                 with: { ids in
                     own = IncidentMerge.merge(heldIDs: ids, refreshed: incidents, source: source)
@@ -118,15 +120,17 @@ public struct IncidentStore: Sendable {
                 // No layer yet, or one written before incidents had sources: write it whole.
                 merged = IncidentMerge.merge(held: try self.held().incidents, refreshed: incidents, source: source)
                 held = merged.incidents.count
-                try store.replaceLayer(
+                try writer.replaceLayer(
                     StoredLayerInput(
                         name: Self.layerName, title: "Incidents (GeoRSS feeds)",
                         features: merged.incidents.map(\.feature), source: feed, sourceCRS: "EPSG:4326", notes: notes))
             }
         } catch let error as IncidentStoreError {
             throw error
+        } catch let error as PostGISError {
+            throw .store(error)
         } catch {
-            throw .storeWriteFailed(path: storeFile.path, reason: "\(error)")
+            throw .storeWriteFailed(path: store.description, reason: "\(error)")
         }
         return Report(
             source: source, feedType: type, itemsRead: incidents.count, added: merged.added, updated: merged.updated,
@@ -149,12 +153,16 @@ public enum IncidentStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case feedMalformed(String)
     case storeUnreadable(path: String, reason: String)
     case storeWriteFailed(path: String, reason: String)
+    /// The PostgreSQL store cannot be used (address, network, credentials, database, PostGIS,
+    /// or a statement refused).
+    case store(PostGISError)
 
     public var code: String {
         switch self {
         case .feedMalformed: "feed-malformed"
         case .storeUnreadable: "store-unreadable"
         case .storeWriteFailed: "store-write-failed"
+        case .store(let error): error.code
         }
     }
 
@@ -164,6 +172,53 @@ public enum IncidentStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .storeUnreadable(let path, let reason): "the store \(path) could not be read: \(reason)"
         case .storeWriteFailed(let path, let reason):
             "the store \(path) could not be written (left as it was): \(reason)"
+        case .store(let error): error.description
+        }
+    }
+}
+
+/// Where a refresh writes: the GeoPackage (opened, and its folder made, on first write) or the
+/// PostgreSQL layer store, with the same two operations.
+enum IncidentWriter {
+    case geoPackage(GeoPackage)
+    case postGIS(PostGISLayerStore)
+
+    static func open(_ store: StoreAddress) throws -> IncidentWriter {
+        switch store {
+        case .geoPackage(let storeFile):
+            let existed = FileManager.default.fileExists(atPath: storeFile.path)
+            do {
+                try FileManager.default.createDirectory(
+                    at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                return .geoPackage(try GeoPackage.open(at: storeFile.path, create: true))
+            } catch {
+                throw existed
+                    ? IncidentStoreError.storeUnreadable(path: storeFile.path, reason: "\(error)")
+                    : IncidentStoreError.storeWriteFailed(path: storeFile.path, reason: "\(error)")
+            }
+        case .postgreSQL(let address):
+            return .postGIS(try PostGISLayerStore.connect(to: address))
+        }
+    }
+
+    func replacePartition(
+        of name: String, column: String, value: String, source: String, notes: [String],
+        with makeFeatures: ([String]) -> [Feature]
+    ) throws -> GeoPackage.PartitionReplacement? {
+        switch self {
+        case .geoPackage(let package):
+            try package.replacePartition(
+                of: name, column: column, value: value, source: source, notes: notes, with: makeFeatures)
+        case .postGIS(let database):
+            try database.replacePartition(
+                of: name, column: column, value: value, source: source, notes: notes, with: makeFeatures)
+        }
+    }
+
+    func replaceLayer(_ layer: StoredLayerInput) throws {
+        switch self {
+        case .geoPackage(let package): try package.replaceLayer(layer)
+        case .postGIS(let database): try database.replaceLayer(layer)
         }
     }
 }

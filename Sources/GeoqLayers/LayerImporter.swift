@@ -1,8 +1,9 @@
 import Foundation
 import GeoqCore
+import GeoqPostGIS
 import GeoqStore
 
-/// Imports a data file into the GeoPackage store as one layer, replacing any layer of that
+/// Imports a data file into the store (GeoPackage or PostgreSQL) as one layer, replacing any layer of that
 /// name in a single transaction: a failed import leaves the store as it was.
 public struct LayerImporter: Sendable {
     public var invalidPolygons: LayerLoader.InvalidPolygonPolicy
@@ -11,22 +12,36 @@ public struct LayerImporter: Sendable {
         self.invalidPolygons = invalidPolygons
     }
 
-    /// Reads `spec`'s source at `url`, checks it, and writes it to the store at `storeFile`
+    /// Reads `spec`'s source at `url`, checks it, and writes it to the GeoPackage `storeFile`
     /// (created if missing). Returns the report of what was read, written, repaired, skipped.
     public func importLayer(_ spec: LayerSpec, from url: URL, into storeFile: URL) throws(LayerError) -> LoadReport {
+        try importLayer(spec, from: url, into: .geoPackage(storeFile))
+    }
+
+    /// Reads `spec`'s source at `url`, checks it, and writes it to `store`: a GeoPackage (created
+    /// if missing) or a PostgreSQL database (its tables made on first use; the layer's new
+    /// version announced to replicas). Returns the report of what was read, written, repaired,
+    /// skipped. A PostgreSQL failure is ``LayerError/store(_:)``.
+    public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
+    {
         let prepared = try LayerLoader(invalidPolygons: invalidPolygons).prepare(spec, from: url)
         guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
+        let input = StoredLayerInput(
+            name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features), source: url.path,
+            sourceCRS: prepared.sourceCRS, approximate: spec.approximate?.en, notes: prepared.notes)
         do {
-            try FileManager.default.createDirectory(
-                at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let store = try GeoPackage.open(at: storeFile.path, create: true)
-            try store.replaceLayer(
-                StoredLayerInput(
-                    name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features),
-                    source: url.path,
-                    sourceCRS: prepared.sourceCRS, approximate: spec.approximate?.en, notes: prepared.notes))
+            switch store {
+            case .geoPackage(let storeFile):
+                try FileManager.default.createDirectory(
+                    at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try GeoPackage.open(at: storeFile.path, create: true).replaceLayer(input)
+            case .postgreSQL(let address):
+                try PostGISLayerStore.connect(to: address).replaceLayer(input)
+            }
+        } catch let error as PostGISError {
+            throw .store(error)
         } catch {
-            throw .storeWriteFailed(path: storeFile.path, reason: "\(error)")
+            throw .storeWriteFailed(path: store.description, reason: "\(error)")
         }
         return prepared.report
     }

@@ -1,42 +1,136 @@
 import Foundation
 import GeoqCore
+import GeoqIncidents
+import GeoqPostGIS
 import GeoqQuery
 import GeoqStore
 
-/// Where the query commands get their layers: the GeoPackage store first (what `geoq import`
-/// wrote), then, for a catalog layer not imported yet, its source file.
+/// Where the query commands get their layers: the store first (what `geoq import` wrote, in a
+/// GeoPackage or in PostgreSQL), then, for a catalog layer not imported yet, its source file.
 ///
-/// Owns the store's SQLite connection, so it is confined to one thread or task, like the
-/// connection itself.
+/// Owns the store's connection (SQLite or PostgreSQL), so it is confined to one thread or task,
+/// like the connection itself. A PostgreSQL layer's features come through ``FeatureCache``: the
+/// layers' versions are read when the library opens, and a layer whose version this process
+/// already read is not read again.
 public final class LayerLibrary {
     public let catalog: LayerCatalog
-    public let storeFile: URL
-    private let store: GeoPackage?
+    /// Where the stored layers are.
+    public let store: StoreAddress
+    private let backend: StoredLayers
     private let stored: [String: LayerInfo]
+    /// Each PostgreSQL layer's version when the library opened (empty for a GeoPackage).
+    public let layerVersions: [String: Int64]
     private let loader: LayerLoader
     private var loaded: [String: Layer] = [:]
 
-    /// Opens the store read-only if it exists; a store that exists but cannot be read is an
-    /// error (it is never silently ignored).
+    /// Opens the store (`store`, else the locations' one): a GeoPackage read-only if it exists,
+    /// a PostgreSQL database by connecting to it. A store that exists but cannot be read is an
+    /// error (it is never silently ignored); a PostgreSQL failure is ``LayerError/store(_:)``.
     public init(
-        locations: DataLocations, storeFile: URL? = nil, invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail
+        locations: DataLocations, store: StoreAddress? = nil, invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail
     )
         throws(LayerError)
     {
         catalog = try locations.loadCatalog()
-        self.storeFile = storeFile ?? locations.storeFile
+        let store = store ?? locations.store
+        self.store = store
         loader = LayerLoader(invalidPolygons: invalidPolygons)
-        if FileManager.default.fileExists(atPath: self.storeFile.path) {
-            do {
-                let store = try GeoPackage.open(at: self.storeFile.path, create: false, readOnly: true)
-                self.store = store
-                stored = Dictionary(uniqueKeysWithValues: try store.layers().map { ($0.name, $0) })
-            } catch {
-                throw .storeUnreadable(path: self.storeFile.path, reason: error.description)
+        switch store {
+        case .geoPackage(let file):
+            if FileManager.default.fileExists(atPath: file.path) {
+                do {
+                    let package = try GeoPackage.open(at: file.path, create: false, readOnly: true)
+                    backend = .geoPackage(package)
+                    stored = Dictionary(uniqueKeysWithValues: try package.layers().map { ($0.name, $0) })
+                } catch {
+                    throw .storeUnreadable(path: file.path, reason: error.description)
+                }
+            } else {
+                backend = .none
+                stored = [:]
             }
-        } else {
-            store = nil
-            stored = [:]
+            layerVersions = [:]
+        case .postgreSQL(let address):
+            do throws(PostGISError) {
+                let database = try PostGISLayerStore.connect(to: address)
+                let layers = try database.layers()
+                backend = .postGIS(database)
+                stored = Dictionary(uniqueKeysWithValues: layers.map { ($0.info.name, $0.info) })
+                layerVersions = Dictionary(uniqueKeysWithValues: layers.map { ($0.info.name, $0.version) })
+            } catch {
+                throw .store(error)
+            }
+        }
+    }
+
+    /// A library over the GeoPackage `storeFile`.
+    public convenience init(
+        locations: DataLocations, storeFile: URL, invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail
+    ) throws(LayerError) {
+        try self.init(locations: locations, store: .geoPackage(storeFile), invalidPolygons: invalidPolygons)
+    }
+
+    /// The stored layers' connection.
+    private enum StoredLayers {
+        case none
+        case geoPackage(GeoPackage)
+        case postGIS(PostGISLayerStore)
+    }
+
+    /// The features of the stored layer `name` (which `stored` lists).
+    private func storedFeatures(of name: String) throws(LayerError) -> [Feature] {
+        do {
+            switch backend {
+            case .none: return []
+            case .geoPackage(let package): return try package.features(of: name)
+            case .postGIS(let database):
+                return try FeatureCache.features(
+                    store: database.address, layer: name, version: layerVersions[name] ?? 0
+                ) { try database.features(of: name) }
+            }
+        } catch let error as PostGISError {
+            throw .store(error)
+        } catch {
+            throw .storeUnreadable(path: store.description, reason: "\(error)")
+        }
+    }
+
+    /// The incidents the store holds (``IncidentStore/layerName``) and when they were last
+    /// refreshed, read through this library's connection (and, for PostgreSQL, its cache).
+    public func heldIncidents() throws(IncidentStoreError) -> (incidents: [Incident], refreshedAt: Date?) {
+        guard let info = stored[IncidentStore.layerName] else { return ([], nil) }
+        do throws(LayerError) {
+            let features = try storedFeatures(of: IncidentStore.layerName)
+            return (features.compactMap(Incident.init(feature:)), IncidentStore.parseStamp(info.importedAt))
+        } catch {
+            if case .store(let failure) = error { throw .store(failure) }
+            throw .storeUnreadable(path: store.description, reason: error.description)
+        }
+    }
+
+    /// The incidents held in the PostgreSQL or GeoPackage `store`, without a catalog.
+    static func heldIncidents(in store: StoreAddress) throws(LayerError) -> (
+        incidents: [Incident], refreshedAt: Date?
+    ) {
+        guard case .postgreSQL(let address) = store else { return ([], nil) }
+        do throws(PostGISError) {
+            let database = try PostGISLayerStore.connect(to: address)
+            guard let layer = try database.layers().first(where: { $0.info.name == IncidentStore.layerName }) else {
+                return ([], nil)
+            }
+            let features: [Feature]
+            do {
+                features = try FeatureCache.features(
+                    store: address, layer: layer.info.name, version: layer.version
+                ) { try database.features(of: layer.info.name) }
+            } catch let error as PostGISError {
+                throw error
+            } catch {
+                throw .queryFailed(address: address.description, sqlState: "22000", message: "\(error)")
+            }
+            return (features.compactMap(Incident.init(feature:)), IncidentStore.parseStamp(layer.info.importedAt))
+        } catch {
+            throw .store(error)
         }
     }
 
@@ -52,21 +146,18 @@ public final class LayerLibrary {
     public func layer(named name: String) throws(LayerError) -> Layer {
         if let layer = loaded[name] { return layer }
         let layer: Layer
-        if let info = stored[name], let store {
-            let features: [Feature]
-            do { features = try store.features(of: name) } catch {
-                throw .storeUnreadable(path: storeFile.path, reason: error.description)
-            }
-            guard !features.isEmpty else { throw .emptyLayer(path: "\(storeFile.path) layer \(name)") }
+        if let info = stored[name] {
+            let features = try storedFeatures(of: name)
+            guard !features.isEmpty else { throw .emptyLayer(path: "\(store) layer \(name)") }
             for (i, f) in features.enumerated() where f.geometry.areal == nil {
                 throw .notAreal(
-                    path: "\(storeFile.path) layer \(name)", feature: LayerLoader.describe(f, at: i),
+                    path: "\(store) layer \(name)", feature: LayerLoader.describe(f, at: i),
                     geometryType: f.geometry.typeName)
             }
             layer = Layer(
                 name: name, title: info.title, features: features,
                 approximation: note(stored: info.approximate, layer: name),
-                source: "\(storeFile.path) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes
+                source: "\(store) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes
             )
         } else {
             layer = try loader.load(name, from: catalog)
@@ -109,14 +200,11 @@ public final class LayerLibrary {
         if let layer = loadedPoints[name] { return layer }
         let spec = catalog.layers.first { $0.name == name }
         let layer: PointLayer
-        if let info = stored[name], let store {
-            let features: [Feature]
-            do { features = try store.features(of: name) } catch {
-                throw .storeUnreadable(path: storeFile.path, reason: error.description)
-            }
+        if let info = stored[name] {
+            let features = try storedFeatures(of: name)
             layer = try Self.pointLayer(
                 name: name, title: info.title, features: features, spec: spec, approximation: info.approximate,
-                source: "\(storeFile.path) layer \(name)")
+                source: "\(store) layer \(name)")
         } else {
             let spec = try catalog.spec(named: name)
             let url = catalog.sourceURL(of: spec)
@@ -153,11 +241,7 @@ public final class LayerLibrary {
     /// The features of layer `name`, of any geometry type, in layer order (store first, then the
     /// catalog's source file).
     public func features(of name: String) throws(LayerError) -> [Feature] {
-        if stored[name] != nil, let store {
-            do { return try store.features(of: name) } catch {
-                throw .storeUnreadable(path: storeFile.path, reason: error.description)
-            }
-        }
+        if stored[name] != nil { return try storedFeatures(of: name) }
         let spec = try catalog.spec(named: name)
         return try loader.prepare(spec, from: catalog.sourceURL(of: spec)).features
     }

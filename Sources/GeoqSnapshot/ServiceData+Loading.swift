@@ -70,7 +70,7 @@ extension ServiceData {
         }
         var incidents: (incidents: [Incident], refreshedAt: Date?) = ([], nil)
         var incidentsProblem: String?
-        do throws(IncidentStoreError) { incidents = try IncidentStore(storeFile: library.storeFile).held() } catch {
+        do throws(IncidentStoreError) { incidents = try library.heldIncidents() } catch {
             incidentsProblem = error.description
         }
         return ServiceData(
@@ -79,7 +79,7 @@ extension ServiceData {
             tariffs: tariffs, tariffProblems: tariffProblems, zoneLocators: zoneLocators,
             incidents: incidents.incidents,
             incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
-            storeFile: library.storeFile.path, defaultSectorLayer: LayerCatalog.defaultLayerName, geodesic: geodesic,
+            storeFile: library.store.description, defaultSectorLayer: LayerCatalog.defaultLayerName, geodesic: geodesic,
             loadedAt: Date())
     }
 

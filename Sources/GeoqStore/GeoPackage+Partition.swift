@@ -11,6 +11,13 @@ extension GeoPackage {
         public var deleted: Int
         /// The layer's rows after the replacement, every partition counted.
         public var rowCount: Int
+
+        package init(updated: Int, inserted: Int, deleted: Int, rowCount: Int) {
+            self.updated = updated
+            self.inserted = inserted
+            self.deleted = deleted
+            self.rowCount = rowCount
+        }
     }
 
     /// Replaces, in one transaction, the rows of layer `name` whose text column `column` holds

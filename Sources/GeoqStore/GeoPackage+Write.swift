@@ -205,20 +205,20 @@ extension GeoPackage {
     // MARK: - Layer shape
 
     /// How one property key is stored.
-    struct PropertyColumn: Equatable {
-        enum Kind: String {
+    package struct PropertyColumn: Equatable {
+        package enum Kind: String {
             case real = "REAL"
             case boolean = "BOOLEAN"
             case text = "TEXT"
         }
 
-        var key: String
-        var kind: Kind
+        package var key: String
+        package var kind: Kind
     }
 
-    static let reservedColumns: Set<String> = ["fid", "geom", "geoq_id", "geoq_name"]
+    package static let reservedColumns: Set<String> = ["fid", "geom", "geoq_id", "geoq_name"]
 
-    static func validateLayerName(_ name: String) throws(StoreError) {
+    package static func validateLayerName(_ name: String) throws(StoreError) {
         let allowed = name.utf8.allSatisfy { b in
             (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D
         }
@@ -231,7 +231,7 @@ extension GeoPackage {
     }
 
     /// One column per property key, sorted by key, typed by the values.
-    static func propertyColumns(of features: [Feature]) throws(StoreError) -> [PropertyColumn] {
+    package static func propertyColumns(of features: [Feature]) throws(StoreError) -> [PropertyColumn] {
         var kinds: [String: PropertyColumn.Kind?] = [:]  // nil: only nulls so far
         for feature in features {
             for (key, value) in feature.properties {
@@ -267,12 +267,12 @@ extension GeoPackage {
     }
 
     /// SQLite folds only ASCII letters when comparing identifiers.
-    static func asciiLowercased(_ s: String) -> String {
+    package static func asciiLowercased(_ s: String) -> String {
         String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// POINT, POLYGON… when every feature has that type, else GEOMETRY.
-    static func commonGeometryType(of features: [Feature]) -> String {
+    package static func commonGeometryType(of features: [Feature]) -> String {
         var common: String?
         for feature in features {
             let name = feature.geometry.typeName.uppercased()

@@ -30,7 +30,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Hashable {
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// The same error with a prefix saying where it happened (file, layer, feature).
-    func within(_ context: String) -> StoreError {
+    package func within(_ context: String) -> StoreError {
         StoreError(code, "\(context): \(message)")
     }
 }

@@ -54,7 +54,7 @@ import Testing
             "-c",
             "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
                 + "[print(repr(r)) for r in c.execute('SELECT * FROM incidents WHERE source = ? ORDER BY fid', (sys.argv[2],))]",
-            store.storeFile.path, source,
+            store.store.description, source,
         ]
         let pipe = Pipe()
         sqlite.standardOutput = pipe
@@ -108,7 +108,7 @@ import Testing
                         "seen": .string("2026-11-20T08:00:00Z"),
                     ]),
             ]
-            let package = try GeoPackage.open(at: store.storeFile.path, create: true)
+            let package = try GeoPackage.open(at: store.store.description, create: true)
             try package.replaceLayer(
                 StoredLayerInput(
                     name: IncidentStore.layerName, title: "City incidents (GeoRSS feeds)", features: old,

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqPostGIS
 import GeoqTestSupport
 import Testing
 
@@ -56,13 +57,30 @@ import Testing
             found.catalogFile.standardizedFileURL.path
                 == root.appendingPathComponent("data/layers.json").standardizedFileURL.path)
         #expect(found.dataDirectory.path == root.appendingPathComponent("../shared/data").standardizedFileURL.path)
-        #expect(found.storeFile.path == root.appendingPathComponent("data/geoq.gpkg").standardizedFileURL.path)
+        #expect(try found.storeFile.path == root.appendingPathComponent("data/geoq.gpkg").standardizedFileURL.path)
 
         let overridden = try DataLocations.resolve(
             environment: ["GEOQ_DATA_DIR": "elsewhere/data", "GEOQ_STORE": "/tmp/x.gpkg"], workingDirectory: root,
             executable: nil)
         #expect(overridden.dataDirectory.path == root.appendingPathComponent("elsewhere/data").standardizedFileURL.path)
-        #expect(overridden.storeFile.path == "/tmp/x.gpkg")
+        #expect(try overridden.storeFile.path == "/tmp/x.gpkg")
+
+        // An address in GEOQ_STORE is the database, never a file; an unknown scheme is an error.
+        let database = try DataLocations.resolve(
+            environment: ["GEOQ_STORE": "postgresql://geoq@db.example:6543/city?schema=pamplona"],
+            workingDirectory: root, executable: nil)
+        #expect(
+            database.store
+                == .postgreSQL(
+                    PostgresAddress(user: "geoq", host: "db.example", port: 6543, database: "city", schema: "pamplona"))
+        )
+        #expect(throws: LayerError.self) { try database.storeFile }
+        #expect {
+            try DataLocations.resolve(environment: ["GEOQ_STORE": "ftp://x/y"], workingDirectory: root, executable: nil)
+        } throws: { error in
+            guard case .store(.badAddress) = error as? LayerError else { return false }
+            return true
+        }
 
         let nowhere = FileManager.default.temporaryDirectory
         #expect(throws: LayerError.self) {
