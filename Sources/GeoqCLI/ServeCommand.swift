@@ -3,6 +3,7 @@ import Foundation
 import GeoqAPI
 import GeoqHooks
 import GeoqLayers
+import GeoqPostGIS
 import GeoqServer
 import GeoqSnapshot
 import Logging
@@ -18,6 +19,14 @@ struct ServeCommand: AsyncParsableCommand {
             after the requests in flight are answered. SIGHUP, or a change of the store file \
             (checked every 2 s, e.g. after `geoq import`), reloads: the new data is loaded and \
             indexed aside and swapped in at once; a failed reload keeps the old data.
+
+            Replicas: with --store postgresql://user@host:port/db (or $GEOQ_STORE) the service \
+            is one of many over a shared PostGIS store. It answers from its snapshot, LISTENs \
+            for the store's change announcements and reloads the layers that changed; device \
+            tracks, events and webhooks live in the database, so any replica takes any request. \
+            A replica that loses the database keeps answering (/readyz says "stale") and \
+            reconnects; one that has not reached it yet answers /readyz with a 503 saying why. \
+            docs/DEPLOYMENT.md has nginx in front.
 
             Endpoints (GET unless said):
               /healthz, /readyz         up; layers loaded (/readyz is a 503 until then)
@@ -53,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
+              PGPASSWORD=... geoq serve --port 8081 --store postgresql://geoq@db.internal:5432/city
               geoq serve --threads 1
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
@@ -61,7 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
               curl -H 'Content-Type: application/x-ndjson' --data-binary @cars.ndjson \\
                 'http://127.0.0.1:8080/v1/sector:batch'
 
-            Exit status: 0 after a clean stop, 66 missing data file, 70 the server failed.
+            Exit status: 0 after a clean stop, 64 a store address geoq cannot use, 66 missing data \
+            file or database, 69 a database without PostGIS, 70 the server failed, 77 the \
+            database refused the credentials.
             """)
 
     @Option(name: .long, help: "Address to listen on (127.0.0.1: this machine only).")
@@ -79,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         ))
     var threads: Int?
 
-    @Option(name: .long, help: "The GeoPackage store to read layers from (default $GEOQ_STORE, else data/geoq.gpkg).")
+    @Option(name: .long, help: StoreHelp.read)
     var store: String?
 
     @Option(
@@ -165,49 +177,29 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let library = try LayerLibrary.openForCommand(store: store, format: .text)
-        let data = ServiceData.load(from: library)
-        for layer in data.layers where layer.error != nil {
-            FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
-        }
-        if let storeFile = library.store.file, !FileManager.default.fileExists(atPath: storeFile.path) {
-            FileHandle.standardError.write(
-                Data(
-                    ("geoq serve: no store at \(storeFile.path): the catalog's layers are read from their "
-                        + "source files (the file is watched; `geoq import` creates it)\n").utf8))
-        }
-        let loaded = "\(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers"
-        let host = host
-        let state = ServiceState(data)
-        let storePath = store
-        // The service's own writes (device tracks, events, the webhook outbox) change the store
-        // file but not its layers: only a change of the layers reloads.
-        let reloader = ReloadService(
-            state: state, watching: library.store.description, contents: StoreContents.signature(ofStoreAt:),
-            logger: Logger(label: "geoq.reload")
-        ) {
-            // A new library each time: it opens the store afresh (the old one stays open for
-            // the snapshot being replaced until that is released).
-            let locations = try DataLocations.resolve()
-            let library = try LayerLibrary(locations: locations, store: try StoreAddress.option(storePath))
-            return ServiceData.load(from: library)
+        let storeAddress = try StoreAddress.option(store, format: .text)
+        let locations = try ExitStatus.reporting(format: .text) { () throws(LayerError) in try DataLocations.resolve() }
+        let chosen = storeAddress ?? locations.store
+        let startup: Startup
+        switch chosen {
+        case .geoPackage(let file): startup = try startFromFile(file, store: chosen)
+        case .postgreSQL(let address): startup = try startReplica(of: address, store: chosen)
         }
         let page = PageFiles(assetsDirectory: assets)
         if let missing = page.missingAssetsMessage {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
-        guard let storeFile = library.store.file else {
-            FileHandle.standardError.write(Data("geoq serve: tracking needs a GeoPackage store\n".utf8))
-            throw ExitCode(ExitStatus.usage)
-        }
-        let trackingStore = TrackingStore(storeFile: storeFile)
+        let trackingStore = TrackingStore(address: chosen)
         let tracking = Tracking(store: trackingStore, delivery: HookDelivery(store: trackingStore))
+        let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
+        let host = host
+        let loaded = startup.loaded
         do {
             try await runService(
-                address: address, state: state, reloader: reloader, limits: limits, connections: connectionLimits,
-                logRequests: logRequests, page: page, tracking: tracking,
-                metrics: RequestMetrics(more: tracking.metricsExposition)
+                address: address, state: startup.state, reloader: startup.reloader, limits: limits,
+                connections: connectionLimits, logRequests: logRequests, page: page, tracking: tracking,
+                metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }
@@ -216,5 +208,95 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("geoq serve: \(message)\n".utf8))
             throw ExitCode(ExitStatus.software)
         }
+    }
+
+    /// The first snapshot and how it is kept fresh.
+    struct Startup {
+        var state: ServiceState
+        var reloader: ReloadService
+        /// What was loaded, for the line printed once listening.
+        var loaded: String
+    }
+
+    /// Over a GeoPackage: load it, and watch the file.
+    func startFromFile(_ file: URL, store: StoreAddress) throws -> Startup {
+        let library = try ExitStatus.reporting(format: .text) { () throws(LayerError) in
+            try LayerLibrary(locations: DataLocations.resolve(), store: store)
+        }
+        let data = Self.load(from: library)
+        if !FileManager.default.fileExists(atPath: file.path) {
+            FileHandle.standardError.write(
+                Data(
+                    ("geoq serve: no store at \(file.path): the catalog's layers are read from their "
+                        + "source files (the file is watched; `geoq import` creates it)\n").utf8))
+        }
+        let state = ServiceState(data)
+        // The service's own writes (device tracks, events, the webhook outbox) change the store
+        // file but not its layers: only a change of the layers reloads.
+        let reloader = ReloadService(
+            state: state, watching: file.path, contents: StoreContents.signature(ofStoreAt:),
+            logger: Logger(label: "geoq.reload")
+        ) {
+            // A new library each time: it opens the store afresh (the old one stays open for
+            // the snapshot being replaced until that is released).
+            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolve(), store: store))
+        }
+        return Startup(state: state, reloader: reloader, loaded: Self.summary(of: data))
+    }
+
+    /// Over PostgreSQL, as a replica: load the snapshot, then follow the store's announcements.
+    /// A wrong address, password or database, or no PostGIS, ends the command (the operator
+    /// must fix it); a server that does not answer yet does not: the replica starts unready
+    /// (`/readyz` says why) and loads once the server answers.
+    func startReplica(of address: PostgresAddress, store: StoreAddress) throws -> Startup {
+        let link = StoreLink(store: address.description)
+        @Sendable func version() throws(LayerError) -> String {
+            String(try StoreContents.layerVersions(of: address).values.max() ?? 0)
+        }
+        var data: ServiceData?
+        var loaded = "no layers yet (waiting for \(address.description))"
+        do throws(LayerError) {
+            let started = ContinuousClock.now
+            let current = try version()
+            let library = try LayerLibrary(locations: DataLocations.resolve(), store: store)
+            let snapshot = Self.load(from: library)
+            data = snapshot
+            loaded = Self.summary(of: snapshot) + " from \(address.description) at version \(current)"
+            link.loaded(version: current, seconds: Self.seconds(since: started))
+        } catch .store(let error) where error.isTransient {
+            link.lost(error.description)
+            FileHandle.standardError.write(
+                Data("geoq serve: \(error); /readyz answers 503 until it answers, retrying\n".utf8))
+        } catch {
+            ExitStatus.report(error, format: .text)
+            throw ExitCode(ExitStatus.of(error))
+        }
+        let state = ServiceState(data, link: link)
+        let reloader = ReloadService(
+            state: state, watching: nil,
+            following: StoreFollowing(listener: ChangeListener(address: address), link: link, version: version),
+            logger: Logger(label: "geoq.reload")
+        ) {
+            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolve(), store: store))
+        }
+        return Startup(state: state, reloader: reloader, loaded: loaded)
+    }
+
+    /// Loads every layer, saying on standard error which could not be served.
+    static func load(from library: LayerLibrary) -> ServiceData {
+        let data = ServiceData.load(from: library)
+        for layer in data.layers where layer.error != nil {
+            FileHandle.standardError.write(Data("geoq serve: layer \(layer.name) not served: \(layer.error!)\n".utf8))
+        }
+        return data
+    }
+
+    static func summary(of data: ServiceData) -> String {
+        "\(data.sectorLookups.count) polygon and \(data.pointLayers.count) point layers"
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

@@ -130,6 +130,16 @@ struct GetEndpoints: Sendable {
     /// The endpoint at `path`, or nil when none has that path.
     func endpoint(at path: String) -> Handler? { handlers[path] }
 
+    /// Endpoints whose answer may wait on the store: `/metrics` reads the webhook outbox's lag,
+    /// a database round trip on a PostgreSQL store. They are answered by the router on a task,
+    /// never on an event loop, where a wait would stall every connection of that loop.
+    static let mayWaitOnTheStore: Set<String> = ["/metrics"]
+
+    /// The endpoint at `path` when it may be answered on an event loop.
+    func inlineEndpoint(at path: String) -> Handler? {
+        Self.mayWaitOnTheStore.contains(path) ? nil : handlers[path]
+    }
+
     /// The answer of `endpoint` to `request`. A problem is an answer too: problem+json in the
     /// request's language.
     func answer(_ request: EndpointRequest, by endpoint: Handler) -> Answer {

@@ -91,7 +91,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             deadlines?.note(.headRead)
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
-                let endpoint = endpoints.endpoint(at: path)
+                let endpoint = endpoints.inlineEndpoint(at: path)
             {
                 state = .reading(head, endpoint, path: path, query: query, started: .now)
             } else {

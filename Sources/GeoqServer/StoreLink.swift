@@ -78,7 +78,8 @@ public final class StoreLink: Sendable {
         out += "# TYPE geoq_store_reconnects_total counter\ngeoq_store_reconnects_total \(s.reconnects)\n"
         out += "# HELP geoq_store_changes_total Change announcements heard (LISTEN/NOTIFY).\n"
         out += "# TYPE geoq_store_changes_total counter\ngeoq_store_changes_total \(s.changes)\n"
-        out += "# HELP geoq_snapshot_reloads_total Snapshots reloaded from the store, by result.\n"
+        out +=
+            "# HELP geoq_snapshot_reloads_total Snapshots loaded from the store (the first one included), by result.\n"
         out += "# TYPE geoq_snapshot_reloads_total counter\n"
         out += "geoq_snapshot_reloads_total{result=\"ok\"} \(s.reloads)\n"
         out += "geoq_snapshot_reloads_total{result=\"failed\"} \(s.failedReloads)\n"
