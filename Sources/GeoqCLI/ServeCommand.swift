@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
-              PGPASSWORD=... geoq serve --port 8081 --store postgresql://geoq@db.internal:5432/city
+              geoq serve --port 8081 --store postgresql://geoq@db:5432/city
               geoq serve --threads 1
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60

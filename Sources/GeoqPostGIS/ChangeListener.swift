@@ -62,7 +62,8 @@ public struct ChangeListener: Sendable {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: address.configuration, id: 2,
+                on: MultiThreadedEventLoopGroup.singleton.any(),
+                configuration: address.configuration(named: address.listenerName), id: 2,
                 logger: logger)
         } catch {
             return (PostgresSession.connectFailure(error, address: address), false)
@@ -128,4 +129,10 @@ public struct ChangeListener: Sendable {
         if let error = error as? PSQLError { return PostgresSession.reason(error) }
         return "\(error)"
     }
+}
+
+extension PostgresAddress {
+    /// The `application_name` of a replica's listening connection, `geoq listen <channel>`: an
+    /// operator finds the replicas following a store in `pg_stat_activity` by it.
+    public var listenerName: String { "geoq listen \(changesChannel)" }
 }

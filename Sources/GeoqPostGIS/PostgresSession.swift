@@ -33,7 +33,7 @@ public final class PostgresSession {
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: address.configuration, id: 1,
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: address.configuration(), id: 1,
                 logger: logger
             ).wait()
         } catch {
@@ -165,10 +165,12 @@ public final class PostgresSession {
 }
 
 extension PostgresAddress {
-    /// postgres-nio's configuration for this address: no TLS, the address's connect timeout.
-    var configuration: PostgresConnection.Configuration {
+    /// postgres-nio's configuration for this address: no TLS, the address's connect timeout, and
+    /// `application_name` (what `pg_stat_activity` shows an operator) set to `name`.
+    func configuration(named name: String = "geoq") -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        configuration.options.additionalStartupParameters = [("application_name", String(name.prefix(63)))]
         configuration.options.connectTimeout = .nanoseconds(
             connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)
         return configuration

@@ -33,11 +33,13 @@ struct ServeReplicaTests {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
-    static func waitFor(seconds: Double = 60, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Polls `condition` until it holds, sleeping without holding a thread (the test runner's
+    /// other tasks go on meanwhile).
+    static func waitFor(seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return try condition()
     }
@@ -53,7 +55,7 @@ struct ServeReplicaTests {
         #expect(r.stderr.contains("refused the credentials") && !r.stderr.contains("not-it"), "\(r.stderr)")
     }
 
-    @Test func anUnreachableServerLeavesTheReplicaUnreadyAndSayingWhy() throws {
+    @Test func anUnreachableServerLeavesTheReplicaUnreadyAndSayingWhy() async throws {
         let text = try #require(TestPostgres.address)
         var components = try #require(URLComponents(string: text))
         components.port = try ServeKillTests.freePort()
@@ -63,7 +65,7 @@ struct ServeReplicaTests {
         defer { ServeKillTests.stop(process) }
         var ready: (code: Int, body: String) = (0, "")
         #expect(
-            try Self.waitFor {
+            try await Self.waitFor {
                 ready = try Self.status("http://127.0.0.1:\(port)/readyz")
                 return ready.code != 0
             })
@@ -74,7 +76,7 @@ struct ServeReplicaTests {
         #expect(process.isRunning)
     }
 
-    @Test func aReplicaAnswersAsTheGeoPackageServiceAndFollowsAReimport() throws {
+    @Test func aReplicaAnswersAsTheGeoPackageServiceAndFollowsAReimport() async throws {
         let store = try #require(TestPostgres.address(schema: "replica"))
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("replica-\(UUID())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -90,7 +92,7 @@ struct ServeReplicaTests {
         defer { ServeKillTests.stop(replica) }
         let single = try ServeKillTests.serve(port: filePort, store: URL(fileURLWithPath: file))
         defer { ServeKillTests.stop(single) }
-        #expect(try Self.waitFor { try Self.status("http://127.0.0.1:\(replicaPort)/readyz").code == 200 })
+        #expect(try await Self.waitFor { try Self.status("http://127.0.0.1:\(replicaPort)/readyz").code == 200 })
 
         // The same answers, byte for byte but for where the data came from, at real points.
         for (lat, lon, layer) in [
@@ -116,7 +118,7 @@ struct ServeReplicaTests {
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
-            try Self.waitFor(seconds: 10) {
+            try await Self.waitFor(seconds: 60) {
                 try Self.status("http://127.0.0.1:\(replicaPort)/v1/layers").body.contains("\"replica-check\"")
             })
         let answer = try Self.status(

@@ -17,7 +17,7 @@ struct ChangeListenerTests {
         func record(_ event: ChangeListener.Event) { events.withLock { $0.append(event) } }
 
         /// Waits (up to `seconds`) until `predicate` holds for the events so far.
-        func wait(seconds: Double = 10, until predicate: ([ChangeListener.Event]) -> Bool) async -> [ChangeListener
+        func wait(seconds: Double = 60, until predicate: ([ChangeListener.Event]) -> Bool) async -> [ChangeListener
             .Event]
         {
             let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
@@ -76,12 +76,11 @@ struct ChangeListenerTests {
         defer { task.cancel() }
         _ = await recorder.wait { $0.contains(.connected) }
 
-        // The listener's backend is the one of this role LISTENing on the channel.
+        // The listener's backend, found by the application name it gives.
         let session = try PostgresSession.connect(to: address)
         let ended = try session.query(
             """
-            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE usename = current_user AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%\(unescaped: address.changesChannel)%'
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(address.listenerName)
             """)
         #expect(ended.count == 1)
         let events = await recorder.wait { $0.filter { $0 == .connected }.count == 2 }

@@ -160,7 +160,7 @@ struct SharedTrackingTests {
     }
 
     func eventually(_ done: () throws -> Bool) async throws {
-        for _ in 0..<400 where try !done() { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<1200 where try !done() { try await Task.sleep(for: .milliseconds(50)) }
     }
 
     @Test func twoDeliveryLoopsPostEachRowOnce() async throws {
@@ -169,8 +169,10 @@ struct SharedTrackingTests {
         try await Application(router: receiver.router).test(.live) { client in
             let hook = try stores[0].addHook(url: "http://127.0.0.1:\(client.port!)/ok")
             let options = DeliveryOptions(
-                timeout: .seconds(5), backoffBase: .milliseconds(20), backoffCap: .milliseconds(100), maxAttempts: 5,
-                sweepInterval: .milliseconds(100), lease: .seconds(30))
+                // A timeout no busy test machine reaches: a POST that timed out would be sent again
+                // (at least once), which is not what this test is about.
+                timeout: .seconds(60), backoffBase: .milliseconds(20), backoffCap: .milliseconds(100), maxAttempts: 5,
+                sweepInterval: .milliseconds(100), lease: .seconds(600))
             let deliveries = stores.map { HookDelivery(store: $0, options: options) }
             try await running(deliveries) {
                 for round in 0..<8 {
