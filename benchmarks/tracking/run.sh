@@ -7,7 +7,10 @@
 #    request to the webhook's arrival at the receiver, p50 / p99.
 # Prints Markdown for docs/BENCHMARKS.md. Everything it starts is stopped on exit.
 #
-#   benchmarks/tracking/run.sh
+#   benchmarks/tracking/run.sh [STORE]
+#
+# STORE: a PostgreSQL address (postgresql://...?schema=NAME, an empty or new schema) to measure
+# the shared store's row-locked path instead of a GeoPackage; its layers are imported first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools/ensure-dependencies.sh >&2
@@ -17,7 +20,11 @@ export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
 
 work="$(mktemp -d)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$geoq" serve --port "$port" --store "$work/geoq.gpkg" >"$work/serve.log" 2>&1 &
+store="${1:-$work/geoq.gpkg}"
+case "$store" in
+postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
+esac
+"$geoq" serve --port "$port" --store "$store" >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do
