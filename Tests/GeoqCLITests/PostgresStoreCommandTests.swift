@@ -90,4 +90,48 @@ struct PostgresStoreServerCommandTests {
         let listed = try run(["incidents", "--store", store, "--format", "json"])
         #expect(listed.status == 0 && listed.stdout.contains("Calle Mayor"), "\(listed.stderr)")
     }
+
+    /// nearest, services, park, ar and track read every catalog layer from a PostgreSQL store
+    /// and answer exactly what they answer from a GeoPackage holding the same import.
+    @Test func everyReadingCommandAnswersAsFromAGeoPackage() throws {
+        let store = try #require(TestPostgres.address(schema: "cli_all"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-pg-\(UUID()).gpkg").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for target in [store, file] {
+            let r = try run(["import", "--all", "--store", target])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-trace-\(UUID()).csv")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        // A car driving into Sector 2 and stopping there (a trace of fixes, latitude first).
+        var lines = ["time,lat,lon"]
+        for i in 0..<12 {
+            let minute = String(format: "%02d", i * 2)
+            let lat = i < 4 ? 42.800 + Double(i) * 0.0025 : 42.81
+            lines.append("2026-11-24T10:\(minute):00Z,\(lat),-1.64")
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: trace)
+        for command in [
+            ["nearest", "39.4699", "-0.3763", "--layer", "fallas", "-n", "5", "--format", "json"],
+            ["services", "39.4699", "-0.3763", "--type", "hospital", "-n", "2", "--format", "json"],
+            [
+                "park", "42.8169", "-1.6440", "--zone", "blue", "--minutes", "45", "--at", "2026-11-24T10:00",
+                "--format",
+                "json",
+            ],
+            ["ar", "39.4699", "-0.3763", "--heading", "20", "--format", "json"],
+            ["track", trace.path, "--device", "car-1", "--format", "json"],
+        ] {
+            let fromDatabase = try run(command + ["--store", store])
+            let fromFile = try run(command + ["--store", file])
+            #expect(fromDatabase.status == fromFile.status, "\(command[0]): \(fromDatabase.stderr)")
+            #expect(!fromDatabase.stdout.isEmpty, "\(command[0]): \(fromDatabase.stderr)")
+            #expect(Self.withoutStore(fromDatabase.stdout) == Self.withoutStore(fromFile.stdout), "\(command[0])")
+        }
+    }
+
+    /// An answer without the text naming the store it was read from.
+    static func withoutStore(_ text: String) -> String {
+        text.replacingOccurrences(of: #""source" ?: ?"[^"]*""#, with: "", options: .regularExpression)
+    }
 }
