@@ -47,7 +47,7 @@ struct PostgresStoreServerCommandTests {
     }
 
     @Test func closedPortExits69() throws {
-        let socket = try ServeKillTests.freePort()
+        let socket = try FreePort.next()
         let r = try run(["layers", "--store", try address(port: socket)])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stderr.contains("cannot be reached"), "\(r.stderr)")

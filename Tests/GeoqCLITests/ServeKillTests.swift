@@ -10,37 +10,10 @@ import Testing
 /// outbox, then started again on the same store, delivers every event (a repeat only with the
 /// same Idempotency-Key) and goes on with each device's track as it was.
 @Suite(.serialized) struct ServeKillTests {
-    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        try #require(bound, "no free port")
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// `geoq serve` on `port` over `store`, started and waited for until it answers /readyz.
     static func serve(port: Int, store: URL) throws -> Process {
         let log = store.deletingLastPathComponent().appendingPathComponent("serve-\(UUID()).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = GeoqBinaryTests.binary
-        process.arguments = ["serve", "--port", "\(port)", "--store", store.path]
-        var env = ProcessInfo.processInfo.environment
-        env["GEOQ_DATA_DIR"] = TestData.directory.path
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        let process = try launch(["serve", "--port", "\(port)", "--store", store.path], log: log)
         for _ in 0..<240 {
             if (try? curl(["http://127.0.0.1:\(port)/readyz"]))?.contains("ready") == true { return process }
             Thread.sleep(forTimeInterval: 0.25)
@@ -49,6 +22,21 @@ import Testing
         let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw CocoaError(
             .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "geoq serve did not get ready: \(said)"])
+    }
+
+    /// `geoq` with `arguments` started (not waited for), its standard error written to `log`.
+    static func launch(_ arguments: [String], log: URL) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = GeoqBinaryTests.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["GEOQ_DATA_DIR"] = TestData.directory.path
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return process
     }
 
     /// Stops a child for good. SIGKILL: the children of the test process start with SIGTERM
@@ -119,7 +107,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("geoq.gpkg")
         let log = folder.appendingPathComponent("deliveries.tsv")
-        let (servePort, hookPort) = (try Self.freePort(), try Self.freePort())
+        let (servePort, hookPort) = (try FreePort.next(), try FreePort.next())
         let base = "http://127.0.0.1:\(servePort)"
 
         var server = try Self.serve(port: servePort, store: store)

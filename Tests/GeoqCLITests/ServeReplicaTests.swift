@@ -14,17 +14,7 @@ import Testing
 struct ServeReplicaTests {
     /// `geoq serve` over `store` on `port`, not waited for.
     static func start(store: String, port: Int, log: URL) throws -> Process {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = GeoqBinaryTests.binary
-        process.arguments = ["serve", "--port", "\(port)", "--threads", "1", "--store", store]
-        var env = ProcessInfo.processInfo.environment
-        env["GEOQ_DATA_DIR"] = TestData.directory.path
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        return process
+        try ServeKillTests.launch(["serve", "--port", "\(port)", "--threads", "1", "--store", store], log: log)
     }
 
     static func status(_ url: String) throws -> (code: Int, body: String) {
@@ -49,7 +39,7 @@ struct ServeReplicaTests {
         var components = try #require(URLComponents(string: text))
         components.password = "not-it"
         let r = try GeoqBinaryTests.run([
-            "serve", "--port", "\(try ServeKillTests.freePort())", "--store", components.string!,
+            "serve", "--port", "\(try FreePort.next())", "--store", components.string!,
         ])
         #expect(r.status == 77, "\(r.stderr)")
         #expect(r.stderr.contains("refused the credentials") && !r.stderr.contains("not-it"), "\(r.stderr)")
@@ -58,8 +48,8 @@ struct ServeReplicaTests {
     @Test func anUnreachableServerLeavesTheReplicaUnreadyAndSayingWhy() async throws {
         let text = try #require(TestPostgres.address)
         var components = try #require(URLComponents(string: text))
-        components.port = try ServeKillTests.freePort()
-        let port = try ServeKillTests.freePort()
+        components.port = try FreePort.next()
+        let port = try FreePort.next()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("replica-\(UUID()).log")
         let process = try Self.start(store: components.string!, port: port, log: log)
         defer { ServeKillTests.stop(process) }
@@ -87,7 +77,7 @@ struct ServeReplicaTests {
             let r = try GeoqBinaryTests.run(["import", "--all", "--store", target])
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let (replicaPort, filePort) = (try ServeKillTests.freePort(), try ServeKillTests.freePort())
+        let (replicaPort, filePort) = (try FreePort.next(), try FreePort.next())
         let replica = try Self.start(store: store, port: replicaPort, log: work.appendingPathComponent("r.log"))
         defer { ServeKillTests.stop(replica) }
         let single = try ServeKillTests.serve(port: filePort, store: URL(fileURLWithPath: file))

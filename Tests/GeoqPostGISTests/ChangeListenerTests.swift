@@ -99,7 +99,7 @@ struct ChangeListenerTests {
 
     @Test func anUnreachableServerIsRetriedWithGrowingWaits() async throws {
         var address = try address()
-        address.port = try PostgresSessionTests.closedPort()
+        address.port = try FreePort.next()
         let recorder = Recorder()
         let listener = ChangeListener(
             address: address, initialBackoff: .milliseconds(20), maximumBackoff: .milliseconds(80))

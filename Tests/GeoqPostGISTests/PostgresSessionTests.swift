@@ -30,7 +30,7 @@ struct PostgresSessionTests {
 
     @Test func closedPortIsUnreachable() throws {
         var nowhere = address
-        nowhere.port = try Self.closedPort()
+        nowhere.port = try FreePort.next()
         #expect {
             _ = try PostgresSession.connect(to: nowhere)
         } throws: { error in
@@ -85,24 +85,6 @@ struct PostgresSessionTests {
         try session.transaction { try session.query("INSERT INTO t VALUES (2)") }
         let rows = try session.query("SELECT x FROM t ORDER BY x")
         #expect(try rows.map { try $0.decode(Int.self) } == [2])
-    }
-
-    /// A port nothing listens on: bound, read, and released.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoqHooks
 import GeoqLayers
 import GeoqStore
+import GeoqTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
@@ -166,28 +167,8 @@ import Testing
         }
     }
 
-    /// A loopback port nothing listens on (bound to find it, then closed): connecting is refused
-    /// until a receiver is started on it.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func anEndpointDownForAWhileGetsTheEventOnceItIsBackWithTheSameKey() async throws {
-        let port = try Self.closedPort()
+        let port = try FreePort.next()
         let store = temporaryStore()
         // Retries every 0-150 ms while it is down: many refused tries, well short of the last.
         let options = DeliveryOptions(
