@@ -66,7 +66,7 @@ public struct ChangeListener: Sendable {
                 configuration: address.configuration(named: address.listenerName), id: 2,
                 logger: logger)
         } catch {
-            return (PostgresSession.connectFailure(error, address: address), false)
+            return (PGConnection.connectFailure(error, address: address), false)
         }
         defer { Task { try? await connection.close() } }
         let address = address
@@ -126,7 +126,7 @@ public struct ChangeListener: Sendable {
     }
 
     static func reason(_ error: any Error) -> String {
-        if let error = error as? PSQLError { return PostgresSession.reason(error) }
+        if let error = error as? PSQLError { return PGConnection.reason(error) }
         return "\(error)"
     }
 }

@@ -25,10 +25,10 @@ extension PostGISLayerStore {
         guard try hasLayerTable() else { return nil }
         try ensureTables()
         let q = LayerTablesSQL.quoted
-        return try session.transaction { () throws -> GeoPackage.PartitionReplacement? in
+        return try db.transaction { () throws -> GeoPackage.PartitionReplacement? in
             // Writers of one layer take turns; readers go on reading the committed rows.
             guard
-                let declared = try session.query(
+                let declared = try db.query(
                     PostgresQuery(
                         unsafeSQL: "SELECT geometry_type FROM \(schema).geoq_layers WHERE name = $1 FOR UPDATE",
                         binds: binds(name))
@@ -36,14 +36,14 @@ extension PostGISLayerStore {
                 let existing = try propertyColumns(of: name),
                 existing.contains(where: { $0.name == column && $0.type == "text" })
             else { return nil }
-            try session.query("SET LOCAL geoq.bulk_write = 'on'")
-            let unpartitioned = try session.query(
+            try db.query("SET LOCAL geoq.bulk_write = 'on'")
+            let unpartitioned = try db.query(
                 PostgresQuery(
                     unsafeSQL: "SELECT 1 FROM \(table(name)) WHERE \(q(column)) IS NULL OR \(q(column)) = '' LIMIT 1"))
             guard unpartitioned.isEmpty else { return nil }
 
             var held: [(fid: Int64, id: String)] = []
-            for row in try session.query(
+            for row in try db.query(
                 PostgresQuery(
                     unsafeSQL: "SELECT fid, geoq_id FROM \(table(name)) WHERE \(q(column)) = $1 ORDER BY fid",
                     binds: binds(value)))
@@ -68,7 +68,7 @@ extension PostGISLayerStore {
             let geometryType = GeoPackage.commonGeometryType(of: features)
             guard declared == "GEOMETRY" || features.isEmpty || geometryType == declared else { return nil }
             for column in added {
-                try session.query(
+                try db.query(
                     PostgresQuery(
                         unsafeSQL:
                             "ALTER TABLE \(table(name)) ADD COLUMN \(q(column.key)) \(Self.sqlType(column.kind))"))
@@ -96,14 +96,14 @@ extension PostGISLayerStore {
             if !deleted.isEmpty {
                 var binds = PostgresBindings()
                 binds.append(deleted)
-                try session.query(
+                try db.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(table(name)) WHERE fid = ANY($1::bigint[])", binds: binds))
             }
             var meta = PostgresBindings()
             meta.append(name)
             meta.append(source)
             meta.append(notes.map(Self.oneLine))
-            try session.query(
+            try db.query(
                 PostgresQuery(
                     unsafeSQL: """
                         UPDATE \(schema).geoq_layers
@@ -112,7 +112,7 @@ extension PostGISLayerStore {
                         """, binds: meta))
             _ = try announce(name)
             let count =
-                try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table(name))")).first.flatMap {
+                try db.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table(name))")).first.flatMap {
                     try? $0.decode(Int64.self)
                 } ?? 0
             return GeoPackage.PartitionReplacement(
@@ -142,7 +142,7 @@ extension PostGISLayerStore {
                   ON f.ord = u.ord
                 WHERE t.fid = f.fid
                 """
-            try session.query(PostgresQuery(unsafeSQL: sql, binds: binds))
+            try db.query(PostgresQuery(unsafeSQL: sql, binds: binds))
             start = end
         }
     }

@@ -28,23 +28,23 @@ extension PostGISLayerStore {
         let geometryType = GeoPackage.commonGeometryType(of: layer.features)
         try ensureTables()
         let q = LayerTablesSQL.quoted
-        return try session.transaction {
-            try session.query("SET LOCAL geoq.bulk_write = 'on'")
-            try session.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(table(layer.name))"))
+        return try db.transaction {
+            try db.query("SET LOCAL geoq.bulk_write = 'on'")
+            try db.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(table(layer.name))"))
             var definition = [
                 "fid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "geoq_id text NOT NULL", "geoq_name text",
             ]
             definition += columns.map { "\(q($0.key)) \(Self.sqlType($0.kind))" }
             definition.append("geom geometry(\(geometryType), 4326)")
-            try session.query(
+            try db.query(
                 PostgresQuery(
                     unsafeSQL: "CREATE TABLE \(table(layer.name)) (\(definition.joined(separator: ", ")))"))
             try insert(layer.features, into: layer.name, columns: columns)
-            try session.query(
+            try db.query(
                 PostgresQuery(
                     unsafeSQL:
                         "CREATE INDEX \(q(layer.name + "_geom_idx")) ON \(table(layer.name)) USING gist (geom)"))
-            try session.query(PostgresQuery(unsafeSQL: LayerTablesSQL.trigger(schema: schema, table: layer.name)))
+            try db.query(PostgresQuery(unsafeSQL: LayerTablesSQL.trigger(schema: schema, table: layer.name)))
             var binds = PostgresBindings()
             binds.append(layer.name)
             binds.append(layer.title)
@@ -53,7 +53,7 @@ extension PostGISLayerStore {
             binds.append(layer.sourceCRS)
             binds.append(layer.approximate)
             binds.append(layer.notes.map(Self.oneLine))
-            try session.query(
+            try db.query(
                 PostgresQuery(
                     unsafeSQL: """
                         INSERT INTO \(schema).geoq_layers
@@ -71,7 +71,7 @@ extension PostGISLayerStore {
     /// Recomputes layer `name`'s count and extent, takes its new version and sends it on the
     /// changes channel (on commit). Returns the version.
     func announce(_ name: String) throws(PostGISError) -> Int64 {
-        let rows = try session.query("SELECT \(unescaped: schema).geoq_layer_changed(\(name))")
+        let rows = try db.query("SELECT \(unescaped: schema).geoq_layer_changed(\(name))")
         guard let version = rows.first.flatMap({ try? $0.decode(Int64.self) }) else {
             throw .queryFailed(
                 address: address.description, sqlState: "22000", message: "geoq_layer_changed gave no version")
@@ -114,7 +114,7 @@ extension PostGISLayerStore {
                 """
             let context = "writing layer '\(name)', features \(start + 1)...\(start + batch.count)"
             let result = Result { () throws(PostGISError) in
-                try session.query(PostgresQuery(unsafeSQL: sql, binds: arrays.binds))
+                try db.query(PostgresQuery(unsafeSQL: sql, binds: arrays.binds))
             }
             if case .failure(let error) = result { throw error.within(context) }
             start += batch.count

@@ -15,19 +15,19 @@ import PostgresNIO
 /// ``PostgresAddress/changesChannel`` in the same transaction; a hand edit in SQL does the same
 /// through each layer table's statement trigger (or `SELECT S.geoq_layer_changed('name')`).
 ///
-/// Not Sendable: it owns one ``PostgresSession``.
+/// Not Sendable: it owns one ``PGConnection``.
 public final class PostGISLayerStore {
-    public let session: PostgresSession
+    public let db: PGConnection
     private var tablesReady = false
 
-    public init(session: PostgresSession) { self.session = session }
+    public init(db: PGConnection) { self.db = db }
 
     /// Connects to `address` (checking that its database has PostGIS).
     public static func connect(to address: PostgresAddress) throws(PostGISError) -> PostGISLayerStore {
-        PostGISLayerStore(session: try PostgresSession.connect(to: address))
+        PostGISLayerStore(db: try PGConnection.connect(to: address))
     }
 
-    public var address: PostgresAddress { session.address }
+    public var address: PostgresAddress { db.address }
     var schema: String { address.schema }
 
     /// `S."name"`.
@@ -38,17 +38,17 @@ public final class PostGISLayerStore {
     /// schema's name makes them take turns.
     public func ensureTables() throws(PostGISError) {
         guard !tablesReady else { return }
-        try session.ensureSchema()
+        try db.ensureSchema()
         do {
-            try session.transaction {
-                try session.query("SELECT pg_advisory_xact_lock(hashtext(\(schema + ".geoq_layers")))")
+            try db.transaction {
+                try db.query("SELECT pg_advisory_xact_lock(hashtext(\(schema + ".geoq_layers")))")
                 let exists =
-                    try session.query(
+                    try db.query(
                         "SELECT to_regprocedure(\(schema + ".geoq_layer_table_changed()")) IS NOT NULL"
                     ).first.flatMap { try? $0.decode(Bool.self) } ?? false
                 guard !exists else { return }
                 for statement in LayerTablesSQL.setup(schema: schema, channel: address.changesChannel) {
-                    try session.query(PostgresQuery(unsafeSQL: statement))
+                    try db.query(PostgresQuery(unsafeSQL: statement))
                 }
             }
         } catch let error as PostGISError {
@@ -61,7 +61,7 @@ public final class PostGISLayerStore {
 
     /// Whether `S.geoq_layers` exists (a store nobody has written to has none).
     func hasLayerTable() throws(PostGISError) -> Bool {
-        try session.query("SELECT to_regclass(\(schema + ".geoq_layers")) IS NOT NULL").first.flatMap {
+        try db.query("SELECT to_regclass(\(schema + ".geoq_layers")) IS NOT NULL").first.flatMap {
             try? $0.decode(Bool.self)
         } ?? false
     }
@@ -71,7 +71,7 @@ public final class PostGISLayerStore {
     public func versions() throws(PostGISError) -> [String: Int64] {
         guard try hasLayerTable() else { return [:] }
         var versions: [String: Int64] = [:]
-        for row in try session.query(PostgresQuery(unsafeSQL: "SELECT name, version FROM \(schema).geoq_layers")) {
+        for row in try db.query(PostgresQuery(unsafeSQL: "SELECT name, version FROM \(schema).geoq_layers")) {
             if let (name, version) = try? row.decode((String, Int64).self) { versions[name] = version }
         }
         return versions
@@ -80,7 +80,7 @@ public final class PostGISLayerStore {
     /// Every layer with its version, sorted by name.
     public func layers() throws(PostGISError) -> [(info: LayerInfo, version: Int64)] {
         guard try hasLayerTable() else { return [] }
-        let rows = try session.query(
+        let rows = try db.query(
             PostgresQuery(
                 unsafeSQL: """
                     SELECT name, title, geometry_type, feature_count, min_x, min_y, max_x, max_y, source, source_crs,
@@ -134,7 +134,7 @@ public final class PostGISLayerStore {
             case .text: "\(q(column.name))::text"
             }
         }
-        let rows = try session.query(
+        let rows = try db.query(
             PostgresQuery(unsafeSQL: "SELECT \(select.joined(separator: ", ")) FROM \(table(name)) ORDER BY fid"))
         var features: [Feature] = []
         features.reserveCapacity(rows.count)
@@ -183,11 +183,11 @@ public final class PostGISLayerStore {
     /// The property columns of layer `name` in table order; nil when there is no such layer.
     func propertyColumns(of name: String) throws(PostGISError) -> [ColumnRead]? {
         guard try hasLayerTable(),
-            try !session.query(
+            try !db.query(
                 PostgresQuery(unsafeSQL: "SELECT 1 FROM \(schema).geoq_layers WHERE name = $1", binds: binds(name))
             ).isEmpty
         else { return nil }
-        let rows = try session.query(
+        let rows = try db.query(
             """
             SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
             WHERE a.attrelid = to_regclass(\(table(name))) AND a.attnum > 0 AND NOT a.attisdropped

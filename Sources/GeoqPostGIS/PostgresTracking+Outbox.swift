@@ -7,8 +7,8 @@ import PostgresNIO
 extension PostgresTracking {
     /// Adds a hook; it receives the events committed from now on.
     public func addHook(url: String, layer: String?, events: [String]?, now: Date = Date()) throws -> Hook {
-        try withSession { session in
-            let rows = try session.query(
+        try withConnection { db in
+            let rows = try db.query(
                 """
                 INSERT INTO \(unescaped: hooksTable) (url, layer, events, created)
                 VALUES (\(url), \(layer), \(events), \(now)) RETURNING id
@@ -22,10 +22,10 @@ extension PostgresTracking {
     }
 
     /// Every hook, by id.
-    public func hooks() throws -> [Hook] { try withSession { try readHooks(on: $0) } }
+    public func hooks() throws -> [Hook] { try withConnection { try readHooks(on: $0) } }
 
-    func readHooks(on session: PostgresSession) throws -> [Hook] {
-        try session.query("SELECT id, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
+    func readHooks(on db: PGConnection) throws -> [Hook] {
+        try db.query("SELECT id, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
             let (id, url, layer, events, created) = try $0.decode((Int64, String, String?, [String]?, Date).self)
             return Hook(id: id, url: url, layer: layer, events: events, created: created)
         }
@@ -33,10 +33,10 @@ extension PostgresTracking {
 
     /// Deletes a hook; its pending deliveries become dead ("hook deleted"). False when unknown.
     public func deleteHook(id: Int64) throws -> Bool {
-        try inTransaction { session in
-            let deleted = try session.query("DELETE FROM \(unescaped: hooksTable) WHERE id = \(id) RETURNING id")
+        try inTransaction { db in
+            let deleted = try db.query("DELETE FROM \(unescaped: hooksTable) WHERE id = \(id) RETURNING id")
             guard !deleted.isEmpty else { return false }
-            try session.query(
+            try db.query(
                 """
                 UPDATE \(unescaped: outboxTable) SET state = 'dead', last_error = 'hook deleted'
                 WHERE hook = \(id) AND state = 'pending'
@@ -50,9 +50,9 @@ extension PostgresTracking {
 
     /// The pending deliveries of `hook` due at `now`, oldest event first (without claiming them).
     public func due(hook: Int64, now: Date, limit: Int) throws -> [OutboxEntry] {
-        try withSession { session in
+        try withConnection { db in
             try entries(
-                session.query(
+                db.query(
                     """
                     SELECT \(unescaped: Self.entryColumns) FROM \(unescaped: outboxTable) o
                     JOIN \(unescaped: eventsTable) e ON e.sequence = o.event
@@ -71,9 +71,9 @@ extension PostgresTracking {
     public func claim(hook: Int64, now: Date, lease: Duration, limit: Int) throws -> [OutboxEntry] {
         let until = now.addingTimeInterval(
             Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18)
-        return try withSession { session in
+        return try withConnection { db in
             try entries(
-                session.query(
+                db.query(
                     """
                     UPDATE \(unescaped: outboxTable) o SET next_attempt = \(until)
                     FROM \(unescaped: eventsTable) e
@@ -89,9 +89,9 @@ extension PostgresTracking {
 
     /// Every delivery of `hook` (any state), by event.
     public func outbox(hook: Int64) throws -> [OutboxEntry] {
-        try withSession { session in
+        try withConnection { db in
             try entries(
-                session.query(
+                db.query(
                     """
                     SELECT \(unescaped: Self.entryColumns) FROM \(unescaped: outboxTable) o
                     JOIN \(unescaped: eventsTable) e ON e.sequence = o.event WHERE o.hook = \(hook) ORDER BY o.event
@@ -101,8 +101,8 @@ extension PostgresTracking {
 
     /// When `hook`'s next pending delivery is due (nil when none is pending).
     public func nextDue(hook: Int64) throws -> Date? {
-        try withSession { session in
-            try session.query(
+        try withConnection { db in
+            try db.query(
                 "SELECT min(next_attempt) FROM \(unescaped: outboxTable) WHERE hook = \(hook) AND state = 'pending'"
             ).first?.decode(Date?.self) ?? nil
         }
@@ -121,8 +121,8 @@ extension PostgresTracking {
 
     /// Records a delivery accepted by the receiver.
     public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws {
-        try withSession { session in
-            try session.query(
+        try withConnection { db in
+            try db.query(
                 """
                 UPDATE \(unescaped: outboxTable) SET state = 'delivered', attempts = \(Int32(attempts)),
                   delivered = \(now), last_error = NULL WHERE id = \(id)
@@ -132,8 +132,8 @@ extension PostgresTracking {
 
     /// Records a failed attempt; the delivery stays pending until `nextAttempt`.
     public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws {
-        try withSession { session in
-            try session.query(
+        try withConnection { db in
+            try db.query(
                 """
                 UPDATE \(unescaped: outboxTable) SET attempts = \(Int32(attempts)), next_attempt = \(nextAttempt),
                   last_error = \(error) WHERE id = \(id) AND state = 'pending'
@@ -143,8 +143,8 @@ extension PostgresTracking {
 
     /// Records a delivery given up (dead letter) after its last failed attempt.
     public func markDead(_ id: Int64, attempts: Int, error: String) throws {
-        try withSession { session in
-            try session.query(
+        try withConnection { db in
+            try db.query(
                 """
                 UPDATE \(unescaped: outboxTable) SET state = 'dead', attempts = \(Int32(attempts)),
                   last_error = \(error) WHERE id = \(id)
@@ -154,8 +154,8 @@ extension PostgresTracking {
 
     /// Pending, delivered and dead counts and the oldest pending event's commit time.
     public func stats() throws -> OutboxStats {
-        try withSession { session in
-            let row = try session.query(
+        try withConnection { db in
+            let row = try db.query(
                 """
                 SELECT count(*) FILTER (WHERE o.state = 'pending'), count(*) FILTER (WHERE o.state = 'delivered'),
                   count(*) FILTER (WHERE o.state = 'dead'), min(e.created) FILTER (WHERE o.state = 'pending')

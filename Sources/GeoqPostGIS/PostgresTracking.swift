@@ -23,16 +23,16 @@ import Synchronization
 /// The cost is a round trip to the database per batch and a wait when two replicas take the
 /// same device at once, against the in-memory tracks of the GeoPackage path.
 ///
-/// Sendable: each call borrows a session from a small pool (one statement stream per caller).
+/// Sendable: each call borrows a connection from a small pool (one statement stream per caller).
 public final class PostgresTracking: Sendable {
     public let address: PostgresAddress
-    let pool: PostgresSessionPool
+    let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
 
     /// The tracking tables of the store at `address`, over at most `connections` connections.
     public init(address: PostgresAddress, connections: Int = 4) {
         self.address = address
-        pool = PostgresSessionPool(address: address, capacity: connections)
+        pool = PGConnectionPool(address: address, capacity: connections)
     }
 
     var schema: String { address.schema }
@@ -41,26 +41,26 @@ public final class PostgresTracking: Sendable {
     var hooksTable: String { "\(schema).geoq_hooks" }
     var outboxTable: String { "\(schema).geoq_outbox" }
 
-    /// Runs `body` on a pooled session, the tables made first when this process has not yet.
+    /// Runs `body` on a pooled connection, the tables made first when this process has not yet.
     @discardableResult
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        try pool.withSession { session in
+    func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try pool.withConnection { db in
             if !tablesMade.withLock({ $0 }) {
-                try makeTables(session)
+                try makeTables(db)
                 tablesMade.withLock { $0 = true }
             }
-            return try body(session)
+            return try body(db)
         }
     }
 
     /// Runs `body` in a transaction, again (up to three times) when PostgreSQL broke a deadlock
     /// or a serialisation conflict by rolling it back: nothing of it was kept, so it is safe.
-    func inTransaction<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+    func inTransaction<T>(_ body: (PGConnection) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try withSession { session in try session.transaction { try body(session) } }
+                return try withConnection { db in try db.transaction { try body(db) } }
             } catch PostGISError.queryFailed(_, let state, _)
                 where (state == "40P01" || state == "40001") && attempt < 3
             {
@@ -71,10 +71,10 @@ public final class PostgresTracking: Sendable {
 
     /// The four tables, made under an advisory lock so that replicas starting together do not
     /// race on the catalog.
-    func makeTables(_ session: PostgresSession) throws {
-        try session.ensureSchema()
-        try session.transaction {
-            try session.query("SELECT pg_advisory_xact_lock(hashtext(\(schema + ".geoq_tracking")))")
+    func makeTables(_ db: PGConnection) throws {
+        try db.ensureSchema()
+        try db.transaction {
+            try db.query("SELECT pg_advisory_xact_lock(hashtext(\(schema + ".geoq_tracking")))")
             let statements = [
                 // state NULL: a row made only to be locked, before the device's first track.
                 """
@@ -104,7 +104,7 @@ public final class PostgresTracking: Sendable {
                 """,
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_due ON \(outboxTable) (hook, state, next_attempt)",
             ]
-            for statement in statements { try session.query(PostgresQuery(unsafeSQL: statement)) }
+            for statement in statements { try db.query(PostgresQuery(unsafeSQL: statement)) }
         }
     }
 
@@ -113,7 +113,7 @@ public final class PostgresTracking: Sendable {
     /// Writes tracks, events and outbox rows in one transaction; returns the events' sequences.
     @discardableResult
     public func commit(tracks: [TrackRow], events: [StoredEvent], now: Date = Date()) throws -> [Int64] {
-        try inTransaction { session in try write(tracks: tracks, events: events, now: now, on: session) }
+        try inTransaction { db in try write(tracks: tracks, events: events, now: now, on: db) }
     }
 
     /// The locked batch: makes the rows of `keys` that are missing, locks all of them, hands
@@ -131,21 +131,21 @@ public final class PostgresTracking: Sendable {
         }
         let devices = sorted.map { String($0[0]) }
         let layers = sorted.map { String($0[1]) }
-        return try inTransaction { session in
-            try session.query(
+        return try inTransaction { db in
+            try db.query(
                 """
                 INSERT INTO \(unescaped: tracksTable) (device, layer, state, updated)
                 SELECT d, l, NULL, \(now) FROM unnest(\(devices)::text[], \(layers)::text[]) AS k(d, l) ORDER BY d, l
                 ON CONFLICT (device, layer) DO NOTHING
                 """)
-            let locked = try session.query(
+            let locked = try db.query(
                 """
                 SELECT t.device, t.layer, t.state::text FROM \(unescaped: tracksTable) t
                 JOIN unnest(\(devices)::text[], \(layers)::text[]) AS k(d, l) ON t.device = k.d AND t.layer = k.l
                 ORDER BY t.device, t.layer FOR UPDATE OF t
                 """)
             let change = try advance(try trackRows(locked))
-            return try write(tracks: change.tracks, events: change.events, now: now, on: session)
+            return try write(tracks: change.tracks, events: change.events, now: now, on: db)
         }
     }
 
@@ -157,14 +157,14 @@ public final class PostgresTracking: Sendable {
     public func sweepLocked(
         now: Date = Date(), _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> [Int64] {
-        try inTransaction { session in
-            let locked = try session.query(
+        try inTransaction { db in
+            let locked = try db.query(
                 """
                 SELECT device, layer, state::text FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
                 ORDER BY device, layer FOR UPDATE SKIP LOCKED
                 """)
             let change = try end(try trackRows(locked))
-            return try write(tracks: change.tracks, events: change.events, now: now, on: session)
+            return try write(tracks: change.tracks, events: change.events, now: now, on: db)
         }
     }
 
@@ -176,11 +176,11 @@ public final class PostgresTracking: Sendable {
     }
 
     /// The writes of a commit, in the caller's transaction.
-    private func write(tracks: [TrackRow], events: [StoredEvent], now: Date, on session: PostgresSession) throws
+    private func write(tracks: [TrackRow], events: [StoredEvent], now: Date, on db: PGConnection) throws
         -> [Int64]
     {
         if !tracks.isEmpty {
-            try session.query(
+            try db.query(
                 """
                 INSERT INTO \(unescaped: tracksTable) (device, layer, state, updated)
                 SELECT d, l, CAST(s AS json), \(now)
@@ -190,8 +190,8 @@ public final class PostgresTracking: Sendable {
         }
         guard !events.isEmpty else { return [] }
         // Held to the commit: whoever takes sequences after us commits after us.
-        try session.query("SELECT pg_advisory_xact_lock(hashtext(\(eventsTable)))")
-        let inserted = try session.query(
+        try db.query("SELECT pg_advisory_xact_lock(hashtext(\(eventsTable)))")
+        let inserted = try db.query(
             """
             INSERT INTO \(unescaped: eventsTable) (device, layer, kind, created, body)
             SELECT d, l, k, \(now), CAST(b AS json)
@@ -201,7 +201,7 @@ public final class PostgresTracking: Sendable {
             """)
         // Rows are numbered in the order inserted, so the sorted sequences follow `events`.
         let sequences = try inserted.map { try $0.decode(Int64.self) }.sorted()
-        let hooks = try readHooks(on: session)
+        let hooks = try readHooks(on: db)
         var outbox: (hooks: [Int64], events: [Int64], keys: [String]) = ([], [], [])
         for (event, sequence) in zip(events, sequences) {
             for hook in hooks where hook.matches(layer: event.layer, kind: event.kind) {
@@ -211,7 +211,7 @@ public final class PostgresTracking: Sendable {
             }
         }
         if !outbox.hooks.isEmpty {
-            try session.query(
+            try db.query(
                 """
                 INSERT INTO \(unescaped: outboxTable) (hook, event, idempotency_key, attempts, next_attempt, state)
                 SELECT h, e, k, 0, \(now), 'pending'
@@ -223,9 +223,9 @@ public final class PostgresTracking: Sendable {
 
     /// Every track, or those of one device and/or layer.
     public func tracks(device: String? = nil, layer: String? = nil) throws -> [TrackRow] {
-        try withSession { session in
+        try withConnection { db in
             try trackRows(
-                session.query(
+                db.query(
                     """
                     SELECT device, layer, state::text FROM \(unescaped: tracksTable)
                     WHERE state IS NOT NULL AND (\(device)::text IS NULL OR device = \(device))
@@ -237,8 +237,8 @@ public final class PostgresTracking: Sendable {
 
     /// Events after `since` (a sequence; 0 for all), oldest first, at most `limit`.
     public func events(since: Int64, limit: Int) throws -> [EventRecord] {
-        try withSession { session in
-            try session.query(
+        try withConnection { db in
+            try db.query(
                 """
                 SELECT sequence, device, layer, kind, created, body::text FROM \(unescaped: eventsTable)
                 WHERE sequence > \(since) ORDER BY sequence LIMIT \(Int64(limit))

@@ -78,8 +78,8 @@ struct PostGISLibraryTests {
         let points = (0..<10_000).map { _ in
             Point(x: random.uniform(box.minX...box.maxX), y: random.uniform(box.minY...box.maxY))
         }
-        let session = try PostgresSession.connect(to: database)
-        let rows = try session.query(
+        let db = try PGConnection.connect(to: database)
+        let rows = try db.query(
             PostgresQuery(
                 unsafeSQL: """
                     SELECT p.i, coalesce(array_agg(DISTINCT t.geoq_id) FILTER (WHERE t.geoq_id IS NOT NULL), '{}')

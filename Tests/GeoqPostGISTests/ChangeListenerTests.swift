@@ -42,9 +42,9 @@ struct ChangeListenerTests {
         defer { task.cancel() }
         _ = await recorder.wait { $0.contains(.connected) }
 
-        let session = try PostgresSession.connect(to: address)
-        try session.query("SELECT pg_notify(\(address.changesChannel), '41')")
-        try session.transaction { try session.query("SELECT pg_notify(\(address.changesChannel), '42')") }
+        let db = try PGConnection.connect(to: address)
+        try db.query("SELECT pg_notify(\(address.changesChannel), '41')")
+        try db.transaction { try db.query("SELECT pg_notify(\(address.changesChannel), '42')") }
         let events = await recorder.wait { $0.contains(.changed(version: "42")) }
         #expect(events == [.connected, .changed(version: "41"), .changed(version: "42")])
     }
@@ -55,15 +55,15 @@ struct ChangeListenerTests {
         let task = Task { await ChangeListener(address: address).run { recorder.record($0) } }
         defer { task.cancel() }
         _ = await recorder.wait { $0.contains(.connected) }
-        let session = try PostgresSession.connect(to: address)
+        let db = try PGConnection.connect(to: address)
         struct Abandon: Error {}
         #expect(throws: Abandon.self) {
-            try session.transaction {
-                try session.query("SELECT pg_notify(\(address.changesChannel), '7')")
+            try db.transaction {
+                try db.query("SELECT pg_notify(\(address.changesChannel), '7')")
                 throw Abandon()
             }
         }
-        try session.query("SELECT pg_notify(\(address.changesChannel), '8')")
+        try db.query("SELECT pg_notify(\(address.changesChannel), '8')")
         let events = await recorder.wait { $0.contains(.changed(version: "8")) }
         #expect(events == [.connected, .changed(version: "8")])
     }
@@ -77,8 +77,8 @@ struct ChangeListenerTests {
         _ = await recorder.wait { $0.contains(.connected) }
 
         // The listener's backend, found by the application name it gives.
-        let session = try PostgresSession.connect(to: address)
-        let ended = try session.query(
+        let db = try PGConnection.connect(to: address)
+        let ended = try db.query(
             """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(address.listenerName)
             """)
@@ -92,7 +92,7 @@ struct ChangeListenerTests {
         #expect(error.isTransient)
         #expect(wait == .milliseconds(50))
         // And it still hears changes.
-        try session.query("SELECT pg_notify(\(address.changesChannel), '9')")
+        try db.query("SELECT pg_notify(\(address.changesChannel), '9')")
         let later = await recorder.wait { $0.contains(.changed(version: "9")) }
         #expect(later.last == .changed(version: "9"))
     }

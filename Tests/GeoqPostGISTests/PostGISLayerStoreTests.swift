@@ -28,7 +28,7 @@ struct PostGISLayerStoreTests {
 
     /// Each geometry geoq writes, its WKT as PostGIS prints it (worked out by hand), and back.
     @Test func wkbRoundTripsThroughPostGIS() throws {
-        let session = try Self.store().session
+        let db = try Self.store().db
         let holed = Polygon(
             shell: try Ring(closing: [Point(x: 0, y: 0), Point(x: 4, y: 0), Point(x: 4, y: 4), Point(x: 0, y: 4)]),
             holes: [try Ring(closing: [Point(x: 1, y: 1), Point(x: 1, y: 2), Point(x: 2, y: 2), Point(x: 2, y: 1)])])
@@ -48,7 +48,7 @@ struct PostGISLayerStoreTests {
         ]
         for (geometry, wkt) in cases {
             let bytes = WKB.encode(geometry)
-            let rows = try session.query(
+            let rows = try db.query(
                 "SELECT ST_AsText(ST_GeomFromWKB(\(ByteBuffer(bytes: bytes)), 4326)), ST_AsBinary(ST_GeomFromWKB(\(ByteBuffer(bytes: bytes)), 4326)), ST_IsValid(ST_GeomFromWKB(\(ByteBuffer(bytes: bytes))))"
             )
             let (text, binary, valid) = try #require(rows.first).decode((String, ByteBuffer, Bool).self)
@@ -57,7 +57,7 @@ struct PostGISLayerStoreTests {
             #expect(try WKB.decode(Array(binary.readableBytesView)) == geometry)
         }
         // PostGIS's own WKB of a WKT we write by hand decodes to the geometry we mean.
-        let rows = try session.query("SELECT ST_AsBinary(ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 1,0 0))'))")
+        let rows = try db.query("SELECT ST_AsBinary(ST_GeomFromText('POLYGON((0 0,1 0,1 1,0 1,0 0))'))")
         let binary = try #require(rows.first).decode(ByteBuffer.self)
         #expect(try WKB.decode(Array(binary.readableBytesView)) == .polygon(try Self.square(0, 0)))
     }
@@ -94,11 +94,11 @@ struct PostGISLayerStoreTests {
         #expect(info.importedAt.hasSuffix("Z") && info.importedAt.count == 24)
         // The geometry column is typed and indexed, so that QGIS and the planner know it.
         let schema = store.address.schema
-        let column = try store.session.query(
+        let column = try store.db.query(
             "SELECT type, srid FROM geometry_columns WHERE f_table_schema = \(schema) AND f_table_name = 'test-areas'")
         let (type, srid) = try #require(column.first).decode((String, Int).self)
         #expect(type == "POLYGON" && srid == 4326)
-        let indexes = try store.session.query(
+        let indexes = try store.db.query(
             "SELECT indexdef FROM pg_indexes WHERE schemaname = \(schema) AND tablename = 'test-areas'")
         #expect(indexes.contains { (try? $0.decode(String.self))?.contains("USING gist (geom)") == true })
     }
@@ -190,7 +190,7 @@ struct PostGISLayerStoreTests {
                 name: "watched", title: "W", features: try Self.features(2), source: "s", sourceCRS: "EPSG:4326"))
         try await received.waitFor("\(imported)")
 
-        try store.session.query(
+        try store.db.query(
             PostgresQuery(unsafeSQL: "UPDATE \(address.schema).\"watched\" SET geoq_name = 'edited by hand'"))
         let edited = try #require(try store.versions()["watched"])
         #expect(edited > imported)

@@ -30,7 +30,7 @@ struct StoreFollowingTests {
 
     struct Harness {
         let address: PostgresAddress
-        let session: PostgresSession
+        let db: PGConnection
         let state: ServiceState
         let version = Version()
         let loads = Counter()
@@ -38,7 +38,7 @@ struct StoreFollowingTests {
 
         init() throws {
             address = try PostgresAddress(parsing: try #require(TestPostgres.address(schema: "follow")))
-            session = try PostgresSession.connect(to: address)
+            db = try PGConnection.connect(to: address)
             let (a, b) = try ReloadTests.snapshots()
             let link = StoreLink(store: address.description)
             link.loaded(version: "1", seconds: 0)
@@ -57,7 +57,7 @@ struct StoreFollowingTests {
         }
 
         func notify(_ version: String) throws {
-            try session.query("SELECT pg_notify(\(address.changesChannel), \(version))")
+            try db.query("SELECT pg_notify(\(address.changesChannel), \(version))")
         }
     }
 
@@ -101,7 +101,7 @@ struct StoreFollowingTests {
 
         // The server ends the listener's connection; a change is committed meanwhile, unheard.
         h.version.set("5")
-        try h.session.query(
+        try h.db.query(
             """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(h.address.listenerName)
             """)

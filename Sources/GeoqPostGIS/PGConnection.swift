@@ -10,7 +10,7 @@ import PostgresNIO
 /// So never call it on an event-loop thread (the service's request handlers do not: they answer
 /// from the in-memory snapshot). Not Sendable: one owner at a time, as a connection runs one
 /// statement at a time and a transaction must not interleave with another caller's statements.
-public final class PostgresSession {
+public final class PGConnection {
     public let address: PostgresAddress
     let connection: PostgresConnection
     let logger: Logger
@@ -29,7 +29,7 @@ public final class PostgresSession {
     /// credentials, database or extension is at fault.
     public static func connect(
         to address: PostgresAddress, requirePostGIS: Bool = true, logger: Logger = Logger(label: "geoq.postgres")
-    ) throws(PostGISError) -> PostgresSession {
+    ) throws(PostGISError) -> PGConnection {
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection.connect(
@@ -39,9 +39,9 @@ public final class PostgresSession {
         } catch {
             throw connectFailure(error, address: address)
         }
-        let session = PostgresSession(address: address, connection: connection, logger: logger)
-        if requirePostGIS { try session.ensurePostGIS() }
-        return session
+        let db = PGConnection(address: address, connection: connection, logger: logger)
+        if requirePostGIS { try db.ensurePostGIS() }
+        return db
     }
 
     /// Whether the connection is still open (it closes when the server goes away).

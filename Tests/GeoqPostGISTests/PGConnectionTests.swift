@@ -6,14 +6,14 @@ import Testing
 
 /// Connecting to the private test cluster, and each way a connection fails named for what it is.
 @Suite(.enabled(if: TestPostgres.available, Comment(rawValue: TestPostgres.missing)))
-struct PostgresSessionTests {
+struct PGConnectionTests {
     let address = try! PostgresAddress(parsing: TestPostgres.address ?? "postgresql://none@127.0.0.1/none")
 
     @Test func connectsAndFindsPostGIS() throws {
-        let session = try PostgresSession.connect(to: address)
-        let version = try session.ensurePostGIS()
+        let db = try PGConnection.connect(to: address)
+        let version = try db.ensurePostGIS()
         #expect(version.hasPrefix("3."))
-        let rows = try session.query("SELECT ST_AsText(ST_SetSRID(ST_MakePoint(-1.64, 42.81), 4326))")
+        let rows = try db.query("SELECT ST_AsText(ST_SetSRID(ST_MakePoint(-1.64, 42.81), 4326))")
         #expect(try rows.first?.decode(String.self) == "POINT(-1.64 42.81)")
     }
 
@@ -21,7 +21,7 @@ struct PostgresSessionTests {
         var wrong = address
         wrong.password = "not-the-password"
         #expect {
-            _ = try PostgresSession.connect(to: wrong)
+            _ = try PGConnection.connect(to: wrong)
         } throws: { error in
             guard case .credentialsRefused(let named, _) = error as? PostGISError else { return false }
             return named.contains("***") && !named.contains("not-the-password")
@@ -32,7 +32,7 @@ struct PostgresSessionTests {
         var nowhere = address
         nowhere.port = try FreePort.next()
         #expect {
-            _ = try PostgresSession.connect(to: nowhere)
+            _ = try PGConnection.connect(to: nowhere)
         } throws: { error in
             guard case .unreachable = error as? PostGISError else { return false }
             return (error as? PostGISError)?.isTransient == true
@@ -43,47 +43,47 @@ struct PostgresSessionTests {
         var missing = address
         missing.database = "geoq_no_such_database"
         #expect(throws: PostGISError.noDatabase(address: missing.description)) {
-            _ = try PostgresSession.connect(to: missing)
+            _ = try PGConnection.connect(to: missing)
         }
     }
 
     @Test func databaseWithoutPostGISIsNamed() throws {
         let plain = try PostgresAddress(parsing: try #require(TestPostgres.addressWithoutPostGIS))
         #expect {
-            _ = try PostgresSession.connect(to: plain)
+            _ = try PGConnection.connect(to: plain)
         } throws: { error in
             guard case .noPostGIS(_, let reason) = error as? PostGISError else { return false }
             return reason.contains("CREATE EXTENSION postgis")
         }
         // Without the check the same database is usable (for the tables that need no geometry).
-        let session = try PostgresSession.connect(to: plain, requirePostGIS: false)
-        #expect(try session.query("SELECT 1").count == 1)
+        let db = try PGConnection.connect(to: plain, requirePostGIS: false)
+        #expect(try db.query("SELECT 1").count == 1)
     }
 
     @Test func aFailedStatementNamesItsSQLState() throws {
-        let session = try PostgresSession.connect(to: address)
+        let db = try PGConnection.connect(to: address)
         #expect {
-            try session.query("SELECT * FROM geoq_no_such_table")
+            try db.query("SELECT * FROM geoq_no_such_table")
         } throws: { error in
             guard case .queryFailed(_, let state, let message) = error as? PostGISError else { return false }
             return state == "42P01" && message.contains("geoq_no_such_table")
         }
-        // The session stays usable after a refused statement.
-        #expect(try session.query("SELECT 2").count == 1)
+        // The connection stays usable after a refused statement.
+        #expect(try db.query("SELECT 2").count == 1)
     }
 
     @Test func transactionRollsBackOnThrow() throws {
-        let session = try PostgresSession.connect(to: address)
-        try session.query("CREATE TEMP TABLE t (x int)")
+        let db = try PGConnection.connect(to: address)
+        try db.query("CREATE TEMP TABLE t (x int)")
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            try session.transaction {
-                try session.query("INSERT INTO t VALUES (1)")
+            try db.transaction {
+                try db.query("INSERT INTO t VALUES (1)")
                 throw Stop()
             }
         }
-        try session.transaction { try session.query("INSERT INTO t VALUES (2)") }
-        let rows = try session.query("SELECT x FROM t ORDER BY x")
+        try db.transaction { try db.query("INSERT INTO t VALUES (2)") }
+        let rows = try db.query("SELECT x FROM t ORDER BY x")
         #expect(try rows.map { try $0.decode(Int.self) } == [2])
     }
 }
