@@ -106,7 +106,7 @@ let package = Package(
         // The store in PostgreSQL/PostGIS, for many geoq processes over one database: the same
         // layers, incidents, device tracks and webhook outbox as the GeoPackage, geometry as WKB
         // in PostGIS columns, and LISTEN/NOTIFY for changes. postgres-nio behind a small
-        // blocking session, so the store has one calling convention whichever backend it is.
+        // blocking connection, so the store has one calling convention whichever backend it is.
         .target(
             name: "GeoqPostGIS",
             dependencies: [
