@@ -46,6 +46,13 @@ public struct TrackingStore: Sendable {
     /// instead of per call. Not Sendable: keep it in one actor or thread.
     public func connection() throws(StoreError) -> TrackingTables { try open() }
 
+    /// The tables to work on: the shared PostgreSQL ones, or the GeoPackage's, opened for this
+    /// call.
+    func tables() throws -> any TrackingTableAccess {
+        if let postgres { return postgres }
+        return try open()
+    }
+
     func open() throws(StoreError) -> TrackingTables {
         guard let storeFile else {
             throw StoreError(.storeUnreadable, "\(address) is a database, not a GeoPackage file")
@@ -66,8 +73,7 @@ public struct TrackingStore: Sendable {
         tracks: [(device: String, layer: String, state: Data)], events: [StoredEvent], now: Date = Date()
     ) throws -> [Int64] {
         let rows = tracks.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }
-        if let postgres { return try postgres.commit(tracks: rows, events: events, now: now) }
-        return try open().commit(tracks: rows, events: events, now: now)
+        return try tables().commit(tracks: rows, events: events, now: now)
     }
 
     /// Applies a batch to the tracks of `keys` with them locked against every other writer:
@@ -105,38 +111,28 @@ public struct TrackingStore: Sendable {
 
     /// Every track, or those of one device and/or layer.
     public func tracks(device: String? = nil, layer: String? = nil) throws -> [TrackRow] {
-        if let postgres { return try postgres.tracks(device: device, layer: layer) }
-        return try open().tracks(device: device, layer: layer)
+        try tables().tracks(device: device, layer: layer)
     }
 
     /// Events after sequence `since` (0: from the first), oldest first, at most `limit`.
     public func events(since: Int64, limit: Int) throws -> [EventRecord] {
-        if let postgres { return try postgres.events(since: since, limit: limit) }
-        return try open().events(since: since, limit: limit)
+        try tables().events(since: since, limit: limit)
     }
 
     public func addHook(url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date()) throws
         -> Hook
     {
-        if let postgres { return try postgres.addHook(url: url, layer: layer, events: events, now: now) }
-        return try open().addHook(url: url, layer: layer, events: events, now: now)
+        try tables().addHook(url: url, layer: layer, events: events, now: now)
     }
 
-    public func hooks() throws -> [Hook] {
-        if let postgres { return try postgres.hooks() }
-        return try open().hooks()
-    }
+    public func hooks() throws -> [Hook] { try tables().hooks() }
 
     /// Deletes a hook and marks its pending deliveries dead ("hook deleted"); false when unknown.
-    public func deleteHook(id: Int64) throws -> Bool {
-        if let postgres { return try postgres.deleteHook(id: id) }
-        return try open().deleteHook(id: id)
-    }
+    public func deleteHook(id: Int64) throws -> Bool { try tables().deleteHook(id: id) }
 
     /// `hook`'s pending deliveries due at `now`, oldest event first.
     public func due(hook: Int64, now: Date = Date(), limit: Int) throws -> [OutboxEntry] {
-        if let postgres { return try postgres.due(hook: hook, now: now, limit: limit) }
-        return try open().due(hook: hook, now: now, limit: limit)
+        try tables().due(hook: hook, now: now, limit: limit)
     }
 
     /// `hook`'s deliveries due at `now`, taken for delivery: on PostgreSQL claimed for `lease`
@@ -148,36 +144,22 @@ public struct TrackingStore: Sendable {
     }
 
     /// When `hook`'s next pending delivery is due; nil when none is pending.
-    public func nextDue(hook: Int64) throws -> Date? {
-        if let postgres { return try postgres.nextDue(hook: hook) }
-        return try open().nextDue(hook: hook)
-    }
+    public func nextDue(hook: Int64) throws -> Date? { try tables().nextDue(hook: hook) }
 
     /// Every delivery of `hook`, any state.
-    public func outbox(hook: Int64) throws -> [OutboxEntry] {
-        if let postgres { return try postgres.outbox(hook: hook) }
-        return try open().outbox(hook: hook)
-    }
+    public func outbox(hook: Int64) throws -> [OutboxEntry] { try tables().outbox(hook: hook) }
 
     public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws {
-        if let postgres { return try postgres.markDelivered(id, attempts: attempts, at: now) }
-        try open().markDelivered(id, attempts: attempts, at: now)
+        try tables().markDelivered(id, attempts: attempts, at: now)
     }
 
     public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws {
-        if let postgres {
-            return try postgres.markFailed(id, attempts: attempts, nextAttempt: nextAttempt, error: error)
-        }
-        try open().markFailed(id, attempts: attempts, nextAttempt: nextAttempt, error: error)
+        try tables().markFailed(id, attempts: attempts, nextAttempt: nextAttempt, error: error)
     }
 
     public func markDead(_ id: Int64, attempts: Int, error: String) throws {
-        if let postgres { return try postgres.markDead(id, attempts: attempts, error: error) }
-        try open().markDead(id, attempts: attempts, error: error)
+        try tables().markDead(id, attempts: attempts, error: error)
     }
 
-    public func stats() throws -> OutboxStats {
-        if let postgres { return try postgres.stats() }
-        return try open().stats()
-    }
+    public func stats() throws -> OutboxStats { try tables().stats() }
 }

@@ -24,7 +24,7 @@ import Synchronization
 /// same device at once, against the in-memory tracks of the GeoPackage path.
 ///
 /// Sendable: each call borrows a connection from a small pool (one statement stream per caller).
-public final class PostgresTracking: Sendable {
+public final class PostgresTracking: TrackingTableAccess, Sendable {
     public let address: PostgresAddress
     let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
