@@ -257,8 +257,9 @@ struct ServeCommand: AsyncParsableCommand {
         var loaded = "no layers yet (waiting for \(address.description))"
         do throws(LayerError) {
             let started = ContinuousClock.now
-            let current = try version()
             let library = try LayerLibrary(locations: DataLocations.resolve(), store: store)
+            // The versions the library read its layers at (one connection, not a second one).
+            let current = String(library.layerVersions.values.max() ?? 0)
             let snapshot = Self.load(from: library)
             data = snapshot
             loaded = Self.summary(of: snapshot) + " from \(address.description) at version \(current)"

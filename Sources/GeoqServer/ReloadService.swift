@@ -121,6 +121,13 @@ public struct ReloadService: Service {
                 reloadIfChanged(following, reason: "store connected")
             case .changed(let version):
                 link.heardChange()
+                // Versions come from one sequence: an announcement no newer than the snapshot
+                // (the rest of a burst a reload already covered) needs no read of the store.
+                if let announced = Int64(version), let held = link.current.loadedVersion.flatMap({ Int64($0) }),
+                    announced <= held, state.data != nil
+                {
+                    return
+                }
                 reloadIfChanged(following, reason: "store version \(version) announced")
             case .disconnected(let error, let retryIn):
                 if link.current.connected || link.current.lastError != error.description {
