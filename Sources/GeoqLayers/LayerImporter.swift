@@ -34,7 +34,10 @@ public struct LayerImporter: Sendable {
             case .geoPackage(let storeFile):
                 try FileManager.default.createDirectory(
                     at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try GeoPackage.open(at: storeFile.path, create: true).replaceLayer(input)
+                let package = try GeoPackage.open(at: storeFile.path, create: true)
+                try package.replaceLayer(input)
+                // A separate step: the layer is written whole first, then its index beside it.
+                try StoredIndex.write(of: input.name, features: input.features, into: package)
             case .postgreSQL(let address):
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
             }
