@@ -188,8 +188,10 @@ extension GeoPackage {
         }
     }
 
-    /// Removes the stored index of layer `table`, if any (its triggers stay: they only count).
-    func deleteLayerIndex(of table: String) throws(StoreError) {
+    /// Removes the stored index of layer `table`, if any (its triggers stay: they only count);
+    /// the layer is then indexed at every load, as before indexes were stored.
+    public func deleteLayerIndex(of table: String) throws(StoreError) {
+        guard try tableExists("geoq_layer_index") else { return }
         for sql in [
             "DELETE FROM geoq_layer_index WHERE table_name = ?",
             "DELETE FROM geoq_layer_index_chunks WHERE table_name = ?",
