@@ -128,17 +128,8 @@ public struct PointLayer: Sendable {
     }
 
     /// Up to 7 decimals (about 1 cm), without trailing zeros: `%.7f`, trimmed.
-    ///
-    /// Most coordinates are published with 7 decimals or fewer; then the shortest text that reads
-    /// back as the value (`description`) is that text already, as the binary value lies within
-    /// an ulp (under 1e-13 for degrees) of it and so rounds to it at 7 decimals. It is much
-    /// cheaper than `String(format:)`, which the others take.
     static func coordinate(_ value: Double) -> String {
-        var s = value.description
-        let decimals = s.utf8.firstIndex(of: UInt8(ascii: ".")).map {
-            s.utf8.distance(from: $0, to: s.utf8.endIndex) - 1
-        }
-        if s.utf8.contains(UInt8(ascii: "e")) || (decimals ?? 0) > 7 { s = sevenDecimals(value) }
+        var s = sevenDecimals(value)
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
         return s
