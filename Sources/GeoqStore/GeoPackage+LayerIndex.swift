@@ -154,22 +154,27 @@ extension GeoPackage {
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(byteCount), alignment: 16)
         defer { buffer.deallocate() }
+        // Each chunk's size first, then its bytes straight into place (see readBlob).
         let chunks = try connection.prepare(
-            "SELECT chunk, data FROM geoq_layer_index_chunks WHERE table_name = ? ORDER BY chunk")
+            """
+            SELECT chunk, rowid, length(data), typeof(data) FROM geoq_layer_index_chunks
+            WHERE table_name = ? ORDER BY chunk
+            """)
         try chunks.bind(table, at: 1)
         var filled = 0
         var expected: Int64 = 0
         while try chunks.step() {
             guard chunks.int64(at: 0) == expected else { return damaged("chunk \(expected) missing") }
-            let fits = chunks.withBlob(at: 1) { bytes -> Bool in
-                guard bytes.count <= buffer.count - filled else { return false }
-                if let base = bytes.baseAddress {
-                    (buffer.baseAddress! + filled).copyMemory(from: base, byteCount: bytes.count)
-                }
-                filled += bytes.count
-                return true
+            guard chunks.text(at: 3) == "blob" else { return damaged("chunk \(expected) is not a blob") }
+            let size = Int(chunks.int64(at: 2))
+            guard size >= 0, size <= buffer.count - filled else {
+                return damaged("more bytes than the \(byteCount) recorded")
             }
-            guard fits else { return damaged("more bytes than the \(byteCount) recorded") }
+            let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + size])
+            let found = try connection.readBlob(
+                table: "geoq_layer_index_chunks", column: "data", rowid: chunks.int64(at: 1), into: destination)
+            guard found == size else { return damaged("chunk \(expected) of \(found) bytes, \(size) listed") }
+            filled += size
             expected += 1
         }
         guard expected == chunkCount, filled == buffer.count else {

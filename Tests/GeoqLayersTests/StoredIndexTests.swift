@@ -109,10 +109,15 @@ import Testing
     static let damages: [(sql: String, reason: String)] = [
         // One byte in the middle of the bytes, flipped.
         (
-            "UPDATE geoq_layer_index_chunks SET data = substr(data, 1, 5000) || "
-                + "(CASE WHEN substr(data, 5001, 1) = x'00' THEN x'01' ELSE x'00' END) || substr(data, 5002) "
+            "UPDATE geoq_layer_index_chunks SET data = CAST(substr(data, 1, 5000) || "
+                + "(CASE WHEN substr(data, 5001, 1) = x'00' THEN x'01' ELSE x'00' END) || substr(data, 5002) AS BLOB) "
                 + "WHERE table_name = 'valencia-census-sections'",
             "damaged: checksum"
+        ),
+        // The bytes turned into text (a blob concatenated in SQL is text).
+        (
+            "UPDATE geoq_layer_index_chunks SET data = data || x'00' WHERE table_name = 'valencia-census-sections'",
+            "damaged: chunk 0 is not a blob"
         ),
         // The last 100 bytes cut off.
         (
