@@ -5,7 +5,8 @@
 /// write-only: readers may ignore it, writers of the layer table keep it honest through its
 /// triggers):
 /// - `geoq_layer_index`: per layer the index kind and format version, the layer's identity
-///   when the index was written (feature count, gpkg_contents.last_change), an edit counter,
+///   when the index was written (feature count, total size of the geometry blobs,
+///   gpkg_contents.last_change), an edit counter,
 ///   the byte count and the XXH64 checksum of the bytes;
 /// - `geoq_layer_index_chunks`: the bytes, in chunks of at most ``chunkSize`` (SQLite caps a
 ///   value at a billion bytes, and an index of millions of edges comes near it).
@@ -66,22 +67,23 @@ extension GeoPackage {
                 guard let lastChange = try lastChange(of: table) else {
                     throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
                 }
-                let count = try connection.scalarInt("SELECT count(*) FROM \(q(table))") ?? 0
+                let (count, geometryBytes) = try identity(of: table)
                 try deleteLayerIndex(of: table)
                 let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
                 let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
                     bytes[$0..<min($0 + Self.chunkSize, bytes.count)]
                 }
                 let header = try connection.prepare(
-                    "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)")
+                    "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
                 try header.bind(table, at: 1)
                 try header.bind(kind.rawValue, at: 2)
                 try header.bind(Int64(format), at: 3)
                 try header.bind(count, at: 4)
-                try header.bind(lastChange, at: 5)
-                try header.bind(Int64(bytes.count), at: 6)
-                try header.bind(Int64(bitPattern: checksum), at: 7)
-                try header.bind(Int64(chunks.count), at: 8)
+                try header.bind(geometryBytes, at: 5)
+                try header.bind(lastChange, at: 6)
+                try header.bind(Int64(bytes.count), at: 7)
+                try header.bind(Int64(bitPattern: checksum), at: 8)
+                try header.bind(Int64(chunks.count), at: 9)
                 try header.run()
                 let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
                 for (number, chunk) in chunks.enumerated() {
@@ -104,8 +106,8 @@ extension GeoPackage {
     }
 
     /// Reads the index of layer `table` and hands its bytes to `decode`, after checking that
-    /// it is of `kind` and `format`, was written for the layer's present content (`featureCount`
-    /// rows, the same last_change, no edit since) and matches its checksum. Returns what
+    /// it is of `kind` and `format`, was written for the layer's present content (as many rows
+    /// and geometry bytes, the same last_change, no edit since) and matches its checksum. Returns what
     /// `decode` returns, or why the index cannot be used (`decode` throwing counts as damaged).
     public func withLayerIndex<T>(
         of table: String, kind: IndexKind, format: Int,
@@ -117,7 +119,7 @@ extension GeoPackage {
         let header = try connection.prepare(
             """
             SELECT i.kind, i.format_version, i.feature_count, i.last_change, i.edits, i.byte_count,
-                   i.checksum, i.chunk_count, c.last_change
+                   i.checksum, i.chunk_count, c.last_change, i.geometry_bytes
             FROM geoq_layer_index i LEFT JOIN gpkg_contents c ON c.table_name = i.table_name
             WHERE i.table_name = ?
             """)
@@ -134,6 +136,7 @@ extension GeoPackage {
         let checksum = UInt64(bitPattern: header.int64(at: 6))
         let chunkCount = header.int64(at: 7)
         let layerChange = header.text(at: 8) ?? ""
+        let storedGeometryBytes = header.int64(at: 9)
         func stale(_ detail: String) -> Result<T, UnusableIndex> {
             .failure(UnusableIndex(reason: .stale, detail: detail))
         }
@@ -148,9 +151,22 @@ extension GeoPackage {
         guard edits == 0 else {
             return stale("the layer table was edited \(edits) time(s) after the index was written")
         }
-        let count = try connection.scalarInt("SELECT count(*) FROM \(Self.quoted(table))") ?? 0
+        let (count, geometryBytes) = try identity(of: table)
         guard storedCount == count else { return stale("written for \(storedCount) features, the layer has \(count)") }
-        guard byteCount >= 0, byteCount <= Int64(Int.max / 2) else { return damaged("byte count \(byteCount)") }
+        guard storedGeometryBytes == geometryBytes else {
+            return stale("written for \(storedGeometryBytes) bytes of geometry, the layer has \(geometryBytes)")
+        }
+        // The chunks' sizes are checked against the recorded size before anything is allocated:
+        // a damaged header must not ask for more memory than the bytes stored.
+        let sizes = try connection.prepare(
+            "SELECT count(*), total(length(data)) FROM geoq_layer_index_chunks WHERE table_name = ?")
+        try sizes.bind(table, at: 1)
+        _ = try sizes.step()
+        guard sizes.int64(at: 0) == chunkCount, sizes.double(at: 1) == Double(byteCount), byteCount >= 0 else {
+            return damaged(
+                "\(sizes.int64(at: 0)) chunks of \(Int64(sizes.double(at: 1))) bytes, "
+                    + "\(chunkCount) of \(byteCount) recorded")
+        }
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(byteCount), alignment: 16)
         defer { buffer.deallocate() }
@@ -207,6 +223,18 @@ extension GeoPackage {
         }
     }
 
+    /// What identifies the layer's rows cheaply: their count and the total size of their
+    /// geometry blobs (read from each record's header, not the blobs themselves).
+    private func identity(of table: String) throws(StoreError) -> (rows: Int64, geometryBytes: Int64) {
+        let column = try connection.prepare("SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?")
+        try column.bind(table, at: 1)
+        let geometry = try column.step() ? (column.text(at: 0) ?? "geom") : "geom"
+        let stmt = try connection.prepare(
+            "SELECT count(*), total(length(\(Self.quoted(geometry)))) FROM \(Self.quoted(table))")
+        _ = try stmt.step()
+        return (stmt.int64(at: 0), Int64(stmt.double(at: 1)))
+    }
+
     /// The layer's gpkg_contents.last_change; nil when it is not a layer of the store.
     private func lastChange(of table: String) throws(StoreError) -> String? {
         let stmt = try connection.prepare("SELECT last_change FROM gpkg_contents WHERE table_name = ?")
@@ -222,6 +250,7 @@ extension GeoPackage {
               kind TEXT NOT NULL,
               format_version INTEGER NOT NULL,
               feature_count INTEGER NOT NULL,
+              geometry_bytes INTEGER NOT NULL,
               last_change TEXT NOT NULL,
               edits INTEGER NOT NULL DEFAULT 0,
               byte_count INTEGER NOT NULL,

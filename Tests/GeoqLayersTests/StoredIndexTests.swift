@@ -117,7 +117,7 @@ import Testing
         // The bytes turned into text (a blob concatenated in SQL is text).
         (
             "UPDATE geoq_layer_index_chunks SET data = data || x'00' WHERE table_name = 'valencia-census-sections'",
-            "damaged: chunk 0 is not a blob"
+            "damaged:"
         ),
         // The last 100 bytes cut off.
         (
@@ -130,6 +130,11 @@ import Testing
             "UPDATE geoq_layer_index SET format_version = format_version - 1 "
                 + "WHERE table_name = 'valencia-census-sections'",
             "stale: format version"
+        ),
+        // A header asking for a petabyte: refused before anything is allocated.
+        (
+            "UPDATE geoq_layer_index SET byte_count = 1000000000000000 WHERE table_name = 'valencia-census-sections'",
+            "damaged: 1 chunks of"
         ),
         // No index at all.
         ("DELETE FROM geoq_layer_index WHERE table_name = 'valencia-census-sections'", "missing:"),
@@ -205,6 +210,31 @@ import Testing
         Self.expectSameAnswers(
             layer.index, Layer.index(of: layer.features),
             on: Self.points(around: built.boundingBox, count: 2_000, seed: 10))
+    }
+
+    /// A writer that bypasses the edit-counting triggers (here they are dropped first) and
+    /// changes a geometry: the total size of the geometry blobs, part of the index's identity,
+    /// no longer matches.
+    @Test(.enabled(if: hasOGRInfo, "gdal-bin not installed"))
+    func geometryEditWithoutTriggersIsSeen() throws {
+        let name = "pamplona-sectors"
+        let store = try Self.importStore([name])
+        var statements = ["insert", "update", "delete"].map { "DROP TRIGGER \"geoq_layer_index_\(name)_\($0)\"" }
+        statements.append("UPDATE \"\(name)\" SET geom = (SELECT geom FROM \"\(name)\" WHERE fid = 3) WHERE fid = 1")
+        for sql in statements {
+            let (status, output) = try Self.run("/usr/bin/ogrinfo", [store.file.path, "-sql", sql])
+            #expect(status == 0, "\(sql): \(output)")
+        }
+        let (layer, origin) = try Self.load(name, from: store.file)
+        guard case .rebuilt(let why) = origin else {
+            Issue.record("index used after a geometry edit: \(String(describing: origin))")
+            return
+        }
+        #expect(why.hasPrefix("stale: written for") && why.contains("bytes of geometry"), "\(why)")
+        #expect(layer.features[0].geometry == layer.features[2].geometry)
+        Self.expectSameAnswers(
+            layer.index, Layer.index(of: layer.features),
+            on: Self.points(around: layer.index.boundingBox, count: 2_000, seed: 11))
     }
 
     /// GDAL still opens the store cleanly, with the same feature layers as a store without
