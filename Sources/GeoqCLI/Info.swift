@@ -42,6 +42,10 @@ struct Info: ParsableCommand {
         let attributes = try ExitStatus.reporting(format: format) { () throws(LayerError) in
             LayerAttribute.describe(try library.features(of: layer))
         }
+        // A polygon layer is loaded as a query would load it, to say where its index came from.
+        let index: IndexOrigin? =
+            library.polygonLayerNames.contains(layer) && (try? library.layer(named: layer)) != nil
+            ? library.indexOrigin(of: layer) : nil
         var out = StandardOutput()
         switch format {
         case .text:
@@ -59,10 +63,13 @@ struct Info: ParsableCommand {
                 approximate:    \(info.approximate ?? "no")
 
                 """)
+            if let index { out.write("index:          \(index)\n") }
             for note in info.notes { out.write("note:           \(note)\n") }
             out.write(Self.text(attributes))
         case .json, .geojson:
-            out.write(AnswerRenderer.serialise(Self.jsonObject(info, attributes: attributes), pretty: true) + "\n")
+            var object = Self.jsonObject(info, attributes: attributes)
+            if let index { object["index"] = Self.jsonObject(index) }
+            out.write(AnswerRenderer.serialise(object, pretty: true) + "\n")
         }
     }
 
@@ -74,6 +81,15 @@ struct Info: ParsableCommand {
             ["name": a.name, "type": a.type, "example": a.example.map { $0 as Any } ?? NSNull()]
         }
         return object
+    }
+
+    /// `{"origin": "stored" | "rebuilt" | "built", "reason": …}` (a reason for "rebuilt" only).
+    static func jsonObject(_ index: IndexOrigin) -> [String: Any] {
+        switch index {
+        case .stored: ["origin": "stored"]
+        case .rebuilt(let reason): ["origin": "rebuilt", "reason": reason]
+        case .built: ["origin": "built"]
+        }
     }
 
     /// One line per attribute: its name, type and an example value.

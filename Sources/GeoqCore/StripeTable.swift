@@ -154,6 +154,16 @@ final class StripeStorage: @unchecked Sendable {
         _ = self.edges.initialize(from: edges)
     }
 
+    /// Takes ownership of buffers already filled (by a stored index's reader).
+    init(
+        owning parts: UnsafeMutableBufferPointer<StripeTable.Part>, offsets: UnsafeMutableBufferPointer<Int32>,
+        edges: UnsafeMutableBufferPointer<Segment>
+    ) {
+        self.parts = parts
+        self.offsets = offsets
+        self.edges = edges
+    }
+
     deinit {
         parts.deallocate()
         offsets.deallocate()

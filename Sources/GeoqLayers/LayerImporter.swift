@@ -7,6 +7,9 @@ import GeoqStore
 /// name in a single transaction: a failed import leaves the store as it was.
 public struct LayerImporter: Sendable {
     public var invalidPolygons: LayerLoader.InvalidPolygonPolicy
+    /// Whether a polygon layer imported into a GeoPackage gets its packed index stored beside it
+    /// (so that loading it does not build it); off only to time the import without that step.
+    public var writesIndex = true
 
     public init(invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail) {
         self.invalidPolygons = invalidPolygons
@@ -34,7 +37,10 @@ public struct LayerImporter: Sendable {
             case .geoPackage(let storeFile):
                 try FileManager.default.createDirectory(
                     at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try GeoPackage.open(at: storeFile.path, create: true).replaceLayer(input)
+                let package = try GeoPackage.open(at: storeFile.path, create: true)
+                try package.replaceLayer(input)
+                // A separate step: the layer is written whole first, then its index beside it.
+                if writesIndex { try StoredIndex.write(of: input.name, features: input.features, into: package) }
             case .postgreSQL(let address):
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
             }

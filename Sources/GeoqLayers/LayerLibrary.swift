@@ -22,6 +22,10 @@ public final class LayerLibrary {
     public let layerVersions: [String: Int64]
     private let loader: LayerLoader
     private var loaded: [String: Layer] = [:]
+    private var indexOrigins: [String: IndexOrigin] = [:]
+
+    /// Where the index of polygon layer `name` came from, once ``layer(named:)`` loaded it.
+    public func indexOrigin(of name: String) -> IndexOrigin? { indexOrigins[name] }
 
     /// Opens the store (`store`, else the locations' one): a GeoPackage read-only if it exists,
     /// a PostgreSQL database by connecting to it. A store that exists but cannot be read is an
@@ -154,13 +158,22 @@ public final class LayerLibrary {
                     path: "\(store) layer \(name)", feature: LayerLoader.describe(f, at: i),
                     geometryType: f.geometry.typeName)
             }
+            let index: PolygonIndex?
+            if case .geoPackage(let package) = backend {
+                let found = StoredIndex.polygonIndex(of: name, features: features, in: package)
+                (index, indexOrigins[name]) = (found.index, found.origin)
+            } else {
+                (index, indexOrigins[name]) = (nil, .built)
+            }
             layer = Layer(
                 name: name, title: info.title, features: features,
                 approximation: note(stored: info.approximate, layer: name),
-                source: "\(store) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes
+                source: "\(store) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes,
+                index: index
             )
         } else {
             layer = try loader.load(name, from: catalog)
+            indexOrigins[name] = .built
         }
         loaded[name] = layer
         return layer

@@ -20,14 +20,17 @@ public struct Layer: Sendable {
     /// What loading did that a user should know: merged repeated ids, invalid polygons kept.
     public let notes: [String]
 
+    /// Builds the layer; `index`, when given, must index `features` (item `i` is `features[i]`),
+    /// as a stored index read back does; else it is built here.
     public init(
         name: String, title: String, features: [Feature], approximation: ApproximationNote?,
-        source: String, sourceCRS: String, notes: [String]
+        source: String, sourceCRS: String, notes: [String], index: PolygonIndex? = nil
     ) {
+        precondition(index == nil || index?.count == features.count, "an index of other features")
         self.name = name
         self.title = title
         self.features = features
-        self.index = PolygonIndex(features.map { $0.geometry.areal ?? MultiPolygon([]) })
+        self.index = index ?? Self.index(of: features)
         self.approximation = approximation
         self.source = source
         self.sourceCRS = sourceCRS
@@ -35,4 +38,10 @@ public struct Layer: Sendable {
     }
 
     public var isApproximate: Bool { approximation != nil }
+
+    /// The index ``init(name:title:features:approximation:source:sourceCRS:notes:index:)``
+    /// builds when it is given none: item `i` is `features[i]`'s areal part.
+    public static func index(of features: [Feature]) -> PolygonIndex {
+        PolygonIndex(features.map { $0.geometry.areal ?? MultiPolygon([]) })
+    }
 }

@@ -128,20 +128,41 @@ public struct PointLayer: Sendable {
     }
 
     /// Up to 7 decimals (about 1 cm), without trailing zeros: `%.7f`, trimmed.
-    ///
-    /// Most coordinates are published with 7 decimals or fewer; then the shortest text that reads
-    /// back as the value (`description`) is that text already, as the binary value lies within
-    /// an ulp (under 1e-13 for degrees) of it and so rounds to it at 7 decimals. It is much
-    /// cheaper than `String(format:)`, which the others take.
     static func coordinate(_ value: Double) -> String {
-        var s = value.description
-        let decimals = s.utf8.firstIndex(of: UInt8(ascii: ".")).map {
-            s.utf8.distance(from: $0, to: s.utf8.endIndex) - 1
-        }
-        if s.utf8.contains(UInt8(ascii: "e")) || (decimals ?? 0) > 7 { s = String(format: "%.7f", value) }
+        var s = sevenDecimals(value)
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
         return s
+    }
+
+    /// `%.7f` of `value`: the exact binary value rounded to 7 decimals, ties to even, as the C
+    /// library prints it. A store's point layers format every coordinate once when they load,
+    /// and `String(format:)` was most of their load time; this computes the digits directly.
+    ///
+    /// `value × 10⁷` is split into the rounded product `p` and its exact error `e` (one fused
+    /// multiply-add), so the rounding decision sees the exact product: `p`'s fraction decides,
+    /// unless it is exactly one half, when `e` does, and an exact tie goes to the even integer.
+    /// Beyond 10¹¹ (no coordinate) it falls back to `String(format:)`.
+    static func sevenDecimals(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e11 else { return String(format: "%.7f", value) }
+        let p = value * 1e7
+        let error = (-p).addingProduct(value, 1e7)  // exact: value × 10⁷ − p
+        let whole = p.rounded(.down)
+        let fraction = p - whole  // exact, and a multiple of p's spacing, which bounds |error| twice over
+        let units: Double
+        if fraction > 0.5 || (fraction == 0.5 && error > 0) {
+            units = whole + 1
+        } else if fraction < 0.5 || error < 0 {
+            units = whole
+        } else {
+            units = whole.truncatingRemainder(dividingBy: 2) == 0 ? whole : whole + 1
+        }
+        let negative = value.sign == .minus
+        let n = UInt64(abs(units))
+        let integer = n / 10_000_000, decimals = n % 10_000_000
+        var digits = String(decimals)
+        digits = String(repeating: "0", count: 7 - digits.utf8.count) + digits
+        return (negative ? "-" : "") + String(integer) + "." + digits
     }
 
     static func category(of feature: Feature, scheme: Scheme) -> Category? {

@@ -20,6 +20,8 @@ public final class GeoPackage {
 
     /// `application_id` of GeoPackage 1.2 and later: "GPKG".
     static let applicationID: Int64 = 0x4750_4B47
+    /// How much of a store opened read-only SQLite may map into memory.
+    static let mappedBytes: Int64 = 4 << 30
     /// `user_version` written for GeoPackage 1.3.0.
     static let userVersion: Int64 = 10300
 
@@ -49,6 +51,9 @@ public final class GeoPackage {
         if tableCount == 0 && create && !readOnly {
             try store.createSchema()
         }
+        // Reads map the file instead of copying each page through a read call: a stored index of
+        // hundreds of megabytes is read at memory speed. Only a hint: SQLite may map less.
+        if readOnly { try connection.execute("PRAGMA mmap_size = \(Self.mappedBytes)") }
         let foundID = try connection.scalarInt("PRAGMA application_id") ?? 0
         let hasContents =
             try connection.scalarInt(

@@ -87,6 +87,28 @@ final class SQLiteConnection {
         return stmt.int64(at: 0)
     }
 
+    /// Copies the blob in `column` of row `rowid` of `table` into `destination` with
+    /// `sqlite3_blob_read`: straight from the database pages, without the whole-value copy that
+    /// reading it as a column makes first. Returns the blob's size; copies nothing and returns
+    /// it when it is not `destination`'s size.
+    func readBlob(
+        table: String, column: String, rowid: Int64, into destination: UnsafeMutableRawBufferPointer
+    ) throws(StoreError) -> Int {
+        var blob: OpaquePointer?
+        let what = "reading \(table).\(column) of row \(rowid)"
+        let rc = sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob)
+        guard rc == SQLITE_OK, let blob else {
+            sqlite3_blob_close(blob)
+            throw error(rc, sql: what)
+        }
+        defer { sqlite3_blob_close(blob) }
+        let size = Int(sqlite3_blob_bytes(blob))
+        guard size == destination.count, size > 0 else { return size }
+        let read = sqlite3_blob_read(blob, destination.baseAddress, Int32(size), 0)
+        guard read == SQLITE_OK else { throw error(read, sql: what) }
+        return size
+    }
+
     fileprivate func error(_ rc: Int32, sql: String) -> StoreError {
         let message = String(cString: sqlite3_errmsg(handle))
         let code: StoreError.Code =

@@ -63,16 +63,19 @@ struct PostGISLibraryTests {
     }
 
     /// 10,000 seeded points over each layer's extent: the PostGIS-backed answer equals the
-    /// GeoPackage-backed one, and both equal PostGIS's `ST_Covers` run as one set-based query.
+    /// GeoPackage-backed one (read through its stored index), and both equal PostGIS's
+    /// `ST_Covers` run as one set-based query.
     @Test(arguments: ["pamplona-sectors", "valencia-census-sections"])
     func randomPointsAgreeWithGeoPackageAndSTCovers(layer name: String) throws {
         let (file, database) = try Self.importBoth([name])
-        let fromFile = SectorLookup(
-            layer: try LayerLibrary(locations: Self.locations(store: .geoPackage(file))).layer(named: name),
-            geodesic: Geodesic.wgs84)
-        let fromDatabase = SectorLookup(
-            layer: try LayerLibrary(locations: Self.locations(store: .postgreSQL(database))).layer(named: name),
-            geodesic: Geodesic.wgs84)
+        let fileLibrary = try LayerLibrary(locations: Self.locations(store: .geoPackage(file)))
+        let fromFile = SectorLookup(layer: try fileLibrary.layer(named: name), geodesic: Geodesic.wgs84)
+        let databaseLibrary = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database)))
+        let fromDatabase = SectorLookup(layer: try databaseLibrary.layer(named: name), geodesic: Geodesic.wgs84)
+        // The GeoPackage answers through the index stored beside the layer; PostgreSQL stores
+        // none, and its layers are indexed at load.
+        #expect(fileLibrary.indexOrigin(of: name) == .stored)
+        #expect(databaseLibrary.indexOrigin(of: name) == .built)
         let box = fromFile.layer.features.reduce(BoundingBox.empty) { $0.union($1.geometry.boundingBox) }
         var random = SeededRandom(seed: 20_261_122)
         let points = (0..<10_000).map { _ in

@@ -1,0 +1,128 @@
+/// The byte form of the packed indexes: a flat sequence of arrays of plain values, each written
+/// as its raw little-endian memory, so that reading one back is one bounds check and one copy.
+///
+/// Each array is written as `count` (UInt64), the element's stride (UInt64) and the elements'
+/// bytes, padded to 8 bytes. A reader checks both numbers against what it expects and against
+/// the bytes left, so a truncated or misread blob fails with ``IndexBytesError`` instead of
+/// producing a wrong index. What the bytes mean is the business of each structure's
+/// `+Storage.swift` file; which version of that meaning a blob holds is the store's business
+/// (it records a format version beside the bytes).
+///
+/// Only plain values (numbers, SIMD vectors, structs of them: no references, checked at run
+/// time) can be written; the layout is this machine's (little-endian, as on every platform
+/// geoq builds for).
+public struct IndexByteWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// Appends one integer (as a count or a flag).
+    public mutating func append(_ value: Int) { appendRaw(UInt64(bitPattern: Int64(value))) }
+
+    /// Appends the elements of `array` with their count and stride.
+    public mutating func append<T>(_ array: [T]) {
+        array.withUnsafeBufferPointer { append(UnsafeBufferPointer(start: $0.baseAddress, count: $0.count)) }
+    }
+
+    /// Appends the elements of `buffer` with their count and stride.
+    public mutating func append<T>(_ buffer: UnsafeBufferPointer<T>) {
+        precondition(_isPOD(T.self), "only plain values can be written as raw bytes")
+        appendRaw(UInt64(buffer.count))
+        appendRaw(UInt64(MemoryLayout<T>.stride))
+        bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        let padding = (8 - bytes.count % 8) % 8
+        bytes.append(contentsOf: repeatElement(0, count: padding))
+    }
+
+    private mutating func appendRaw(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// Reads what an ``IndexByteWriter`` wrote, in the same order, from bytes it does not own.
+///
+/// Nothing is trusted: every count is checked against the bytes left and every stride against
+/// the type asked for. The bytes must stay valid while the reader is used.
+public struct IndexByteReader {
+    private let bytes: UnsafeRawBufferPointer
+    /// Offset of the next value.
+    public private(set) var offset = 0
+
+    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// True when every byte was read.
+    public var isAtEnd: Bool { offset == bytes.count }
+
+    /// Reads one integer written by ``IndexByteWriter/append(_:)-(Int)``.
+    public mutating func readInt() throws(IndexBytesError) -> Int {
+        let raw = try readRaw()
+        guard let value = Int(exactly: Int64(bitPattern: raw)) else { throw .malformed("integer out of range") }
+        return value
+    }
+
+    /// Reads an array written by ``IndexByteWriter/append(_:)-(Array<T>)`` (one copy).
+    public mutating func readArray<T>(of type: T.Type = T.self) throws(IndexBytesError) -> [T] {
+        let (count, start) = try readArrayHeader(T.self)
+        let source = bytes.baseAddress! + start
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                from: UnsafeRawBufferPointer(start: source, count: count * MemoryLayout<T>.stride))
+            initialized = count
+        }
+    }
+
+    /// Reads an array into newly allocated memory that the caller owns (and must deallocate).
+    public mutating func readBuffer<T>(of type: T.Type = T.self) throws(IndexBytesError)
+        -> UnsafeMutableBufferPointer<T>
+    {
+        let (count, start) = try readArrayHeader(T.self)
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+            from: UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: count * MemoryLayout<T>.stride))
+        return buffer
+    }
+
+    /// Checks an array's header and returns its count and the offset of its first element;
+    /// moves past its padded bytes.
+    private mutating func readArrayHeader<T>(_: T.Type) throws(IndexBytesError) -> (count: Int, start: Int) {
+        precondition(_isPOD(T.self), "only plain values can be read from raw bytes")
+        let count = try readRaw()
+        let stride = try readRaw()
+        guard stride == UInt64(MemoryLayout<T>.stride) else {
+            throw .malformed("element size \(stride), expected \(MemoryLayout<T>.stride) for \(T.self)")
+        }
+        let left = UInt64(bytes.count - offset)
+        guard stride == 0 ? count <= left : count <= left / stride else {
+            throw .truncated(needed: count &* stride, left: Int(left))
+        }
+        let size = Int(count) * Int(stride)
+        let start = offset
+        offset += size
+        offset += (8 - offset % 8) % 8
+        guard offset <= bytes.count else { throw .truncated(needed: UInt64(offset - start), left: Int(left)) }
+        return (Int(count), start)
+    }
+
+    private mutating func readRaw() throws(IndexBytesError) -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw .truncated(needed: 8, left: bytes.count - offset) }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+}
+
+/// Why stored index bytes could not be read back.
+public enum IndexBytesError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The bytes end before the structure does.
+    case truncated(needed: UInt64, left: Int)
+    /// The bytes are whole but do not describe a valid structure (the reason says which part).
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .truncated(let needed, let left): "truncated: \(needed) bytes needed, \(left) left"
+        case .malformed(let reason): "malformed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,284 @@
+/// Each layer's packed index, stored beside it so that opening the store does not build it again.
+///
+/// Two tables of geoq's own, outside gpkg_contents (GDAL and QGIS list no layer for them), and
+/// one row per indexed layer in gpkg_extensions (extension `geoq_packed_index`, scope
+/// write-only: readers may ignore it, writers of the layer table keep it honest through its
+/// triggers):
+/// - `geoq_layer_index`: per layer the index kind and format version, the layer's identity
+///   when the index was written (feature count, total size of the geometry blobs,
+///   gpkg_contents.last_change), an edit counter,
+///   the byte count and the XXH64 checksum of the bytes;
+/// - `geoq_layer_index_chunks`: the bytes, in chunks of at most ``chunkSize`` (SQLite caps a
+///   value at a billion bytes, and an index of millions of edges comes near it).
+///
+/// Triggers on the layer table bump the edit counter on every insert, update or delete, by
+/// any client (GDAL, QGIS, the sqlite3 shell): an index written before an edit is then stale.
+/// A re-import changes last_change; a damaged blob fails its checksum or its structural
+/// checks. In every such case the reader is told why, and the layer is indexed anew.
+extension GeoPackage {
+    /// The extension's name in gpkg_extensions.
+    public static let indexExtensionName = "geoq_packed_index"
+    static let indexExtensionDefinition =
+        "geoq's packed point-in-polygon and nearest index of the layer, tables geoq_layer_index and "
+        + "geoq_layer_index_chunks; other clients may ignore it (it is checked and rebuilt when stale)"
+    /// Bytes per stored chunk.
+    static let chunkSize = 64 << 20
+
+    /// What a stored index is for, so that bytes of one kind are never read as another.
+    public struct IndexKind: RawRepresentable, Hashable, Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
+
+    /// Why a layer's stored index was not used.
+    public struct UnusableIndex: Error, Hashable, Sendable, CustomStringConvertible {
+        public enum Reason: String, Hashable, Sendable {
+            /// No index stored for the layer.
+            case missing
+            /// Written for another content of the layer, kind or format version.
+            case stale
+            /// Bytes that fail their checksum or do not describe an index.
+            case damaged
+        }
+
+        public var reason: Reason
+        /// What was found, for the load report.
+        public var detail: String
+
+        public init(reason: Reason, detail: String) {
+            self.reason = reason
+            self.detail = detail
+        }
+
+        public var description: String { "\(reason.rawValue): \(detail)" }
+    }
+
+    /// Writes `bytes` as the index of layer `table` (of `kind`, in format `format`), replacing
+    /// any earlier one, in one transaction, and installs the triggers that mark it stale when
+    /// the layer table changes. Call it after the layer's rows are written (their count and
+    /// last_change are recorded as its identity).
+    public func replaceLayerIndex(
+        of table: String, kind: IndexKind, format: Int, bytes: [UInt8]
+    ) throws(StoreError) {
+        let q = Self.quoted
+        do {
+            try connection.transaction { () throws(StoreError) in
+                try createIndexTables()
+                guard let lastChange = try lastChange(of: table) else {
+                    throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
+                }
+                let (count, geometryBytes) = try identity(of: table)
+                try deleteLayerIndex(of: table)
+                let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
+                let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
+                    bytes[$0..<min($0 + Self.chunkSize, bytes.count)]
+                }
+                let header = try connection.prepare(
+                    "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
+                try header.bind(table, at: 1)
+                try header.bind(kind.rawValue, at: 2)
+                try header.bind(Int64(format), at: 3)
+                try header.bind(count, at: 4)
+                try header.bind(geometryBytes, at: 5)
+                try header.bind(lastChange, at: 6)
+                try header.bind(Int64(bytes.count), at: 7)
+                try header.bind(Int64(bitPattern: checksum), at: 8)
+                try header.bind(Int64(chunks.count), at: 9)
+                try header.run()
+                let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
+                for (number, chunk) in chunks.enumerated() {
+                    try insert.bind(table, at: 1)
+                    try insert.bind(Int64(number), at: 2)
+                    try insert.bind(blob: Array(chunk), at: 3)
+                    try insert.run()
+                }
+                let register = try connection.prepare(
+                    "INSERT OR REPLACE INTO gpkg_extensions VALUES (?, 'geom', ?, ?, 'write-only')")
+                try register.bind(table, at: 1)
+                try register.bind(Self.indexExtensionName, at: 2)
+                try register.bind(Self.indexExtensionDefinition, at: 3)
+                try register.run()
+                try connection.execute(Self.indexTriggers(table: table))
+            }
+        } catch {
+            throw error.within("writing the index of layer '\(table)'")
+        }
+    }
+
+    /// Reads the index of layer `table` and hands its bytes to `decode`, after checking that
+    /// it is of `kind` and `format`, was written for the layer's present content (as many rows
+    /// and geometry bytes, the same last_change, no edit since) and matches its checksum. Returns what
+    /// `decode` returns, or why the index cannot be used (`decode` throwing counts as damaged).
+    public func withLayerIndex<T>(
+        of table: String, kind: IndexKind, format: Int,
+        _ decode: (UnsafeRawBufferPointer) throws -> T
+    ) throws(StoreError) -> Result<T, UnusableIndex> {
+        guard try tableExists("geoq_layer_index"), try tableExists("geoq_layer_index_chunks") else {
+            return .failure(UnusableIndex(reason: .missing, detail: "the store has no stored indexes"))
+        }
+        let header = try connection.prepare(
+            """
+            SELECT i.kind, i.format_version, i.feature_count, i.last_change, i.edits, i.byte_count,
+                   i.checksum, i.chunk_count, c.last_change, i.geometry_bytes
+            FROM geoq_layer_index i LEFT JOIN gpkg_contents c ON c.table_name = i.table_name
+            WHERE i.table_name = ?
+            """)
+        try header.bind(table, at: 1)
+        guard try header.step() else {
+            return .failure(UnusableIndex(reason: .missing, detail: "no index stored for layer '\(table)'"))
+        }
+        let storedKind = header.text(at: 0) ?? ""
+        let storedFormat = header.int64(at: 1)
+        let storedCount = header.int64(at: 2)
+        let storedChange = header.text(at: 3) ?? ""
+        let edits = header.int64(at: 4)
+        let byteCount = header.int64(at: 5)
+        let checksum = UInt64(bitPattern: header.int64(at: 6))
+        let chunkCount = header.int64(at: 7)
+        let layerChange = header.text(at: 8) ?? ""
+        let storedGeometryBytes = header.int64(at: 9)
+        func stale(_ detail: String) -> Result<T, UnusableIndex> {
+            .failure(UnusableIndex(reason: .stale, detail: detail))
+        }
+        func damaged(_ detail: String) -> Result<T, UnusableIndex> {
+            .failure(UnusableIndex(reason: .damaged, detail: detail))
+        }
+        guard storedKind == kind.rawValue else { return stale("a \(storedKind) index, not a \(kind.rawValue) one") }
+        guard storedFormat == format else { return stale("format version \(storedFormat), this geoq reads \(format)") }
+        guard storedChange == layerChange else {
+            return stale("written for the layer of \(storedChange), the layer changed at \(layerChange)")
+        }
+        guard edits == 0 else {
+            return stale("the layer table was edited \(edits) time(s) after the index was written")
+        }
+        let (count, geometryBytes) = try identity(of: table)
+        guard storedCount == count else { return stale("written for \(storedCount) features, the layer has \(count)") }
+        guard storedGeometryBytes == geometryBytes else {
+            return stale("written for \(storedGeometryBytes) bytes of geometry, the layer has \(geometryBytes)")
+        }
+        // The chunks' sizes are checked against the recorded size before anything is allocated:
+        // a damaged header must not ask for more memory than the bytes stored.
+        let sizes = try connection.prepare(
+            "SELECT count(*), total(length(data)) FROM geoq_layer_index_chunks WHERE table_name = ?")
+        try sizes.bind(table, at: 1)
+        _ = try sizes.step()
+        guard sizes.int64(at: 0) == chunkCount, sizes.double(at: 1) == Double(byteCount), byteCount >= 0 else {
+            return damaged(
+                "\(sizes.int64(at: 0)) chunks of \(Int64(sizes.double(at: 1))) bytes, "
+                    + "\(chunkCount) of \(byteCount) recorded")
+        }
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(byteCount), alignment: 16)
+        defer { buffer.deallocate() }
+        // Each chunk's size first, then its bytes straight into place (see readBlob).
+        let chunks = try connection.prepare(
+            """
+            SELECT chunk, rowid, length(data), typeof(data) FROM geoq_layer_index_chunks
+            WHERE table_name = ? ORDER BY chunk
+            """)
+        try chunks.bind(table, at: 1)
+        var filled = 0
+        var expected: Int64 = 0
+        while try chunks.step() {
+            guard chunks.int64(at: 0) == expected else { return damaged("chunk \(expected) missing") }
+            guard chunks.text(at: 3) == "blob" else { return damaged("chunk \(expected) is not a blob") }
+            let size = Int(chunks.int64(at: 2))
+            guard size >= 0, size <= buffer.count - filled else {
+                return damaged("more bytes than the \(byteCount) recorded")
+            }
+            let destination = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + size])
+            let found = try connection.readBlob(
+                table: "geoq_layer_index_chunks", column: "data", rowid: chunks.int64(at: 1), into: destination)
+            guard found == size else { return damaged("chunk \(expected) of \(found) bytes, \(size) listed") }
+            filled += size
+            expected += 1
+        }
+        guard expected == chunkCount, filled == buffer.count else {
+            return damaged("\(filled) bytes in \(expected) chunks, \(byteCount) in \(chunkCount) recorded")
+        }
+        let bytes = UnsafeRawBufferPointer(buffer)
+        let found = IndexChecksum.of(bytes)
+        guard found == checksum else {
+            return damaged(
+                "checksum \(String(found, radix: 16)) of the bytes, \(String(checksum, radix: 16)) recorded")
+        }
+        do {
+            return .success(try decode(bytes))
+        } catch {
+            return damaged("\(error)")
+        }
+    }
+
+    /// Removes the stored index of layer `table`, if any (its triggers stay: they only count);
+    /// the layer is then indexed at every load, as before indexes were stored.
+    public func deleteLayerIndex(of table: String) throws(StoreError) {
+        guard try tableExists("geoq_layer_index") else { return }
+        for sql in [
+            "DELETE FROM geoq_layer_index WHERE table_name = ?",
+            "DELETE FROM geoq_layer_index_chunks WHERE table_name = ?",
+        ] {
+            let stmt = try connection.prepare(sql)
+            try stmt.bind(table, at: 1)
+            try stmt.run()
+        }
+    }
+
+    /// What identifies the layer's rows cheaply: their count and the total size of their
+    /// geometry blobs (read from each record's header, not the blobs themselves).
+    private func identity(of table: String) throws(StoreError) -> (rows: Int64, geometryBytes: Int64) {
+        let column = try connection.prepare("SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?")
+        try column.bind(table, at: 1)
+        let geometry = try column.step() ? (column.text(at: 0) ?? "geom") : "geom"
+        let stmt = try connection.prepare(
+            "SELECT count(*), total(length(\(Self.quoted(geometry)))) FROM \(Self.quoted(table))")
+        _ = try stmt.step()
+        return (stmt.int64(at: 0), Int64(stmt.double(at: 1)))
+    }
+
+    /// The layer's gpkg_contents.last_change; nil when it is not a layer of the store.
+    private func lastChange(of table: String) throws(StoreError) -> String? {
+        let stmt = try connection.prepare("SELECT last_change FROM gpkg_contents WHERE table_name = ?")
+        try stmt.bind(table, at: 1)
+        return try stmt.step() ? stmt.text(at: 0) : nil
+    }
+
+    private func createIndexTables() throws(StoreError) {
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS geoq_layer_index (
+              table_name TEXT NOT NULL PRIMARY KEY,
+              kind TEXT NOT NULL,
+              format_version INTEGER NOT NULL,
+              feature_count INTEGER NOT NULL,
+              geometry_bytes INTEGER NOT NULL,
+              last_change TEXT NOT NULL,
+              edits INTEGER NOT NULL DEFAULT 0,
+              byte_count INTEGER NOT NULL,
+              checksum INTEGER NOT NULL,
+              chunk_count INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS geoq_layer_index_chunks (
+              table_name TEXT NOT NULL,
+              chunk INTEGER NOT NULL,
+              data BLOB NOT NULL,
+              PRIMARY KEY (table_name, chunk)
+            );
+            """)
+    }
+
+    /// Triggers that count every change to the layer table in its index row.
+    static func indexTriggers(table: String) -> String {
+        let t = quoted(table)
+        let literal = "'" + table.replacingAll("'", with: "''") + "'"
+        return ["INSERT", "UPDATE", "DELETE"].map { event in
+            let name = quoted("geoq_layer_index_\(table)_\(event.lowercased())")
+            return """
+                DROP TRIGGER IF EXISTS \(name);
+                CREATE TRIGGER \(name) AFTER \(event) ON \(t)
+                BEGIN
+                  UPDATE geoq_layer_index SET edits = edits + 1 WHERE table_name = \(literal);
+                END;
+                """
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,100 @@
+import GeoqCore
+import GeoqTestSupport
+import Testing
+
+/// The byte form of the packed indexes: a round trip gives the same answers, and bytes cut short
+/// or of the wrong shape are refused, never read as an index.
+@Suite struct IndexStorageTests {
+    /// Seeded squares with a square hole and an L-shaped one, some overlapping, a multipolygon of
+    /// two parts among them.
+    static func shapes(count: Int, seed: UInt64) throws -> [MultiPolygon] {
+        var random = SeededRandom(seed: seed)
+        func square(_ x: Double, _ y: Double, _ s: Double) throws -> Ring {
+            try Ring([
+                Point(x: x, y: y), Point(x: x + s, y: y), Point(x: x + s, y: y + s), Point(x: x, y: y + s),
+                Point(x: x, y: y),
+            ])
+        }
+        return try (0..<count).map { i in
+            let x = random.uniform(0...90), y = random.uniform(0...90), s = random.uniform(1...10)
+            let holed = Polygon(shell: try square(x, y, s), holes: [try square(x + s / 4, y + s / 4, s / 2)])
+            let ell = Polygon(
+                shell: try Ring([
+                    Point(x: x, y: y - 5), Point(x: x + 4, y: y - 5), Point(x: x + 4, y: y - 4),
+                    Point(x: x + 1, y: y - 4),
+                    Point(x: x + 1, y: y - 1), Point(x: x, y: y - 1), Point(x: x, y: y - 5),
+                ]), holes: [])
+            return MultiPolygon(i % 3 == 0 ? [holed, ell] : [holed])
+        }
+    }
+
+    @Test func polygonIndexRoundTripAnswersTheSame() throws {
+        let built = PolygonIndex(try Self.shapes(count: 60, seed: 41))
+        let bytes = built.storedBytes()
+        let read = try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+        #expect(read.count == built.count && read.boundingBox == built.boundingBox)
+        var random = SeededRandom(seed: 42)
+        let metric = LocalMetric.planar
+        var hits = 0
+        for _ in 0..<5_000 {
+            let p = Point(x: random.uniform(-5...105), y: random.uniform(-10...105))
+            let covering = built.covering(p)
+            hits += covering.isEmpty ? 0 : 1
+            #expect(read.covering(p) == covering)
+            for item in 0..<built.count where item % 7 == 0 {
+                #expect(read.locate(p, item: item) == built.locate(p, item: item))
+                let a = read.nearestBoundaryPoint(to: p, item: item, metric: metric)
+                let b = built.nearestBoundaryPoint(to: p, item: item, metric: metric)
+                #expect(a.point == b.point && a.distance == b.distance)
+            }
+            let a = read.nearestByBoundary(to: p, metric: metric, limit: 2)
+            let b = built.nearestByBoundary(to: p, metric: metric, limit: 2)
+            #expect(a.map(\.item) == b.map(\.item) && a.map(\.distance) == b.map(\.distance))
+        }
+        #expect(hits > 500)
+        // The same bytes again: writing is deterministic.
+        #expect(read.storedBytes() == bytes)
+    }
+
+    /// Every prefix of the bytes (and the bytes with one more word) is refused with an error.
+    @Test func cutOrLongerBytesAreRefused() throws {
+        let bytes = PolygonIndex(try Self.shapes(count: 5, seed: 43)).storedBytes()
+        for length in stride(from: 0, to: bytes.count, by: 8) {
+            #expect(throws: IndexBytesError.self) {
+                try Array(bytes[..<length]).withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+            }
+        }
+        #expect(throws: IndexBytesError.malformed("bytes left after the index")) {
+            try (bytes + [UInt8](repeating: 0, count: 8)).withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+        }
+    }
+
+    /// A tree whose child points outside its level below is refused, not searched.
+    @Test func treeWithAChildOutOfRangeIsRefused() throws {
+        let tree = PackedRTree(
+            boxes: (0..<40).map { BoundingBox(minX: Double($0), minY: 0, maxX: Double($0) + 1, maxY: 1) })
+        var writer = IndexByteWriter()
+        tree.write(to: &writer)
+        var bytes = writer.bytes
+        // Layout: nodeSize, count, then the boxes array (count, stride, 32 bytes each), then
+        // the children array (count, stride, Int32s): set the first child to 40 (no such item).
+        let entries = 40 + 3 + 1  // 40 items, 3 nodes of up to 16, the root
+        let childrenStart = 16 + 16 + entries * 32 + 16
+        withUnsafeBytes(of: Int32(40).littleEndian) {
+            bytes.replaceSubrange(childrenStart..<childrenStart + 4, with: $0)
+        }
+        #expect(throws: IndexBytesError.self) {
+            try bytes.withUnsafeBytes { raw in
+                var reader = IndexByteReader(raw)
+                _ = try PackedRTree(from: &reader)
+            }
+        }
+        // Unchanged, the same bytes read back.
+        try writer.bytes.withUnsafeBytes { raw in
+            var reader = IndexByteReader(raw)
+            let read = try PackedRTree(from: &reader)
+            #expect(
+                read.items(intersecting: BoundingBox(minX: 9.5, minY: 0, maxX: 11.5, maxY: 1)).sorted() == [9, 10, 11])
+        }
+    }
+}
