@@ -7,9 +7,14 @@ import GeoqStore
 /// name in a single transaction: a failed import leaves the store as it was.
 public struct LayerImporter: Sendable {
     public var invalidPolygons: LayerLoader.InvalidPolygonPolicy
+    /// Threads that check polygons with GEOS at once (see ``LayerLoader/validationThreads``).
+    public var validationThreads: Int
 
-    public init(invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail) {
+    public init(
+        invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail, validationThreads: Int = LayerLoader.processorCount
+    ) {
         self.invalidPolygons = invalidPolygons
+        self.validationThreads = validationThreads
     }
 
     /// Reads `spec`'s source at `url`, checks it, and writes it to the GeoPackage `storeFile`
@@ -24,7 +29,17 @@ public struct LayerImporter: Sendable {
     /// skipped. A PostgreSQL failure is ``LayerError/store(_:)``.
     public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
     {
-        let prepared = try LayerLoader(invalidPolygons: invalidPolygons).prepare(spec, from: url)
+        let prepared = try LayerLoader(invalidPolygons: invalidPolygons, validationThreads: validationThreads).prepare(
+            spec, from: url)
+        try write(spec, prepared: prepared, source: url, into: store)
+        return prepared.report
+    }
+
+    /// The write step of an import: `prepared` (read from `source`) becomes layer `spec.name`
+    /// of `store`, replacing any layer of that name in one transaction.
+    package func write(
+        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress
+    ) throws(LayerError) {
         guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
         let input = StoredLayerInput(
             name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features), source: url.path,
@@ -43,7 +58,6 @@ public struct LayerImporter: Sendable {
         } catch {
             throw .storeWriteFailed(path: store.description, reason: "\(error)")
         }
-        return prepared.report
     }
 
     /// A layer that mixes Polygon and MultiPolygon features is stored as all MultiPolygon, so
