@@ -27,7 +27,7 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        if options.only != "tracking" {
+        if options.only != "tracking", options.only != "import" {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
@@ -35,6 +35,9 @@ struct GeoqBench {
         }
         if options.only == nil || options.only == "store" {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
+        }
+        if options.only == nil || options.only == "import" {
+            try ImportBenchmark.run(locations: locations, root: root, runs: options.runs, progress: progress)
         }
         if options.only == nil || options.only == "nearest" {
             try NearestBenchmark.run(
