@@ -44,8 +44,9 @@ struct DecimalConversion {
         let digitBits = 64 - digits.leadingZeroBitCount
         let divisorBits = 128 - divisor.leadingZeroBitCount
         // dividend < 2^(56 + divisorBits) and >= 2^(55 + divisorBits), so the quotient has
-        // 56 or 57 bits: 53 to keep, the rest to round with.
-        let shift = 56 + divisorBits - digitBits
+        // 56 or 57 bits: 53 to keep, the rest to round with. Digits already long enough
+        // (a 19-digit number over 10) are not shifted: the quotient then has up to 64 bits.
+        let shift = max(0, 56 + divisorBits - digitBits)
         let dividend = UInt128(digits) << shift
         let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
         let quotientBits = 128 - quotient.leadingZeroBitCount

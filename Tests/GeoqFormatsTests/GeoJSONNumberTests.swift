@@ -52,6 +52,7 @@ struct GeoJSONNumberTests {
             (1, 21, "0.000000000000000000001"),
             (47_397_344_855_332_365, 10, "4739734.4855332365"),  // the JSONSerialization example
             (1_844_674_407_370_955_161, 0, "1844674407370955161"),
+            (9_324_147_401_536_699_531, 1, "932414740153669953.1"),  // 64 bits of digits, over 10
         ]
         let conversion = DecimalConversion()
         for (digits, fraction, text) in cases {
@@ -72,7 +73,7 @@ struct GeoJSONNumberTests {
         let collection = try GeoJSONReader().read(data: data, source: url.path)
         let read = collection.features.flatMap { Self.coordinates($0.geometry) }
         let text = Self.coordinateNumbers(in: [UInt8](data))
-        #expect(read.count == text.count && read.count > 1000)
+        #expect(read.count == text.count && !read.isEmpty)
         #expect(read.map(\.bitPattern) == text.map(\.bitPattern))
     }
 
@@ -89,8 +90,7 @@ struct GeoJSONNumberTests {
         let lines = try Data(contentsOf: Self.timezones).split(separator: UInt8(ascii: "\n"), maxSplits: 41)
         var cut = Data(lines[0])
         for k in 1...40 { cut += Data(lines[k]) + Data("\n".utf8) }
-        cut.removeLast(2)  // the last feature's ",\n"
-        cut += Data("\n]}".utf8)
+        cut += Data("]}".utf8)  // each feature's line after the first starts with its comma
         let collection = try GeoJSONReader(options: ReadOptions(idField: "tzid")).read(data: cut, source: "cut")
         #expect(collection.features.count == 40)
         #expect(collection.features.first?.id == "Africa/Abidjan")
