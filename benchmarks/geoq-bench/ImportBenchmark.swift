@@ -17,7 +17,7 @@ enum ImportBenchmark {
         var large: Bool
     }
 
-    static func run(locations: DataLocations, root: URL, runs: Int, progress: Progress) throws {
+    static func run(locations: DataLocations, root: URL, runs: Int, timezones: Bool, progress: Progress) throws {
         let catalog = try locations.loadCatalog()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -25,7 +25,7 @@ enum ImportBenchmark {
         let store = dir.appendingPathComponent("bench.gpkg")
 
         var jobs = catalog.layers.map { Job(spec: $0, url: catalog.sourceURL(of: $0), policy: .fail, large: false) }
-        jobs += largeLayers(root: root, progress: progress)
+        jobs += largeLayers(root: root, timezones: timezones, progress: progress)
 
         print("")
         print(
@@ -125,7 +125,7 @@ enum ImportBenchmark {
     }
 
     /// Natural Earth's countries and the time zones, when fetched (tools/fetch-benchmark-data.sh).
-    static func largeLayers(root: URL, progress: Progress) -> [Job] {
+    static func largeLayers(root: URL, timezones includeTimezones: Bool, progress: Progress) -> [Job] {
         var jobs: [Job] = []
         let naturalEarth = root.appendingPathComponent("data/external/natural-earth/ne_10m_admin_0_countries_deu.shp")
         if FileManager.default.fileExists(atPath: naturalEarth.path) {
@@ -138,7 +138,9 @@ enum ImportBenchmark {
             progress.note("Natural Earth not found; run tools/fetch-benchmark-data.sh natural-earth")
         }
         let timezones = root.appendingPathComponent("data/external/timezones/timezones.geojson")
-        if FileManager.default.fileExists(atPath: timezones.path) {
+        if !includeTimezones {
+            return jobs
+        } else if FileManager.default.fileExists(atPath: timezones.path) {
             let spec = LayerSpec(
                 name: "timezones-bench", title: "World time zones", source: timezones.path, idField: "tzid",
                 nameField: "tzid")
