@@ -100,23 +100,38 @@ public enum GeoJSONGeometry {
 
     static func positions(_ json: JSONValue, path: String, minimum: Int, what: String) throws(GeometryIssue) -> [Point]
     {
+        if case .positions(let points) = json {
+            try check(count: points.count, path: path, minimum: minimum, what: what)
+            if let bad = points.firstIndex(where: { !($0.x.isFinite && $0.y.isFinite) }) {
+                throw GeometryIssue(
+                    code: .invalidGeometry, path: "\(path)[\(bad)]", message: "coordinate is not a finite number")
+            }
+            return points
+        }
         guard let items = json.arrayValue else {
             throw GeometryIssue(
                 code: .invalidGeometry, path: path,
                 message: "expected an array of [lon, lat] positions, found \(json.summary)")
         }
-        if items.count < minimum {
-            throw GeometryIssue(
-                code: .invalidGeometry, path: path,
-                message: "\(what) has \(items.count) position\(items.count == 1 ? "" : "s"); at least \(minimum) needed"
-            )
-        }
+        try check(count: items.count, path: path, minimum: minimum, what: what)
         var points: [Point] = []
         points.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            points.append(try position(item, path: "\(path)[\(i)]"))
+            // The path only when there is an error: building it for every position costs more
+            // than reading the position.
+            do { points.append(try position(item, path: "")) } catch {
+                throw GeometryIssue(code: error.code, path: "\(path)[\(i)]", message: error.message)
+            }
         }
         return points
+    }
+
+    private static func check(count: Int, path: String, minimum: Int, what: String) throws(GeometryIssue) {
+        if count < minimum {
+            throw GeometryIssue(
+                code: .invalidGeometry, path: path,
+                message: "\(what) has \(count) position\(count == 1 ? "" : "s"); at least \(minimum) needed")
+        }
     }
 
     @inline(__always)

@@ -29,7 +29,9 @@ public struct GeoJSONReader: FeatureFileReader {
         }
         let json: JSONValue
         do {
-            json = try JSONParser.parse([UInt8](data))
+            json = try data.withUnsafeBytes { raw in
+                Result { () throws(JSONParser.SyntaxError) in try JSONParser.parse(raw.bindMemory(to: UInt8.self)) }
+            }.get()
         } catch {
             throw FormatError(
                 .invalidSyntax, file: source, line: error.line, byteOffset: error.offset,

@@ -1,12 +1,17 @@
+import GeoqCore
+
 /// A strict RFC 8259 JSON parser over UTF-8 bytes.
+///
+/// Arrays of `[x, y]` number pairs (GeoJSON rings and lines) become ``JSONValue/positions(_:)``
+/// without a value per number: what makes a large GeoJSON file fast to read.
 ///
 /// Why not `JSONSerialization`: on Linux (swift-corelibs-foundation, Swift 6.3) it does not round
 /// numbers correctly — `-0.3743054743542415` comes back as `-0.37430547435424144` and
 /// `4739734.4855332365` as `4739734.485533236` — so one vertex published in two files (a
 /// shapefile and its GeoJSON export, a CSV's `geo_shape` and `geo_point_2d`) would differ; it
 /// returns booleans as `NSNumber`s that also pass `as? Double`; and its errors give at best a
-/// character offset ("Unexpected end of file" for a misspelt `tru`). Here numbers go through
-/// `Double(String)`, which is correctly rounded, and every error has a line and column.
+/// character offset ("Unexpected end of file" for a misspelt `tru`). Here numbers are correctly
+/// rounded (``DecimalConversion``, else `Double(String)`), and every error has a line and column.
 ///
 /// Limits: nesting deeper than ``maximumDepth`` is an error (no stack overflow on hostile input).
 /// A leading UTF-8 BOM is skipped. Duplicate object keys: the last one wins.
@@ -23,12 +28,20 @@ struct JSONParser {
     static let maximumDepth = 512
     private static let replacement: Unicode.Scalar = "\u{FFFD}"
 
-    private let bytes: [UInt8]
+    /// The document; valid only during ``parse(_:)`` (no bounds checks or reference counting
+    /// on the hot path of a 200 MB file).
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let conversion = DecimalConversion()
     private var i = 0
     private var depth = 0
 
     /// Parses one JSON document (any value at the top, then only whitespace).
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    static func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try document.withUnsafeBufferPointer { bytes in Result { () throws(SyntaxError) in try parse(bytes) } }.get()
+    }
+
+    /// Parses one JSON document held in `bytes`, without copying it.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
         parser.skipWhitespace()
@@ -40,7 +53,7 @@ struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -105,6 +118,9 @@ struct JSONParser {
 
     private mutating func array() throws(SyntaxError) -> JSONValue {
         let open = i
+        if let first = nextNonWhitespace(after: i), bytes[first] == UInt8(ascii: "["), let points = positions() {
+            return .positions(points)
+        }
         try enter()
         i += 1
         var items: [JSONValue] = []
@@ -216,46 +232,96 @@ struct JSONParser {
         return v
     }
 
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, converted with `Double(String)`.
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, correctly rounded: plain decimals of up
+    /// to 19 significant digits by ``DecimalConversion``, anything else by `Double(String)`.
     private mutating func number() throws(SyntaxError) -> Double {
         let start = i
-        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
         guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after '-'") }
+        // The digits as one integer while they fit: leading zeros do not count.
+        var digits: UInt64 = 0
+        var significant = 0
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
             if i < bytes.count, bytes[i].isDigit { throw error("numbers must not have leading zeros") }
         } else {
-            while i < bytes.count, bytes[i].isDigit { i += 1 }
+            while i < bytes.count, bytes[i].isDigit {
+                digits = digits &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                significant += 1
+                i += 1
+            }
         }
-        var integral = true
+        var fractionDigits = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-            integral = false
             i += 1
             guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after the decimal point") }
-            while i < bytes.count, bytes[i].isDigit { i += 1 }
+            while i < bytes.count, bytes[i].isDigit {
+                digits = digits &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+                if significant > 0 || digits > 0 { significant += 1 }
+                fractionDigits += 1
+                i += 1
+            }
         }
+        var plain = true
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            integral = false
+            plain = false
             i += 1
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit in the exponent") }
             while i < bytes.count, bytes[i].isDigit { i += 1 }
         }
-        // Small integers exactly, without a String.
-        if integral, i - start <= 15 {
-            var v: Int64 = 0
-            var k = start
-            let negative = bytes[k] == UInt8(ascii: "-")
-            if negative { k += 1 }
-            while k < i {
-                v = v * 10 + Int64(bytes[k] - UInt8(ascii: "0"))
-                k += 1
-            }
-            return Double(negative ? -v : v)
+        // 19 digits always fit in a UInt64.
+        if plain, significant <= 19, let d = conversion.double(digits: digits, fractionDigits: fractionDigits) {
+            return negative ? -d : d
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let d = Double(text) else { throw error("'\(text)' is not a number") }
         return d
+    }
+
+    /// A whole array of `[x, y]` number pairs (a GeoJSON ring or line) read straight into
+    /// points, starting at its `[`; nil, with nothing consumed, when the array is anything else
+    /// (another shape, a third number, a syntax error), so that the general parse reads it and
+    /// reports any error exactly as before.
+    private mutating func positions() -> [Point]? {
+        let start = i
+        guard depth + 2 <= JSONParser.maximumDepth else { return nil }
+        var points: [Point] = []
+        i += 1
+        do throws(SyntaxError) {
+            while true {
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { break }
+                i += 1
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i].isDigit else { break }
+                let x = try number()
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+                i += 1
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i].isDigit else { break }
+                let y = try number()
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { break }
+                i += 1
+                points.append(Point(x: x, y: y))
+                skipWhitespace()
+                guard i < bytes.count else { break }
+                if bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if bytes[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return points
+                }
+                break
+            }
+        } catch {}
+        i = start
+        return nil
     }
 
     private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(SyntaxError) -> JSONValue {
@@ -279,6 +345,17 @@ struct JSONParser {
         if depth > JSONParser.maximumDepth {
             throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
         }
+    }
+
+    private func nextNonWhitespace(after offset: Int) -> Int? {
+        var k = offset + 1
+        while k < bytes.count {
+            switch bytes[k] {
+            case 0x20, 0x09, 0x0A, 0x0D: k += 1
+            default: return k
+            }
+        }
+        return nil
     }
 
     private mutating func skipWhitespace() {

@@ -9,6 +9,22 @@ enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// A non-empty array whose every item is an array of exactly two numbers, kept as points
+    /// (x the first number): the same JSON as the ``array(_:)`` of those pairs, and equal to it.
+    case positions([Point])
+
+    static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.object(let x), .object(let y)): x == y
+        case (.positions(let x), .positions(let y)): x == y
+        case (.array, .array), (.array, .positions), (.positions, .array): a.arrayValue == b.arrayValue
+        default: false
+        }
+    }
 
     subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
@@ -19,7 +35,13 @@ enum JSONValue: Sendable, Equatable {
 
     var stringValue: String? { if case .string(let s) = self { s } else { nil } }
     var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
-    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    var arrayValue: [JSONValue]? {
+        switch self {
+        case .array(let a): a
+        case .positions(let points): points.map { .array([.number($0.x), .number($0.y)]) }
+        default: nil
+        }
+    }
     var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
 
     /// As a feature attribute: nested objects and arrays become their compact JSON text.
@@ -29,7 +51,7 @@ enum JSONValue: Sendable, Equatable {
         case .bool(let b): .bool(b)
         case .number(let d): .number(d)
         case .string(let s): .string(s)
-        case .array, .object: .string(jsonText)
+        case .array, .object, .positions: .string(jsonText)
         }
     }
 
@@ -55,6 +77,8 @@ enum JSONValue: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .number(let d): out += PropertyValue.number(d).text ?? "null"
         case .string(let s): JSONValue.writeString(s, to: &out)
+        case .positions:
+            JSONValue.array(arrayValue ?? []).write(to: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
@@ -99,7 +123,7 @@ enum JSONValue: Sendable, Equatable {
         case .bool(let b): b ? "true" : "false"
         case .number(let d): "number \(PropertyValue.number(d).text ?? "\(d)")"
         case .string(let s): "string \"\(JSONValue.truncated(s, 40))\""
-        case .array: JSONValue.truncated(jsonText, 60)
+        case .array, .positions: JSONValue.truncated(jsonText, 60)
         case .object: "object " + JSONValue.truncated(jsonText, 60)
         }
     }

@@ -10,9 +10,14 @@ public struct LayerImporter: Sendable {
     /// Whether a polygon layer imported into a GeoPackage gets its packed index stored beside it
     /// (so that loading it does not build it); off only to time the import without that step.
     public var writesIndex = true
+    /// Threads that check polygons with GEOS at once (see ``LayerLoader/validationThreads``).
+    public var validationThreads: Int
 
-    public init(invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail) {
+    public init(
+        invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail, validationThreads: Int = LayerLoader.processorCount
+    ) {
         self.invalidPolygons = invalidPolygons
+        self.validationThreads = validationThreads
     }
 
     /// Reads `spec`'s source at `url`, checks it, and writes it to the GeoPackage `storeFile`
@@ -27,7 +32,17 @@ public struct LayerImporter: Sendable {
     /// skipped. A PostgreSQL failure is ``LayerError/store(_:)``.
     public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
     {
-        let prepared = try LayerLoader(invalidPolygons: invalidPolygons).prepare(spec, from: url)
+        let prepared = try LayerLoader(invalidPolygons: invalidPolygons, validationThreads: validationThreads).prepare(
+            spec, from: url)
+        try write(spec, prepared: prepared, source: url, into: store)
+        return prepared.report
+    }
+
+    /// The write step of an import: `prepared` (read from `source`) becomes layer `spec.name`
+    /// of `store`, replacing any layer of that name in one transaction.
+    package func write(
+        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress
+    ) throws(LayerError) {
         guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
         let input = StoredLayerInput(
             name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features), source: url.path,
@@ -49,7 +64,6 @@ public struct LayerImporter: Sendable {
         } catch {
             throw .storeWriteFailed(path: store.description, reason: "\(error)")
         }
-        return prepared.report
     }
 
     /// A layer that mixes Polygon and MultiPolygon features is stored as all MultiPolygon, so

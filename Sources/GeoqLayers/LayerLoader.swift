@@ -25,10 +25,16 @@ public struct LayerLoader: Sendable {
     }
 
     public var invalidPolygons: InvalidPolygonPolicy
+    /// Threads that check polygons with GEOS at once (each feature on one thread).
+    public var validationThreads: Int
 
-    public init(invalidPolygons: InvalidPolygonPolicy = .fail) {
+    public init(invalidPolygons: InvalidPolygonPolicy = .fail, validationThreads: Int = LayerLoader.processorCount) {
         self.invalidPolygons = invalidPolygons
+        self.validationThreads = max(1, validationThreads)
     }
+
+    /// The machine's processors, at most 8: the default number of validation threads.
+    public static var processorCount: Int { min(8, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Loads the catalog layer `name`.
     public func load(_ name: String, from catalog: LayerCatalog) throws(LayerError) -> Layer {
@@ -155,21 +161,21 @@ public struct LayerLoader: Sendable {
 
     /// Checks each polygon with GEOS and applies the policy; returns the features to keep.
     func validate(_ features: [Feature], path: String, report: inout LoadReport) throws(LayerError) -> [Feature] {
+        let verdicts = PolygonValidation.verdicts(of: features, threads: validationThreads)
         let context = GEOSContext()
         var kept: [Feature] = []
         kept.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
-            guard f.geometry.areal != nil else {  // points and lines have no validity to check here
+            let reason: String
+            let location: Point?
+            switch verdicts[i] {
+            case .notAreal, .valid:
                 kept.append(f)
                 continue
-            }
-            let geometry: GEOSGeometry
-            do { geometry = try context.makeGeometry(f.geometry) } catch {
-                throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: "\(error)", location: nil)
-            }
-            guard case .invalid(let reason, let location) = context.validity(of: geometry) else {
-                kept.append(f)
-                continue
+            case .unbuildable(let message):
+                throw .invalidPolygon(path: path, feature: Self.describe(f, at: i), reason: message, location: nil)
+            case .invalid(let why, let position):
+                (reason, location) = (why, position)
             }
             let at = location.map { "(lon \($0.x), lat \($0.y))" }
             let what = reason + (at.map { " at \($0)" } ?? "")
@@ -186,7 +192,8 @@ public struct LayerLoader: Sendable {
                 report.problems.append(problem(.skipped))
                 report.skipped += 1
             case .repair:
-                let repaired = try? context.makeValidPolygonal(geometry).toCore().areal
+                let geometry = try? context.makeGeometry(f.geometry)
+                let repaired = geometry.flatMap { try? context.makeValidPolygonal($0).toCore().areal }
                 if let repaired, !repaired.polygons.isEmpty {
                     var fixed = f
                     fixed.geometry =
@@ -270,11 +277,17 @@ public struct LayerLoader: Sendable {
     }
 
     static func firstNonDegreeCoordinate(_ features: [Feature]) -> String? {
+        // Read in place: mapping the points would copy every geometry of a large layer.
+        func first(_ points: [Point]) -> Point? { points.first { abs($0.x) > 180 || abs($0.y) > 90 } }
+        func first(_ polygon: Polygon) -> Point? { polygon.rings.lazy.compactMap { first($0.points) }.first }
         for f in features {
-            var found: Point?
-            _ = f.geometry.mapPoints { p in
-                if found == nil, abs(p.x) > 180 || abs(p.y) > 90 { found = p }
-                return p
+            let found: Point?
+            switch f.geometry {
+            case .point(let p): found = first([p])
+            case .multiPoint(let ps), .lineString(let ps): found = first(ps)
+            case .multiLineString(let ls): found = ls.lazy.compactMap { first($0) }.first
+            case .polygon(let p): found = first(p)
+            case .multiPolygon(let mp): found = mp.polygons.lazy.compactMap { first($0) }.first
             }
             if let p = found { return "x \(p.x), y \(p.y) (feature id \(f.id))" }
         }

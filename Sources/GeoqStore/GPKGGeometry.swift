@@ -18,7 +18,7 @@ public enum GPKGGeometry {
         let isEmpty = box.isEmpty
         let hasEnvelope: Bool
         if case .point = geometry { hasEnvelope = false } else { hasEnvelope = !isEmpty }
-        writer.bytes.reserveCapacity(64)
+        writer.bytes.reserveCapacity(64 + WKBWriter.size(of: geometry))
         writer.bytes.append(0x47)  // G
         writer.bytes.append(0x50)  // P
         writer.bytes.append(0)  // version 1 (stored as 0)
@@ -109,6 +109,13 @@ struct WKBWriter {
 
     mutating func points(_ points: [Point]) {
         uint32(UInt32(points.count))
+        #if _endian(little)
+            // A Point is two Doubles, x then y, which is WKB's little-endian position: one copy.
+            if MemoryLayout<Point>.size == 16, MemoryLayout<Point>.stride == 16 {
+                points.withUnsafeBytes { bytes.append(contentsOf: $0) }
+                return
+            }
+        #endif
         for p in points {
             double(p.x)
             double(p.y)
@@ -120,6 +127,19 @@ struct WKBWriter {
         uint32(UInt32(1 + polygon.holes.count))
         points(polygon.shell.points)
         for hole in polygon.holes { points(hole.points) }
+    }
+
+    /// The length of ``wkb(_:)``'s output for `geometry`, to reserve it at once.
+    static func size(of geometry: Geometry) -> Int {
+        func polygon(_ p: Polygon) -> Int { 9 + 4 * (1 + p.holes.count) + 16 * p.vertexCount }
+        switch geometry {
+        case .point: return 21
+        case .lineString(let ps): return 9 + 16 * ps.count
+        case .polygon(let p): return polygon(p)
+        case .multiPoint(let ps): return 9 + 21 * ps.count
+        case .multiLineString(let lines): return 9 + lines.reduce(0) { $0 + 9 + 16 * $1.count }
+        case .multiPolygon(let mp): return 9 + mp.polygons.reduce(0) { $0 + polygon($1) }
+        }
     }
 
     mutating func wkb(_ geometry: Geometry) {

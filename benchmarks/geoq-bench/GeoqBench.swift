@@ -27,7 +27,7 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        if options.only != "tracking" {
+        if options.only != "tracking", options.only != "import" {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
@@ -35,6 +35,11 @@ struct GeoqBench {
         }
         if options.only == nil || options.only == "store" {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)
+        }
+        if options.only == nil || options.only == "import" {
+            try ImportBenchmark.run(
+                locations: locations, root: root, runs: options.runs, timezones: options.importTimezones,
+                progress: progress)
         }
         if options.only == nil || options.only == "nearest" {
             try NearestBenchmark.run(
@@ -99,6 +104,8 @@ struct BenchmarkOptions {
     /// whose streaming parse is measured for memory.
     var feedItems = 10_000
     var largeFeedItems = 100_000
+    /// Import the 226 MB time-zone file too (not in the smoke run: a minute in a debug build).
+    var importTimezones = true
     /// Run only the layers whose label contains this text ("store": only the store half,
     /// "nearest": only the nearest-N half).
     var only: String?
@@ -121,6 +128,7 @@ struct BenchmarkOptions {
                 cities = 5000
                 feedItems = 500
                 largeFeedItems = 2000
+                importTimezones = false
             case "-h", "--help":
                 print("usage: geoq-bench [--smoke] [--points N] [--runs R] [--seed S] [--only LAYER-TEXT]")
                 exit(0)

@@ -1,0 +1,215 @@
+import Foundation
+import GeoqCore
+import GeoqFormats
+import GeoqLayers
+
+/// Import throughput: every catalog layer, Natural Earth's countries (a shapefile) and the
+/// world's time zones (a 226 MB GeoJSON), each imported into a new GeoPackage as `geoq import`
+/// does it (read, reproject, validate, write with the R*Tree, in one transaction), beside GDAL's
+/// `ogr2ogr -f GPKG` of the same file in the same run. ogr2ogr reads and writes the same
+/// GeoPackage with its R*Tree but does not check validity and keeps the source CRS.
+enum ImportBenchmark {
+    struct Job {
+        var spec: LayerSpec
+        var url: URL
+        var policy: LayerLoader.InvalidPolygonPolicy
+        /// Large layers get their own row with the phases and the ogr2ogr peer.
+        var large: Bool
+    }
+
+    static func run(locations: DataLocations, root: URL, runs: Int, timezones: Bool, progress: Progress) throws {
+        let catalog = try locations.loadCatalog()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("bench.gpkg")
+
+        var jobs = catalog.layers.map { Job(spec: $0, url: catalog.sourceURL(of: $0), policy: .fail, large: false) }
+        jobs += largeLayers(root: root, timezones: timezones, progress: progress)
+
+        print("")
+        print(
+            "| import (into a new GeoPackage) | features | vertices | read | prepare | write | total | CPU | vertices/s | one thread | one thread vertices/s | ogr2ogr -f GPKG | ogr2ogr vertices/s |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        var totalFeatures = 0
+        var totalVertices = 0
+        var totalTime = Duration.zero
+        for job in jobs {
+            progress.note("importing \(job.spec.name)")
+            var best: Measured?
+            for _ in 1...(job.large ? runs : 1) {
+                let measured = try measure(job, store: store)
+                if best == nil || measured.total < best!.total { best = measured }
+            }
+            guard let m = best else { continue }
+            var peer: Duration?
+            var oneThread: Duration?
+            if job.large {
+                progress.note("importing \(job.spec.name), validity on one thread")
+                oneThread = try (1...runs).map { _ in
+                    let start = ContinuousClock.now
+                    _ = try LayerImporter(invalidPolygons: job.policy, validationThreads: 1).importLayer(
+                        job.spec, from: job.url, into: store)
+                    return ContinuousClock.now - start
+                }.min()
+                progress.note("ogr2ogr \(job.spec.name)")
+                peer = try (1...runs).map { _ in try ogr2ogr(job.url, into: dir.appendingPathComponent("ogr.gpkg")) }
+                    .min()
+            }
+            if !job.large {
+                totalFeatures += m.features
+                totalVertices += m.vertices
+                totalTime += m.total
+            }
+            print(row(job.spec.name, m, oneThread: oneThread, peer: peer))
+        }
+        print(
+            "| **catalog layers** | \(totalFeatures) | \(totalVertices) | | | | \(GeoqBench.format(totalTime)) | "
+                + "| \(perSecond(totalVertices, totalTime)) | | | | |")
+        print("")
+        print(
+            "Best of \(runs) runs for the large layers (one for the catalog's). read: the file to features; prepare: "
+                + "the rest of LayerLoader.prepare (reproject, ids, validity, merge); write: the GeoPackage "
+                + "transaction (table, R*Tree, metadata). total: LayerImporter.importLayer, timed apart from the phases; "
+                + "CPU: the processor time of that total, every thread (validity is checked on "
+                + "\(LayerLoader.processorCount) threads; one thread: the same total with validity checked on one). "
+                + "ogr2ogr \(gdalVersion()): `ogr2ogr -f GPKG` of the same file into a new GeoPackage, in the same run."
+        )
+    }
+
+    struct Measured {
+        var features: Int
+        var vertices: Int
+        var read: Duration
+        var prepare: Duration
+        var write: Duration
+        var total: Duration
+        /// Processor time of the total (user + system, all threads), seconds.
+        var cpu: Double
+    }
+
+    /// The import as one call (the total), then its phases one by one on a second pass.
+    static func measure(_ job: Job, store: URL) throws -> Measured {
+        let importer = LayerImporter(invalidPolygons: job.policy)
+        let cpuStart = processorTime()
+        var start = ContinuousClock.now
+        let report = try importer.importLayer(job.spec, from: job.url, into: store)
+        let total = ContinuousClock.now - start
+        let cpu = processorTime() - cpuStart
+
+        let idField = job.spec.idTemplate == nil && job.spec.idFallback == nil ? job.spec.idField : nil
+        var options = ReadOptions(idField: idField, nameField: job.spec.nameField)
+        options.skipFeaturesWithoutGeometry = job.spec.skipEmptyGeometry ?? false
+        start = ContinuousClock.now
+        _ = try readFeatures(at: job.url, options: options)
+        let read = ContinuousClock.now - start
+        start = ContinuousClock.now
+        let prepared = try LayerLoader(invalidPolygons: job.policy).prepare(job.spec, from: job.url)
+        let prepareWithRead = ContinuousClock.now - start
+        start = ContinuousClock.now
+        try importer.write(job.spec, prepared: prepared, source: job.url, into: .geoPackage(store))
+        let write = ContinuousClock.now - start
+        let vertices = prepared.features.reduce(0) { $0 + vertexCount($1.geometry) }
+        return Measured(
+            features: report.written, vertices: vertices, read: read, prepare: max(prepareWithRead - read, .zero),
+            write: write, total: total, cpu: cpu)
+    }
+
+    /// User and system time of the whole process (every thread), in seconds.
+    static func processorTime() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Natural Earth's countries and the time zones, when fetched (tools/fetch-benchmark-data.sh).
+    static func largeLayers(root: URL, timezones includeTimezones: Bool, progress: Progress) -> [Job] {
+        var jobs: [Job] = []
+        let naturalEarth = root.appendingPathComponent("data/external/natural-earth/ne_10m_admin_0_countries_deu.shp")
+        if FileManager.default.fileExists(atPath: naturalEarth.path) {
+            let spec = LayerSpec(
+                name: "natural-earth-countries", title: "Natural Earth 1:10m countries", source: naturalEarth.path,
+                idField: "ADM0_A3", nameField: "NAME")
+            // Natural Earth has an invalid polygon (Egypt): kept, as a benchmark of real data.
+            jobs.append(Job(spec: spec, url: naturalEarth, policy: .keep, large: true))
+        } else {
+            progress.note("Natural Earth not found; run tools/fetch-benchmark-data.sh natural-earth")
+        }
+        let timezones = root.appendingPathComponent("data/external/timezones/timezones.geojson")
+        if !includeTimezones {
+            return jobs
+        } else if FileManager.default.fileExists(atPath: timezones.path) {
+            let spec = LayerSpec(
+                name: "timezones-bench", title: "World time zones", source: timezones.path, idField: "tzid",
+                nameField: "tzid")
+            jobs.append(Job(spec: spec, url: timezones, policy: .fail, large: true))
+        } else {
+            progress.note("time zones not found; run tools/fetch-benchmark-data.sh timezones")
+        }
+        return jobs
+    }
+
+    /// `ogr2ogr -f GPKG` of `source` into a new file at `target`, timed from launch to exit.
+    static func ogr2ogr(_ source: URL, into target: URL) throws -> Duration {
+        try? FileManager.default.removeItem(at: target)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ogr2ogr", "-f", "GPKG", target.path, source.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = ContinuousClock.now - start
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError("ogr2ogr failed on \(source.path) (status \(process.terminationStatus))")
+        }
+        return elapsed
+    }
+
+    static func gdalVersion() -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ogr2ogr", "--version"]
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return "(not found)" }
+        process.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "?"
+    }
+
+    static func row(_ name: String, _ m: Measured, oneThread: Duration?, peer: Duration?) -> String {
+        let ms = GeoqBench.format
+        var text = "| \(name) | \(m.features) | \(m.vertices) | \(ms(m.read)) | \(ms(m.prepare)) | \(ms(m.write)) "
+        text += "| \(ms(m.total)) | \(String(format: "%.0f ms", m.cpu * 1000)) | \(perSecond(m.vertices, m.total)) "
+        if let oneThread {
+            text += "| \(ms(oneThread)) | \(perSecond(m.vertices, oneThread)) "
+        } else {
+            text += "| | "
+        }
+        if let peer {
+            text += "| \(ms(peer)) | \(perSecond(m.vertices, peer)) |"
+        } else {
+            text += "| | |"
+        }
+        return text
+    }
+
+    static func perSecond(_ count: Int, _ time: Duration) -> String {
+        let rate = Double(count) / (GeoqBench.nanoseconds(time) / 1e9)
+        return rate >= 1e6 ? String(format: "%.2f M", rate / 1e6) : String(format: "%.0f", rate)
+    }
+
+    static func vertexCount(_ g: Geometry) -> Int {
+        switch g {
+        case .point: 1
+        case .multiPoint(let ps), .lineString(let ps): ps.count
+        case .multiLineString(let ls): ls.reduce(0) { $0 + $1.count }
+        case .polygon(let p): p.vertexCount
+        case .multiPolygon(let mp): mp.vertexCount
+        }
+    }
+}
