@@ -37,7 +37,7 @@ struct Import: ParsableCommand {
               geoq import pv.json --layer pv --crs EPSG:25830
               geoq import mine.geojson --layer my-blocks   # its name and id found
               geoq import --all                  # every layer of data/layers.json
-              GEOQ_OPTIONAL_LAYERS=timezones geoq import --all   # and the world's time zones
+              GEOQ_OPTIONAL_LAYERS=timezones geoq import --all  # and time zones
             """)
 
     @Argument(help: "The file to import.")
