@@ -105,6 +105,10 @@ import Testing
         #expect(delhi.inside.map(\.id) == ["india"])
         #expect(delhi.timeZone?.zone == "Asia/Kolkata")
         #expect(delhi.timeZone?.utcOffset == "+05:30")
+        // The GeoJSON answer carries it on the query point.
+        let query = try #require((lookup.geoJSON(for: madrid)["features"] as? [[String: Any]])?.first)
+        let time = try #require((query["properties"] as? [String: Any])?["timeZone"] as? [String: Any])
+        #expect(time["zone"] as? String == "Europe/Madrid" && time["utcOffset"] as? String == "+02:00")
         // Outside every zone: no local time.
         #expect(lookup.answer(for: Point(latitude: 0, longitude: 0), at: Self.july).timeZone == nil)
         #expect(lookup.layer.timeZones?.unknownIDs == [])
