@@ -271,8 +271,14 @@ public struct EndpointDescription: Sendable {
                 name: "layer", required: false, description: "A polygon layer (default pamplona-sectors).",
                 schema: .string, example: "pamplona-sectors"),
             language("Language of an approximate layer's note", default: "en", example: "es"),
+            .init(
+                name: "at", required: false,
+                description:
+                    "On a time-zone layer, the instant of the local time: ISO 8601 with an offset (default now).",
+                schema: .string, example: "2026-07-15T12:00:00Z"),
         ],
-        answer: "the which-sector answer: inside, nearest, swapHint, approximate, approximation (in lang)",
+        answer:
+            "the which-sector answer: inside, nearest, swapHint, approximate, approximation (in lang); timeZone on a time-zone layer",
         mediaTypes: ["application/json", "application/geo+json"])
     public static let nearest = EndpointDescription(
         path: "/v1/nearest", operationId: "nearest",

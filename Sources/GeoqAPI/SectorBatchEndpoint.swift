@@ -49,7 +49,7 @@ public enum SectorBatchEndpoint {
         /// answer with the item's `line` or `feature`, and its `id`.
         public func answerLine(_ item: Item) -> [UInt8] {
             var json = JSONText(reservingCapacity: 640)
-            lookup.answer(for: item.point, language: language, swapCandidates: { others }).write(
+            lookup.answer(for: item.point, language: language, at: Date(), swapCandidates: { others }).write(
                 to: &json, line: item.line, feature: item.feature, id: item.id)
             var line = json.bytes
             line.append(UInt8(ascii: "\n"))

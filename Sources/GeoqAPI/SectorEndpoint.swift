@@ -1,3 +1,4 @@
+import Foundation
 import GeoqCore
 import GeoqQuery
 import GeoqSchedule
@@ -10,9 +11,10 @@ public enum SectorEndpoint {
 
     /// The answer, and the lookup that gave it (for a GeoJSON rendering).
     /// - Parameter acceptLanguage: the request's `Accept-Language` header, if any.
-    public static func answer(_ query: QueryParameters, data: ServiceData, acceptLanguage: String? = nil)
-        throws(Problem) -> (answer: SectorAnswer, lookup: SectorLookup)
-    {
+    /// - Parameter now: the instant a time-zone layer's local time is given for when `at` is absent.
+    public static func answer(
+        _ query: QueryParameters, data: ServiceData, acceptLanguage: String? = nil, now: Date = Date()
+    ) throws(Problem) -> (answer: SectorAnswer, lookup: SectorLookup) {
         try query.allowOnly(parameters)
         return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage, default: .en) {
             language throws(Problem) in
@@ -23,10 +25,28 @@ public enum SectorEndpoint {
             }
             // The other layers in listing order, for the "did you swap latitude and longitude?"
             // hint (only wanted for a point outside the layer).
-            let answer = lookup.answer(for: point, language: language) {
+            let instant = try instant(query) ?? now
+            let answer = lookup.answer(for: point, language: language, at: instant) {
                 data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
             }
             return (answer, lookup)
         }
+    }
+
+    /// The `at` parameter: the instant a time-zone layer gives the local time for.
+    static func instant(_ query: QueryParameters) throws(Problem) -> Date? {
+        guard let text = try query.value("at") else { return nil }
+        guard let date = LocalTime.instant(parsing: text) else {
+            let shown = QueryParameters.shown(text)
+            throw .invalid(
+                "at",
+                LocalizedText(
+                    es:
+                        "at debe ser un instante ISO 8601 con desfase, p. ej. 2026-07-15T12:00:00Z; se recibió \"\(shown)\"",
+                    eu:
+                        "at desfasea duen ISO 8601 une bat izan behar da, adib. 2026-07-15T12:00:00Z; \"\(shown)\" jaso da",
+                    en: "at must be an ISO 8601 instant with an offset, e.g. 2026-07-15T12:00:00Z, got \"\(shown)\""))
+        }
+        return date
     }
 }

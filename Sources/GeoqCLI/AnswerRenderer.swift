@@ -56,6 +56,16 @@ struct AnswerRenderer {
 
     // MARK: Text
 
+    /// "Time zone: Europe/Madrid, UTC+01:00; local time 2026-01-15T13:00:00+01:00."
+    static func text(_ time: LocalTime, language: Language) -> String {
+        let label = [Language.es: "Huso horario", .eu: "Ordu-eremua", .en: "Time zone"][language]!
+        guard let offset = time.utcOffset, let local = time.localTime else {
+            return "\(label): \(time.zone) (\(time.problem ?? "no offset known"))."
+        }
+        let localLabel = [Language.es: "hora local", .eu: "tokiko ordua", .en: "local time"][language]!
+        return "\(label): \(time.zone), UTC\(offset); \(localLabel) \(local)."
+    }
+
     static func text(_ a: SectorAnswer, language: Language = .en) -> String {
         let at = "\(a.query.latitude), \(a.query.longitude)"
         var lines: [String] = []
@@ -112,6 +122,7 @@ struct AnswerRenderer {
                 )
             }
         }
+        if let time = a.timeZone { lines.append(text(time, language: language)) }
         if let note = a.approximation {
             let label = [Language.es: "Aproximado", .eu: "Gutxi gorabeherakoa", .en: "Approximate"][language]!
             lines.append("\(label): \(note)")

@@ -39,7 +39,7 @@ enum ExitStatus {
         switch error {
         // The layer exists but is of the wrong kind for the question: the request is wrong.
         case .unknownLayer, .notAreal, .notPoints: usage
-        case .sourceMissing, .fileMissing, .catalogUnreadable: noInput
+        case .sourceMissing, .sourceNotFetched, .fileMissing, .catalogUnreadable: noInput
         case .catalogMalformed, .sourceMalformed, .crsMissing, .reprojectionFailed,
             .invalidPolygon, .emptyLayer, .storeUnreadable:
             dataError

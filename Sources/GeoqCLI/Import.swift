@@ -37,6 +37,7 @@ struct Import: ParsableCommand {
               geoq import pv.json --layer pv --crs EPSG:25830
               geoq import mine.geojson --layer my-blocks   # its name and id found
               geoq import --all                  # every layer of data/layers.json
+              GEOQ_OPTIONAL_LAYERS=timezones geoq import --all  # and time zones
             """)
 
     @Argument(help: "The file to import.")
@@ -103,13 +104,23 @@ struct Import: ParsableCommand {
     func run() throws {
         let locations: DataLocations
         let jobs: [(spec: LayerSpec, url: URL)]
+        // Optional layers (data fetched separately) whose file is not there: --all leaves them out.
+        var notFetched: [LayerError] = []
         let target: StoreAddress
         do throws(LayerError) {
             locations = try DataLocations.resolve()
             target = try StoreAddress.option(store) ?? locations.store
             if all {
                 let catalog = try locations.loadCatalog()
-                jobs = catalog.layers.map { ($0, catalog.sourceURL(of: $0)) }
+                let listed = catalog.listedLayers()
+                let (present, absent) = (
+                    listed.filter { $0.fetch == nil || catalog.hasSource(of: $0) },
+                    listed.filter { $0.fetch != nil && !catalog.hasSource(of: $0) }
+                )
+                jobs = present.map { ($0, catalog.sourceURL(of: $0)) }
+                notFetched = absent.map {
+                    .sourceNotFetched(layer: $0.name, path: catalog.sourceURL(of: $0).path, fetch: $0.fetch ?? "")
+                }
             } else {
                 let url = URL(fileURLWithPath: source!)
                 if let reason = Self.whyUnreadable(url.path) {
@@ -127,6 +138,10 @@ struct Import: ParsableCommand {
         let progress = Progress()
         var out = StandardOutput()
         var reports: [[String: Any]] = []
+        for skipped in notFetched {
+            var stderr = StandardError()
+            stderr.write("geoq: note: not imported: \(skipped.description)\n")
+        }
         for (i, job) in jobs.enumerated() {
             progress.note("importing \(job.spec.name) (\(i + 1)/\(jobs.count)) from \(job.url.lastPathComponent)")
             let report: LoadReport

@@ -11,7 +11,9 @@ struct ListLayers: ParsableCommand {
         discussion: """
             Layers in the store (a GeoPackage or PostgreSQL; what `geoq import` wrote) with their geometry type, \
             feature count and source; then the catalog's (data/layers.json) layers not imported \
-            yet, which queries read from their source files. Approximate layers are marked.
+            yet, which queries read from their source files. Approximate layers are marked. \
+            Optional layers (large data fetched separately, such as timezones) are listed only \
+            when GEOQ_OPTIONAL_LAYERS names them (e.g. GEOQ_OPTIONAL_LAYERS=timezones).
 
             Examples:
               geoq layers
@@ -29,7 +31,7 @@ struct ListLayers: ParsableCommand {
     func run() throws {
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         let stored = library.storedLayers
-        let pending = library.catalog.layers.filter { spec in !stored.contains { $0.name == spec.name } }
+        let pending = library.catalog.listedLayers().filter { spec in !stored.contains { $0.name == spec.name } }
         var out = StandardOutput()
         switch format {
         case .text:
@@ -40,9 +42,10 @@ struct ListLayers: ParsableCommand {
             }
             for spec in pending {
                 let exists = FileManager.default.fileExists(atPath: library.catalog.sourceURL(of: spec).path)
+                let missing = spec.fetch.map { " [data not fetched: run \($0)]" } ?? " [data file missing]"
                 out.write(
                     "\(spec.name)\t(not imported)\t\t\(spec.title)\(spec.approximate != nil ? " [approximate]" : "")"
-                        + "\(exists ? "" : " [data file missing]")\n")
+                        + "\(exists ? "" : missing)\n")
             }
         case .json, .geojson:
             var items: [[String: Any]] = stored.map { Info.jsonObject($0) }

@@ -31,6 +31,11 @@ struct WhichSector: ParsableCommand {
               geoq which-sector 39.4699 -0.3763 --layer valencia-census-sections \\
                 --format geojson
               printf 'lat,lon\\n42.81,-1.64\\n' | geoq which-sector --batch --format json
+              geoq which-sector 40.4168 -3.7038 --layer timezones --at 2026-07-15T12:00:00Z
+
+            On a time-zone layer (the catalog's `timezones`, fetched with \
+            tools/fetch-benchmark-data.sh timezones), the answer also gives the IANA zone, its \
+            offset from UTC and the local time, now or at --at.
 
             Exit status: 0 inside a feature, 3 outside every feature, 4 a batch had bad lines, \
             64 bad arguments, 65 malformed data, 66 missing data file.
@@ -61,11 +66,30 @@ struct WhichSector: ParsableCommand {
     @Option(name: .long, help: "Language of the text answer and of an approximate layer's note: es, eu or en.")
     var lang: Language = .en
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "On a time-zone layer, give the local time at this instant (ISO 8601, e.g. 2026-07-15T12:00:00Z) instead of now.",
+            valueName: "instant"))
+    var at: String?
+
     func validate() throws {
         if batch && !coordinates.isEmpty {
             throw ValidationError("--batch reads points from standard input; do not also give LAT LON")
         }
         if !batch { _ = try point() }
+        _ = try instant()
+    }
+
+    /// `--at`, or now.
+    private func instant() throws -> Date {
+        guard let at else { return Date() }
+        guard let date = LocalTime.instant(parsing: at) else {
+            throw ValidationError(
+                "--at '\(at)' is not an ISO 8601 instant; write it as 2026-07-15T12:00:00Z or 2026-07-15T14:00:00+02:00"
+            )
+        }
+        return date
     }
 
     private func point() throws -> Point {
@@ -84,8 +108,10 @@ struct WhichSector: ParsableCommand {
     /// errors are printed here (to standard error) so that every face gets the same message.
     func execute(input: () -> String?, output: inout some TextOutputStream) throws -> Int32 {
         let context: QueryContext
+        let instant = try instant()
         do {
-            context = try QueryContext(layerName: layer, allowInvalid: allowInvalid, store: store, language: lang)
+            context = try QueryContext(
+                layerName: layer, allowInvalid: allowInvalid, store: store, language: lang, instant: instant)
         } catch {
             ExitStatus.report(error, format: format)
             return ExitStatus.of(error)
@@ -123,9 +149,14 @@ final class QueryContext {
     private lazy var otherLayers: [Layer] = library.otherPolygonLayers(than: lookup.layer.name)
     /// The language of the approximation note.
     let language: Language
+    /// The instant a time-zone layer's answers give the local time for.
+    let instant: Date
 
-    init(layerName: String, allowInvalid: Bool, store: String?, language: Language = .en) throws(LayerError) {
+    init(
+        layerName: String, allowInvalid: Bool, store: String?, language: Language = .en, instant: Date = Date()
+    ) throws(LayerError) {
         self.language = language
+        self.instant = instant
         library = try LayerLibrary(
             locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
@@ -133,6 +164,6 @@ final class QueryContext {
     }
 
     func answer(for point: Point) -> SectorAnswer {
-        lookup.answer(for: point, language: language, swapCandidates: { self.otherLayers })
+        lookup.answer(for: point, language: language, at: instant, swapCandidates: { self.otherLayers })
     }
 }

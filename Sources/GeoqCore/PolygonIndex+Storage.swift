@@ -2,9 +2,10 @@ extension PolygonIndex {
     /// The version of the byte form written by ``write(to:)``: raise it whenever what the
     /// arrays of ``StripeTable``, ``PackedRTree``, ``EdgeIndex`` or this index mean changes
     /// (an element's stride changing is caught anyway), so that older bytes read as stale.
-    public static let storageFormat = 1
+    public static let storageFormat = 2
 
-    /// Writes every part of the index (stripes, part and item trees, each item's edges) as
+    /// Writes every part of the index (stripes, part and item trees, each item's edges, the
+    /// sole-cover grid of a large layer) as
     /// its arrays are, so that ``init(from:)`` gives back the same index without building it.
     public func write(to writer: inout IndexByteWriter) {
         writer.append(count)
@@ -14,6 +15,8 @@ extension PolygonIndex {
         writer.append(itemBoxes)
         itemTree.write(to: &writer)
         for edges in edgeIndexes { edges.write(to: &writer) }
+        writer.append(soleCover == nil ? 0 : 1)
+        soleCover?.write(to: &writer)
     }
 
     /// The index's bytes (see ``write(to:)``).
@@ -43,6 +46,9 @@ extension PolygonIndex {
         var edgeIndexes: [EdgeIndex] = []
         edgeIndexes.reserveCapacity(count)
         for _ in 0..<count { edgeIndexes.append(try EdgeIndex(from: &reader)) }
+        let hasGrid = try reader.readInt()
+        guard hasGrid == 0 || hasGrid == 1 else { throw .malformed("grid marker \(hasGrid)") }
+        let soleCover = hasGrid == 1 ? try SoleCoverGrid(from: &reader, itemCount: count) : nil
         guard reader.isAtEnd else { throw .malformed("bytes left after the index") }
         self.stripes = stripes
         self.firstPart = firstPart
@@ -50,6 +56,7 @@ extension PolygonIndex {
         self.itemBoxes = itemBoxes
         self.itemTree = itemTree
         self.edgeIndexes = edgeIndexes
+        self.soleCover = soleCover
     }
 
     /// Reads an index from the bytes of ``storedBytes()``.

@@ -46,11 +46,46 @@ public struct LayerCatalog: Sendable {
         return spec
     }
 
+    /// The prefix of a source path under ``externalDirectory`` rather than the data directory.
+    public static let externalPrefix = "external:"
+
+    /// Where sources named `external:PATH` are: the `external` folder beside the catalog file
+    /// (the repository's `data/external` for the default catalog), which holds large data that
+    /// is fetched on demand (`tools/fetch-benchmark-data.sh`) and never committed.
+    public var externalDirectory: URL {
+        file.deletingLastPathComponent().appendingPathComponent("external")
+    }
+
     /// The absolute location of a spec's source file.
     public func sourceURL(of spec: LayerSpec) -> URL {
-        spec.source.hasPrefix("/")
+        if spec.source.hasPrefix(Self.externalPrefix) {
+            return externalDirectory.appendingPathComponent(String(spec.source.dropFirst(Self.externalPrefix.count)))
+        }
+        return spec.source.hasPrefix("/")
             ? URL(fileURLWithPath: spec.source)
             : dataDirectory.appendingPathComponent(spec.source)
+    }
+
+    /// The environment variable naming (comma-separated) the optional layers to include in
+    /// what goes over every layer: `geoq layers`, `geoq import --all`, the service's start.
+    public static let optionalLayersVariable = "GEOQ_OPTIONAL_LAYERS"
+
+    /// The layers that commands over every layer use: all but the optional ones (a `fetch`
+    /// entry: large data fetched separately, e.g. the world's time zones) unless named in
+    /// `GEOQ_OPTIONAL_LAYERS`. Any layer, optional or not, can still be asked for by name.
+    public func listedLayers(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [LayerSpec] {
+        let optedIn = Set(
+            (environment[Self.optionalLayersVariable] ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        return layers.filter { $0.fetch == nil || optedIn.contains($0.name) }
+    }
+
+    /// Whether `spec`'s source is there (a layer whose data is fetched separately may not be).
+    public func hasSource(of spec: LayerSpec) -> Bool {
+        FileManager.default.isReadableFile(atPath: sourceURL(of: spec).path)
     }
 }
 

@@ -10,6 +10,9 @@ public enum LayerError: Error, Equatable, Sendable {
     case unknownLayer(name: String, known: [String])
     /// A catalog layer's source file is not in the shared data directory.
     case sourceMissing(path: String)
+    /// The source of a layer whose data is fetched separately (its catalog entry's `fetch`) is
+    /// not there: `fetch` is the command that gets it.
+    case sourceNotFetched(layer: String, path: String, fetch: String)
     /// A file the user named (`geoq import FILE`) does not exist or cannot be read; unlike
     /// ``sourceMissing`` it has nothing to do with the data directory.
     case fileMissing(path: String, reason: String)
@@ -37,7 +40,7 @@ public enum LayerError: Error, Equatable, Sendable {
         case .catalogUnreadable: "catalog-unreadable"
         case .catalogMalformed: "catalog-malformed"
         case .unknownLayer: "unknown-layer"
-        case .sourceMissing: "data-file-missing"
+        case .sourceMissing, .sourceNotFetched: "data-file-missing"
         case .fileMissing: "file-missing"
         case .sourceMalformed: "data-file-malformed"
         case .crsMissing: "crs-missing"
@@ -64,6 +67,8 @@ extension LayerError: CustomStringConvertible {
             "unknown layer '\(name)'; known layers: \(known.joined(separator: ", "))"
         case .sourceMissing(let path):
             "data file \(path) does not exist or cannot be read (is GEOQ_DATA_DIR right?)"
+        case .sourceNotFetched(let layer, let path, let fetch):
+            "layer '\(layer)' needs \(path), which is fetched separately and is not there; run `\(fetch)` in the geoq repository"
         case .fileMissing(let path, let reason):
             "\(path): \(reason)"
         case .sourceMalformed(_, let message):

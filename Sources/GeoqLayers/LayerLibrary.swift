@@ -138,9 +138,10 @@ public final class LayerLibrary {
         }
     }
 
-    /// Every layer name: the store's, then catalog layers not imported yet.
+    /// Every layer name: the store's, then catalog layers not imported yet (the optional
+    /// ones only when ``LayerCatalog/listedLayers(environment:)`` includes them).
     public var names: [String] {
-        stored.keys.sorted() + catalog.layers.map(\.name).filter { stored[$0] == nil }
+        stored.keys.sorted() + catalog.listedLayers().map(\.name).filter { stored[$0] == nil }
     }
 
     /// What the store says about its layers.
@@ -149,7 +150,7 @@ public final class LayerLibrary {
     /// The polygon layer `name`, indexed, from the store if it is there, else from the catalog.
     public func layer(named name: String) throws(LayerError) -> Layer {
         if let layer = loaded[name] { return layer }
-        let layer: Layer
+        var layer: Layer
         if let info = stored[name] {
             let features = try storedFeatures(of: name)
             guard !features.isEmpty else { throw .emptyLayer(path: "\(store) layer \(name)") }
@@ -171,6 +172,10 @@ public final class LayerLibrary {
                 source: "\(store) (imported from \(info.source))", sourceCRS: info.sourceCRS, notes: info.notes,
                 index: index
             )
+            // Whether a stored layer tells the time is the catalog's to say (the store keeps no such mark).
+            if let field = catalog.layers.first(where: { $0.name == name })?.timeZoneField {
+                layer = layer.marking(timeZoneField: field)
+            }
         } else {
             layer = try loader.load(name, from: catalog)
             indexOrigins[name] = .built
@@ -191,8 +196,13 @@ public final class LayerLibrary {
     /// Every other polygon layer that can be loaded (for swap hints); layers that fail to load
     /// or are not polygons are left out (point layers are known by their catalog entry or their
     /// stored geometry type, and not even read).
+    /// Time-zone layers are left out unread: they cover the whole Earth, so any swapped
+    /// position would be "inside" one.
     public func otherPolygonLayers(than name: String) -> [Layer] {
-        polygonLayerNames.filter { $0 != name }.compactMap { try? layer(named: $0) }
+        let timeZoneLayers = Set(catalog.layers.filter { $0.timeZoneField != nil }.map(\.name))
+        return polygonLayerNames.filter { $0 != name && !timeZoneLayers.contains($0) }.compactMap {
+            try? layer(named: $0)
+        }
     }
 
     /// The names of the polygon layers, known without reading them: point layers are known by

@@ -49,9 +49,10 @@ public struct LayerLoader: Sendable {
         for (i, f) in prepared.features.enumerated() where f.geometry.areal == nil {
             throw .notAreal(path: url.path, feature: Self.describe(f, at: i), geometryType: f.geometry.typeName)
         }
-        return Layer(
+        let layer = Layer(
             name: spec.name, title: spec.title, features: prepared.features, approximation: spec.approximate,
             source: url.path, sourceCRS: prepared.sourceCRS, notes: prepared.notes)
+        return spec.timeZoneField.map { layer.marking(timeZoneField: $0) } ?? layer
     }
 
     /// The features of any geometry type that `spec` describes, in WGS84: read, reprojected,
@@ -59,7 +60,10 @@ public struct LayerLoader: Sendable {
     /// repeat an id. What `load` indexes and what an import stores.
     public func prepare(_ spec: LayerSpec, from url: URL) throws(LayerError) -> PreparedLayer {
         let path = url.path
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .sourceMissing(path: path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            if let fetch = spec.fetch { throw .sourceNotFetched(layer: spec.name, path: path, fetch: fetch) }
+            throw .sourceMissing(path: path)
+        }
         let collection: FeatureCollection
         do {
             // With a template the id column may have gaps, so the reader must not insist on it.

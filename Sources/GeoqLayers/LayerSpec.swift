@@ -9,8 +9,14 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// The title in the other answer languages (`es`, `eu`), for the map page's layer switcher;
     /// the English `title` where one is missing.
     public var titles: [String: String]?
-    /// Path of the source, relative to the shared data directory unless absolute.
+    /// Path of the source, relative to the shared data directory unless absolute; a path that
+    /// starts with `external:` is relative to the `external` folder beside the catalog (the
+    /// repository's `data/external`, where large data fetched on demand lives, never committed).
     public var source: String
+    /// The command that fetches a source that is not shipped (e.g. `tools/fetch-benchmark-data.sh
+    /// timezones`): such a layer is optional, and without its file, commands that ask for it
+    /// fail with a message naming this command while the other layers work as before.
+    public var fetch: String?
     /// The source's coordinate reference system when the file does not declare it
     /// (e.g. "EPSG:25830"); overrides nothing the file declares unless `forceCRS` is set.
     public var crs: String?
@@ -60,6 +66,9 @@ public struct LayerSpec: Codable, Hashable, Sendable {
     /// every answer from this layer carries, in each answer language (a plain string is the
     /// English note alone).
     public var approximate: ApproximationNote?
+    /// Makes this a time-zone layer: the attribute holding each feature's IANA time-zone id.
+    /// Its which-sector answers then carry the zone, its UTC offset and the local time.
+    public var timeZoneField: String?
 
     public typealias Link = PointLayer.Link
 

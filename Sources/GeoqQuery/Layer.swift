@@ -19,6 +19,8 @@ public struct Layer: Sendable {
     public let sourceCRS: String
     /// What loading did that a user should know: merged repeated ids, invalid polygons kept.
     public let notes: [String]
+    /// For a time-zone layer (``marking(timeZoneField:)``), each feature's zone; nil otherwise.
+    public internal(set) var timeZones: FeatureTimeZones?
 
     /// Builds the layer; `index`, when given, must index `features` (item `i` is `features[i]`),
     /// as a stored index read back does; else it is built here.

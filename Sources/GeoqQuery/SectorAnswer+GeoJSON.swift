@@ -12,6 +12,15 @@ extension SectorLookup {
             "inside": answer.inside.map(\.id),
         ]
         if let note = answer.approximation { queryProperties["approximation"] = note }
+        if let time = answer.timeZone {
+            var object: [String: Any] = ["zone": time.zone, "instant": time.instant]
+            if let offset = time.utcOffset { object["utcOffset"] = offset }
+            if let seconds = time.utcOffsetSeconds { object["utcOffsetSeconds"] = seconds }
+            if let local = time.localTime { object["localTime"] = local }
+            if let summer = time.daylightSaving { object["daylightSaving"] = summer }
+            if let problem = time.problem { object["problem"] = problem }
+            queryProperties["timeZone"] = object
+        }
         if let hint = answer.swapHint {
             queryProperties["swapHint"] =
                 "latitude \(hint.latitude), longitude \(hint.longitude) is in \(hint.features.joined(separator: ", ")) (\(hint.layer))"

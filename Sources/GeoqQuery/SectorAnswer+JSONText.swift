@@ -25,6 +25,7 @@ extension SectorAnswer: JSONWritable {
             json.key("query")
             query.write(to: &json)
             json.member("swapHint", swapHint) { $1.write(to: &$0) }
+            json.member("timeZone", timeZone) { $1.write(to: &$0) }
         }
     }
 }
@@ -67,6 +68,22 @@ extension SectorAnswer.SwapHint: JSONWritable {
             json.string(layer)
             json.key("longitude")
             json.number(longitude)
+        }
+    }
+}
+
+extension LocalTime: JSONWritable {
+    public func write(to json: inout JSONText) {
+        json.object { json in
+            json.member("daylightSaving", daylightSaving) { $0.bool($1) }
+            json.key("instant")
+            json.string(instant)
+            json.member("localTime", localTime) { $0.string($1) }
+            json.member("problem", problem) { $0.string($1) }
+            json.member("utcOffset", utcOffset) { $0.string($1) }
+            json.member("utcOffsetSeconds", utcOffsetSeconds) { $0.number($1) }
+            json.key("zone")
+            json.string(zone)
         }
     }
 }

@@ -47,6 +47,8 @@ public struct SectorAnswer: Codable, Hashable, Sendable {
     /// When `inside` is empty: the nearest feature.
     public var nearest: Match?
     public var swapHint: SwapHint?
+    /// On a time-zone layer: the zone that covers the point and the local time there.
+    public var timeZone: LocalTime?
 
     public var isInside: Bool { !inside.isEmpty }
 }

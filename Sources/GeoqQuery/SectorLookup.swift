@@ -64,7 +64,7 @@ public struct SectorLookup: Sendable {
     func swapHint(for point: Point, layers: [Layer], others: () -> [Layer]) -> SectorAnswer.SwapHint? {
         guard point.x != point.y, let swapped = try? point.swapped.validatedGeographic() else { return nil }
         if let hint = swapHint(at: swapped, in: layers) { return hint }
-        return swapHint(at: swapped, in: others().filter { $0.name != layer.name })
+        return swapHint(at: swapped, in: others().filter { $0.name != layer.name && !$0.isTimeZoneLayer })
     }
 
     func swapHint(at swapped: Point, in layers: [Layer]) -> SectorAnswer.SwapHint? {

@@ -13,12 +13,14 @@ import Testing
                 "valencia-census-sections", "valencia-barrios", "valencia-districts",
                 "fallas", "fallas-infantiles", "fallas-carpas",
                 "valencia-car-parks", "valencia-hospitals", "valencia-valenbisi", "valencia-taxi-ranks",
-                "valencia-ev-chargers", "valencia-disabled-parking", "valencia-traffic-cameras",
+                "valencia-ev-chargers", "valencia-disabled-parking", "valencia-traffic-cameras", "timezones",
             ])
         #expect(try catalog.spec(named: LayerCatalog.defaultLayerName).approximate != nil)
-        for spec in catalog.layers {
+        // Optional layers (fetched separately) may be absent; the rest come with the shared data.
+        for spec in catalog.layers where spec.fetch == nil {
             #expect(FileManager.default.fileExists(atPath: catalog.sourceURL(of: spec).path), "\(spec.name)")
         }
+        #expect(catalog.listedLayers(environment: [:]).map(\.name) == catalog.layers.map(\.name).dropLast())
     }
 
     @Test func unknownLayerListsTheKnownOnes() throws {

@@ -6,8 +6,9 @@ import GeoqTestSupport
 /// for one small run of every part (what the tests run, to catch a part that no longer runs; no
 /// timing is checked). Four parts, each against a peer measured in the same run: which-sector
 /// (``WhichSectorBenchmark``, against GEOS), the store (``StoreBenchmark``), nearest-N
-/// (``NearestBenchmark``, against a Karney brute force and GEOS's STRtree) and incident feeds
-/// (``IncidentBenchmark``). Prints Markdown tables on standard output; progress goes to standard
+/// (``NearestBenchmark``, against a Karney brute force and GEOS's STRtree), incident feeds
+/// (``IncidentBenchmark``) and the world's time zones (``TimezoneBenchmark``, against tzfpy and
+/// timezonefinder from Python; `--only timezones`). Prints Markdown tables on standard output; progress goes to standard
 /// error when it is a terminal.
 @main
 struct GeoqBench {
@@ -27,7 +28,7 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        if options.only != "tracking", options.only != "import" {
+        if options.only != "tracking", options.only != "import", options.only != "timezones" {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
@@ -45,6 +46,10 @@ struct GeoqBench {
             try NearestBenchmark.run(
                 root: root, runs: options.runs, progress: progress, queries: options.nearestQueries,
                 bruteQueries: options.bruteQueries, cities: options.cities)
+        }
+        // The time zones' 226 MB GeoJSON is too slow to read in the debug build of the smoke run.
+        if (options.only == nil && !options.smoke) || options.only == "timezones" {
+            try TimezoneBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "incidents" {
             try IncidentBenchmark.run(
@@ -109,6 +114,8 @@ struct BenchmarkOptions {
     /// Run only the layers whose label contains this text ("store": only the store half,
     /// "nearest": only the nearest-N half).
     var only: String?
+    /// `--smoke`: one small run of every part, from the debug build.
+    var smoke = false
 
     init<S: Sequence<String>>(_ arguments: S) throws {
         var it = arguments.makeIterator()
@@ -119,6 +126,7 @@ struct BenchmarkOptions {
             case "--seed": seed = UInt64(try Self.number(it.next(), arg))
             case "--only": only = it.next()
             case "--smoke":
+                smoke = true
                 // Every part once on a few thousand points: small enough for the debug build in
                 // the tests, large enough to go through every path of every part.
                 points = 3000
