@@ -61,6 +61,30 @@ public struct LocalMetric: Hashable, Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// The square of ``distance(_:_:)-(Point,BoundingBox)``: the same arithmetic without the
+    /// square root, for searches that only compare.
+    @inlinable
+    public func squaredDistance(_ p: Point, _ box: BoundingBox) -> Double {
+        let dx = Swift.max(box.minX - p.x, 0, p.x - box.maxX) * metresPerDegreeX
+        let dy = Swift.max(box.minY - p.y, 0, p.y - box.maxY) * metresPerDegreeY
+        return dx * dx + dy * dy
+    }
+
+    /// The square of the distance ``closestPoint(on:to:)`` returns, by the same arithmetic
+    /// (so that comparing squares orders segments as comparing those distances does), without
+    /// the square root and without making the point.
+    @inlinable
+    public func squaredDistance(_ p: Point, _ segment: Segment) -> Double {
+        let ax = (segment.start.x - p.x) * metresPerDegreeX, ay = (segment.start.y - p.y) * metresPerDegreeY
+        let bx = (segment.end.x - p.x) * metresPerDegreeX, by = (segment.end.y - p.y) * metresPerDegreeY
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
+        t = Swift.min(Swift.max(t, 0), 1)
+        let cx = ax + t * dx, cy = ay + t * dy
+        return cx * cx + cy * cy
+    }
+
     /// The point of `segment` nearest to `p`, and its distance.
     @inlinable
     public func closestPoint(on segment: Segment, to p: Point) -> (point: Point, distance: Double) {
