@@ -84,6 +84,11 @@ public struct EdgeIndex: Sendable {
         let best = segments.withUnsafeBufferPointer { segments in
             tree.nearestSegment(
                 boxDistance: { metric.squaredDistance(p, $0) },
+                // Squared, and a hair loose so that rounding never cuts off the nearest segment.
+                boxUpperBound: {
+                    let far = metric.farEndOfNearestSide(p, $0)
+                    return far * far * (1 + 1e-9)
+                },
                 segmentDistance: { metric.squaredDistance(p, segments[$0]) },
                 within: limit)
         }

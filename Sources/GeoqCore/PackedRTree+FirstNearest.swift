@@ -77,9 +77,15 @@ extension PackedRTree {
     /// (on the stack); a leaf's items are measured in place when their box is no farther than
     /// the best so far. `boxDistance` must bound `segmentDistance` from below for every item in
     /// the box (squared distances serve as well as distances).
+    ///
+    /// `boxUpperBound`, when it is not infinite, bounds from above the distance of the nearest
+    /// item in a node's box (for example ``LocalMetric/farEndOfNearestSide(_:_:)``'s square for
+    /// segments, which touch every side of their node's box): boxes and items beyond the
+    /// smallest such bound are never opened, before any item is measured.
     @inline(__always)
     func nearestSegment(
         boxDistance: (BoundingBox) -> Double,
+        boxUpperBound: (BoundingBox) -> Double,
         segmentDistance: (Int) -> Double,
         within maxDistance: Double
     ) -> FirstNearest {
@@ -113,6 +119,8 @@ extension PackedRTree {
                     } else {
                         let entry = StackQueueEntry(distance: d, kind: Int32(level - 1), reference: Int32(child))
                         guard queue.push(entry) else { return true }
+                        let upper = boxUpperBound(Self.decode(boxes[child]))
+                        if best.item < 0 && upper < best.distance { best.distance = upper }
                     }
                 }
             }

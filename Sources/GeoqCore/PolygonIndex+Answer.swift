@@ -21,6 +21,24 @@ extension PolygonIndex {
         }
     }
 
+    /// ``nearestBoundaryPoint(to:item:metric:)`` for a point that item `item` covers, found
+    /// faster: such a point is no farther from the item's boundary than from the sides of its
+    /// bounding box (going straight to a side, it must leave the item first), so edges beyond
+    /// that are never measured. The same answer for a covered point; do not use it for others.
+    public func nearestBoundaryPoint(
+        toCovered p: Point, item: Int, metric: LocalMetric
+    ) -> (point: Point, distance: Double) {
+        let box = itemBoxes[item]
+        let bound = Swift.min(
+            (p.x - box.minX) * metric.metresPerDegreeX, (box.maxX - p.x) * metric.metresPerDegreeX,
+            (p.y - box.minY) * metric.metresPerDegreeY, (box.maxY - p.y) * metric.metresPerDegreeY)
+        return edgeIndexes.withUnsafeBufferPointer { edgeIndexes in
+            // A hair beyond the bound, for the rounding of a point that lies on the box's side.
+            edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric, within: Swift.max(bound, 0) * (1 + 1e-9))
+                ?? edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
+        }
+    }
+
     /// The item whose boundary is nearest to `p` under `metric`, the boundary point and its
     /// distance: the first answer of ``nearestByBoundary(to:metric:limit:)``, the same on ties,
     /// found without allocating. Nil for an index without items.
@@ -31,15 +49,22 @@ extension PolygonIndex {
     public func nearestItemByBoundary(to p: Point, metric: LocalMetric) -> (item: Int, point: Point, distance: Double)?
     {
         var best: (item: Int, point: Point, distance: Double)?
+        // An upper bound of the answer's distance before any item is measured: every side of a
+        // tight box holds a vertex of what it bounds (for a node, of some item below it), so
+        // the boundary nearest to `p` is no farther than the nearest side's far end.
+        var upper = Double.infinity
         // Through a buffer: an edge index read out of the array would be a copy, four
         // reference counts up and down per item measured.
         let first = edgeIndexes.withUnsafeBufferPointer { edgeIndexes in
             itemTree.firstNearest(
-                boxDistance: { metric.distance(p, $0) },
+                boxDistance: { box in
+                    upper = Swift.min(upper, metric.farEndOfNearestSide(p, box) * (1 + 1e-9))
+                    return metric.distance(p, box)
+                },
                 itemDistance: { item in
                     guard
                         let found = edgeIndexes[item].nearestBoundaryPoint(
-                            to: p, metric: metric, within: best?.distance ?? .infinity)
+                            to: p, metric: metric, within: Swift.min(best?.distance ?? .infinity, upper))
                     else { return .infinity }
                     if let b = best, b.distance < found.distance || (b.distance == found.distance && b.item < item) {
                         return found.distance
@@ -47,8 +72,8 @@ extension PolygonIndex {
                     best = (item, found.point, found.distance)
                     return found.distance
                 },
-                // Nothing farther than the best item measured can come out first.
-                within: { best?.distance ?? .infinity })
+                // Nothing farther than the best item measured (or the bound) can come out first.
+                within: { Swift.min(best?.distance ?? .infinity, upper) })
         }
         switch first {
         case .item(let item, let distance):

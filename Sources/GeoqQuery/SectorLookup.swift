@@ -47,27 +47,29 @@ public struct SectorLookup: Sendable {
         for point: Point, language: Language = .en, swapCandidates: () -> [Layer] = { [] }
     ) -> SectorAnswer {
         let metric = LocalMetric(wgs84AtLatitude: point.latitude)
-        let index = layer.index
         var inside: [SectorAnswer.Match] = []
         var inItemOrder = true
         var previous = -1
-        index.forEachCovering(point) { item, location in
+        // `layer.index` in place throughout: a local copy of the index would retain and release
+        // each of its arrays on every answer.
+        layer.index.forEachCovering(point) { item, location in
             inItemOrder = inItemOrder && item > previous
             previous = item
-            let edge = index.nearestBoundaryPoint(to: point, item: item, metric: metric)
+            let edge = layer.index.nearestBoundaryPoint(toCovered: point, item: item, metric: metric)
             inside.append(match(item, location: location, edgePoint: edge.point, from: point))
         }
         if !inItemOrder {
             // Overlapping features found out of layer order (rare): answer in layer order.
-            inside = index.covering(point).map { item in
-                let edge = index.nearestBoundaryPoint(to: point, item: item, metric: metric)
-                return match(item, location: index.locate(point, item: item), edgePoint: edge.point, from: point)
+            inside = layer.index.covering(point).map { item in
+                let edge = layer.index.nearestBoundaryPoint(to: point, item: item, metric: metric)
+                return match(
+                    item, location: layer.index.locate(point, item: item), edgePoint: edge.point, from: point)
             }
         }
         var nearest: SectorAnswer.Match?
         var hint: SectorAnswer.SwapHint?
         if inside.isEmpty {
-            if let hit = index.nearestItemByBoundary(to: point, metric: metric) {
+            if let hit = layer.index.nearestItemByBoundary(to: point, metric: metric) {
                 nearest = match(hit.item, location: .exterior, edgePoint: hit.point, from: point)
             }
             hint = swapHint(for: point, others: swapCandidates)

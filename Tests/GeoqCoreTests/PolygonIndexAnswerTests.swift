@@ -58,6 +58,11 @@ import Testing
             found.sort { $0.0 < $1.0 }
             #expect(found.map(\.0) == index.covering(p), "at \(p)")
             #expect(found.allSatisfy { index.locate(p, item: $0.0) == $0.1 }, "at \(p)")
+            for (item, _) in found {
+                let bounded = index.nearestBoundaryPoint(toCovered: p, item: item, metric: .planar)
+                let plain = index.nearestBoundaryPoint(to: p, item: item, metric: .planar)
+                #expect(bounded.point == plain.point && bounded.distance == plain.distance, "item \(item) at \(p)")
+            }
             covered += found.isEmpty ? 0 : 1
         }
         #expect(covered > 500)
@@ -89,6 +94,15 @@ import Testing
                 fast?.item == list?.item && fast?.point == list?.point && fast?.distance == list?.distance, "at \(p)")
             let brute = Self.bruteNearest(shapes, p)
             #expect(fast?.distance == brute.distance, "at \(p)")
+        }
+        // The bound the search starts from holds for every item: its boundary is no farther
+        // than the far end of its box's nearest side.
+        for (item, shape) in shapes.enumerated().prefix(50) {
+            let p = Point(x: rng.uniform(-300...1300), y: rng.uniform(-300...1300))
+            let metric = LocalMetric(metresPerDegreeX: 1.3, metresPerDegreeY: 0.7)
+            #expect(
+                index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance
+                    <= metric.farEndOfNearestSide(p, shape.boundingBox))
         }
         #expect(PolygonIndex([]).nearestItemByBoundary(to: Point(x: 0, y: 0), metric: .planar)?.item == nil)
     }
