@@ -32,12 +32,52 @@ public struct EllipsoidGeodesic: GeodesicSolving {
     /// ``distanceAndBearing(from:to:)``, without the bearing's cost).
     public func distance(from a: Point, to b: Point) -> Double {
         let line = ShortGeodesic(latitude: a.latitude, longitude: a.longitude)
-        let end = EllipsoidPosition(latitude: b.latitude, longitude: b.longitude)
+        let end = Self.position(of: b, near: a, on: line)
         let c2 = line.squaredChord(to: end)
         if c2 < ShortGeodesic.minimumChord * ShortGeodesic.minimumChord && c2.isFinite {
             // The chord falls short of the arc by about κ²c³/24: under 10⁻¹⁴ m here.
             return c2.squareRoot()
         }
         return line.distance(to: end, squaredChord: c2) ?? fallback.distanceAndBearing(from: a, to: b).distance
+    }
+
+    /// The prepared position of `b`, a point near the start `a` of `line`: the start's normal
+    /// plus its small change, from the start's sines and cosines (which `line` holds: sin φ in
+    /// the normal's z, cos λ and −sin λ in the east vector) and short series for the sines and
+    /// cosines of the differences of latitude and longitude. Four library calls fewer than
+    /// ``ShortGeodesic``'s own, within a few units in the last place of it (nanometres), and
+    /// exactly the start for the start itself. Far points, and starts at a pole (where `line`
+    /// has no east), take the library's sines and cosines.
+    @inline(__always)
+    static func position(of b: Point, near a: Point, on line: ShortGeodesic) -> EllipsoidPosition {
+        let dPhi = (b.latitude - a.latitude) * .pi / 180
+        let dLambda = (b.longitude - a.longitude) * .pi / 180
+        let n = line.normal
+        guard dPhi.magnitude <= 0.05, dLambda.magnitude <= 0.05, n.z.magnitude < 1 - 1e-12 else {
+            return EllipsoidPosition(latitude: b.latitude, longitude: b.longitude)
+        }
+        let sinPhi = n.z, cosPhi = (n.x * n.x + n.y * n.y).squareRoot()
+        let cosLambda = line.east.y, sinLambda = -line.east.x
+        let (sinDPhi, cosDPhiLessOne) = smallAngleSineCosine(dPhi)
+        let (sinDLambda, cosDLambdaLessOne) = smallAngleSineCosine(dLambda)
+        // The changes of sin φ, cos φ, cos λ and sin λ, each small and without cancellation.
+        let dSinPhi = sinPhi * cosDPhiLessOne + cosPhi * sinDPhi
+        let dCosPhi = cosPhi * cosDPhiLessOne - sinPhi * sinDPhi
+        let dCosLambda = cosLambda * cosDLambdaLessOne - sinLambda * sinDLambda
+        let dSinLambda = sinLambda * cosDLambdaLessOne + cosLambda * sinDLambda
+        let normal = SIMD4(
+            n.x + cosPhi * dCosLambda + dCosPhi * (cosLambda + dCosLambda),
+            n.y + cosPhi * dSinLambda + dCosPhi * (sinLambda + dSinLambda),
+            n.z + dSinPhi, 0)
+        return EllipsoidPosition(normal: normal)
+    }
+
+    /// sin x and cos x − 1 for |x| ≤ 0.05 by their Taylor series, to terms below 10⁻²⁰.
+    @inline(__always)
+    static func smallAngleSineCosine(_ x: Double) -> (sine: Double, cosineLessOne: Double) {
+        let x2 = x * x
+        let sine = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
+        let cosineLessOne = -x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56 * (1 - x2 / 90))))
+        return (sine, cosineLessOne)
     }
 }

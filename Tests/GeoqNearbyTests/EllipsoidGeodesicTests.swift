@@ -28,7 +28,8 @@ import Testing
             let karney = wgs84.distanceAndBearing(from: start, to: end)
             let distance = Self.fast.distance(from: start, to: end)
             let both = Self.fast.distanceAndBearing(from: start, to: end)
-            #expect(both.distance == distance || length < 1.01, "\(start) → \(end)")
+            // The distance alone builds the end point by another route: nanometres apart.
+            #expect(abs(both.distance - distance) <= 1e-6 || length < 1.01, "\(start) → \(end)")
             if length < 99_000 {
                 worstShort = max(worstShort, abs(distance - karney.distance))
             } else {
