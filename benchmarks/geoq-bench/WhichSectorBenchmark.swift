@@ -73,8 +73,9 @@ enum WhichSectorBenchmark {
         print("")
         print(
             "| layer | points in / out | geoq inside ns (min / mean) | GEOS + PROJ inside ns (min / mean) | ratio "
-                + "| geoq outside ns (min / mean) | GEOS + PROJ outside ns (min / mean) | ratio | agree |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+                + "| geoq outside ns (min / mean) | GEOS + PROJ outside ns (min / mean) | ratio | geoq mixed ns (min / mean) "
+                + "| agree |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for (label, layer) in layers {
             var rng = SeededRandom(seed: options.seed)
             let box = layer.index.boundingBox
@@ -94,12 +95,13 @@ enum WhichSectorBenchmark {
                     + "| \(GeoqBench.fmt(r.outside.min)) / \(GeoqBench.fmt(r.outside.mean)) "
                     + "| \(GeoqBench.fmt(r.geosOutside.min)) / \(GeoqBench.fmt(r.geosOutside.mean)) "
                     + "| \(String(format: "%.1f×", r.geosOutside.min / r.outside.min)) "
+                    + "| \(GeoqBench.fmt(r.mixed.min)) / \(GeoqBench.fmt(r.mixed.mean)) "
                     + "| \(r.agreements)/\(points.count) |")
         }
         print("")
         print(
             "Whole answers: \(Swift.max(1, options.points / 10)) points per layer, uniform in its box (seed \(options.seed)), "
-                + "timed apart inside and outside; \(options.runs) runs. geoq: SectorLookup.answer with EllipsoidGeodesic "
+                + "timed apart inside and outside, then all in their random order (mixed); \(options.runs) runs. geoq: SectorLookup.answer with EllipsoidGeodesic "
                 + "(closed form under 100 km, Karney through PROJ beyond), the other city layers as swap candidates. "
                 + "GEOS + PROJ: the layer scaled to metres at its centre latitude, STRtree query + GEOSPreparedCovers, "
                 + "GEOSPreparedNearestPoints on the prepared boundary, the STRtree's nearest search by GEOSPreparedDistance "

@@ -15,6 +15,8 @@ import GeoqQuery
 enum WholeAnswerBenchmark {
     struct Result {
         var inside: Stats, outside: Stats, geosInside: Stats, geosOutside: Stats
+        /// All points in their random order, inside and outside mixed.
+        var mixed: Stats
         var insideCount: Int, outsideCount: Int
         /// Answers where both agree (same features and locations, distances within 2 cm + 0.1 %).
         var agreements: Int
@@ -39,7 +41,7 @@ enum WholeAnswerBenchmark {
             progress.note("\(label): \(points.count - agreements) whole answers where geoq and GEOS + PROJ disagree")
         }
 
-        var times: [[Double]] = Array(repeating: [], count: 4)
+        var times: [[Double]] = Array(repeating: [], count: 5)
         var sink = 0
         for run in 1...runs {
             progress.note("\(label): whole answers, run \(run)/\(runs)")
@@ -47,11 +49,13 @@ enum WholeAnswerBenchmark {
             times[1].append(GeoqBench.time(outside.count) { sink &+= geoqPass(lookup, outside, others) })
             times[2].append(try GeoqBench.timeThrowing(inside.count) { sink &+= try geosPass(peer, inside) })
             times[3].append(try GeoqBench.timeThrowing(outside.count) { sink &+= try geosPass(peer, outside) })
+            times[4].append(GeoqBench.time(points.count) { sink &+= geoqPass(lookup, points, others) })
         }
         if sink == 42 { print("") }  // keep the work observable
         return Result(
             inside: Stats(times[0]), outside: Stats(times[1]), geosInside: Stats(times[2]),
-            geosOutside: Stats(times[3]), insideCount: inside.count, outsideCount: outside.count,
+            geosOutside: Stats(times[3]), mixed: Stats(times[4]), insideCount: inside.count,
+            outsideCount: outside.count,
             agreements: agreements)
     }
 
