@@ -147,7 +147,7 @@ let package = Package(
             name: "GeoqSnapshot",
             dependencies: [
                 "GeoqAPI", "GeoqCore", "GeoqQuery", "GeoqLayers", "GeoqPROJ", "GeoqParking", "GeoqTariffs",
-                "GeoqIncidents",
+                "GeoqIncidents", "GeoqNearby",
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
@@ -180,7 +180,7 @@ let package = Package(
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
                 "GeoqTrips", "GeoqPROJ", "GeoqTracking",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
-                "GeoqHooks", "GeoqPostGIS",
+                "GeoqHooks", "GeoqPostGIS", "GeoqNearby",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -210,7 +210,7 @@ let package = Package(
             name: "GeoqLayersTests",
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
-                "GeoqSchedule", "GeoqPostGIS",
+                "GeoqSchedule", "GeoqPostGIS", "GeoqNearby",
                 "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),

@@ -3,6 +3,7 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqNearby
 import GeoqPROJ
 import GeoqParking
 import GeoqQuery
@@ -73,7 +74,7 @@ struct ParkCommand: ParsableCommand {
         let sectors = try ExitStatus.reporting(format: format) { () throws(LayerError) in
             SectorLookup(
                 layer: try library.layer(named: tariffs.sectorLayer ?? LayerCatalog.defaultLayerName),
-                geodesic: Geodesic.wgs84)
+                geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84))
         }
         let zones = try tariffs.zoneLayer.map { spec in
             try ExitStatus.reporting(format: format) { () throws(LayerError) in

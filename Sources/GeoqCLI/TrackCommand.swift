@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqLayers
+import GeoqNearby
 import GeoqPROJ
 import GeoqParking
 import GeoqQuery
@@ -99,7 +100,8 @@ struct TrackCommand: ParsableCommand {
             (try? library.features(of: spec.layer)).map { ZoneLocator(features: $0, spec: spec) }
         }
         return ParkQuery(
-            tariffs: tariffs, sectors: SectorLookup(layer: layer, geodesic: Geodesic.wgs84), zones: zones)
+            tariffs: tariffs,
+            sectors: SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84)), zones: zones)
     }
 
     static func text(_ e: TrackingEvent) -> String {

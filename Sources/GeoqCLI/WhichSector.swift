@@ -3,6 +3,7 @@ import Foundation
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
+import GeoqNearby
 import GeoqPROJ
 import GeoqQuery
 import GeoqSchedule
@@ -160,7 +161,8 @@ final class QueryContext {
         library = try LayerLibrary(
             locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
-        lookup = SectorLookup(layer: try library.layer(named: layerName), geodesic: Geodesic.wgs84)
+        lookup = SectorLookup(
+            layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84))
     }
 
     func answer(for point: Point) -> SectorAnswer {

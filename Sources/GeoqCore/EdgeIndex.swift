@@ -59,19 +59,56 @@ public struct EdgeIndex: Sendable {
     }
 
     /// The boundary point nearest to `p` under `metric`, and its distance; `(p, .infinity)`
-    /// without segments. The polygon queries' fast path: it stops at the first segment the
-    /// search reaches at the smallest distance, without looking for a lower index at that
-    /// same distance (the distance is that of ``nearest(to:metric:within:)``; on an exact
-    /// tie the point may be another segment's).
+    /// without segments. The polygon queries' fast path: the distance is that of
+    /// ``nearest(to:metric:within:)``; of segments at exactly the same distance the lowest
+    /// index wins here too, but two segments whose distances differ only in the last bit of
+    /// their squares count as tied (their points are then a few nanometres apart, or the same
+    /// shared vertex). Allocates nothing (see ``nearestBoundaryPoint(to:metric:within:)``).
     func nearestBoundaryPoint(to p: Point, metric: LocalMetric) -> (point: Point, distance: Double) {
-        var best: (point: Point, distance: Double) = (p, .infinity)
-        tree.nearest(
-            boxDistance: { metric.distance(p, $0) },
-            itemDistance: { metric.closestPoint(on: segments[$0], to: p).distance }
-        ) { edge, _ in
-            best = metric.closestPoint(on: segments[edge], to: p)
-            return false
+        nearestBoundaryPoint(to: p, metric: metric, within: .infinity) ?? (p, .infinity)
+    }
+
+    /// ``nearestBoundaryPoint(to:metric:)`` when its distance is at most `maxDistance`, else nil.
+    ///
+    /// Best first over the tree's nodes, by squared distances (no square root until the
+    /// answer): a queue of nodes on the stack, each leaf's segments scanned in place against
+    /// the best so far, and the search ends when the nearest unopened node is farther than
+    /// that. Boxes beyond `maxDistance` are never opened.
+    func nearestBoundaryPoint(
+        to p: Point, metric: LocalMetric, within maxDistance: Double
+    ) -> (point: Point, distance: Double)? {
+        guard !segments.isEmpty else { return nil }
+        // A hair looser than `maxDistance`: the final check below is on the distance itself,
+        // so that a segment exactly at `maxDistance` counts whatever its square rounds to.
+        let limit = maxDistance.isFinite ? maxDistance * maxDistance * (1 + 1e-12) : .infinity
+        let best = segments.withUnsafeBufferPointer { segments in
+            tree.nearestSegment(
+                boxDistance: { metric.squaredDistance(p, $0) },
+                // Squared, and a hair loose so that rounding never cuts off the nearest segment.
+                boxUpperBound: {
+                    let far = metric.farEndOfNearestSide(p, $0)
+                    return far * far * (1 + 1e-9)
+                },
+                segmentDistance: { metric.squaredDistance(p, segments[$0]) },
+                within: limit)
         }
-        return best
+        switch best {
+        case .item(let edge, _):
+            let closest = metric.closestPoint(on: segments[edge], to: p)
+            return closest.distance <= maxDistance ? closest : nil
+        case .none:
+            return nil
+        case .queueFull:
+            var best: (point: Point, distance: Double)?
+            tree.nearest(
+                boxDistance: { metric.distance(p, $0) },
+                itemDistance: { metric.closestPoint(on: segments[$0], to: p).distance }
+            ) { edge, _ in
+                best = metric.closestPoint(on: segments[edge], to: p)
+                return false
+            }
+            guard let best, best.distance <= maxDistance else { return nil }
+            return best
+        }
     }
 }

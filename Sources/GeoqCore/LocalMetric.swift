@@ -61,6 +61,46 @@ public struct LocalMetric: Hashable, Sendable {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    /// Of the four sides of `box`, the smallest distance from `p` to a side's farther end
+    /// ("MINMAXDIST", Roussopoulos, Kelley and Vincent, "Nearest Neighbor Queries", SIGMOD
+    /// 1995): anything that touches every side of the box has a point at most this far from
+    /// `p`. Infinite for an empty box.
+    @inlinable
+    public func farEndOfNearestSide(_ p: Point, _ box: BoundingBox) -> Double {
+        guard !box.isEmpty else { return .infinity }
+        let west = (box.minX - p.x) * metresPerDegreeX, east = (box.maxX - p.x) * metresPerDegreeX
+        let south = (box.minY - p.y) * metresPerDegreeY, north = (box.maxY - p.y) * metresPerDegreeY
+        let w2 = west * west, e2 = east * east, s2 = south * south, n2 = north * north
+        // A vertical side at x reaches farthest at the corner of the larger |y|, and so on.
+        let farY2 = Swift.max(s2, n2), farX2 = Swift.max(w2, e2)
+        let nearest = Swift.min(Swift.min(w2, e2) + farY2, Swift.min(s2, n2) + farX2)
+        return nearest.squareRoot()
+    }
+
+    /// The square of ``distance(_:_:)-(Point,BoundingBox)``: the same arithmetic without the
+    /// square root, for searches that only compare.
+    @inlinable
+    public func squaredDistance(_ p: Point, _ box: BoundingBox) -> Double {
+        let dx = Swift.max(box.minX - p.x, 0, p.x - box.maxX) * metresPerDegreeX
+        let dy = Swift.max(box.minY - p.y, 0, p.y - box.maxY) * metresPerDegreeY
+        return dx * dx + dy * dy
+    }
+
+    /// The square of the distance ``closestPoint(on:to:)`` returns, by the same arithmetic
+    /// (so that comparing squares orders segments as comparing those distances does), without
+    /// the square root and without making the point.
+    @inlinable
+    public func squaredDistance(_ p: Point, _ segment: Segment) -> Double {
+        let ax = (segment.start.x - p.x) * metresPerDegreeX, ay = (segment.start.y - p.y) * metresPerDegreeY
+        let bx = (segment.end.x - p.x) * metresPerDegreeX, by = (segment.end.y - p.y) * metresPerDegreeY
+        let dx = bx - ax, dy = by - ay
+        let length2 = dx * dx + dy * dy
+        var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
+        t = Swift.min(Swift.max(t, 0), 1)
+        let cx = ax + t * dx, cy = ay + t * dy
+        return cx * cx + cy * cy
+    }
+
     /// The point of `segment` nearest to `p`, and its distance.
     @inlinable
     public func closestPoint(on segment: Segment, to p: Point) -> (point: Point, distance: Double) {

@@ -126,7 +126,8 @@ public struct PolygonIndex: Sendable {
 
     /// The point of item `item`'s boundary nearest to `p` under `metric`, and its distance.
     public func nearestBoundaryPoint(to p: Point, item: Int, metric: LocalMetric) -> (point: Point, distance: Double) {
-        edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
+        // In place: a copy of the edge index would cost four reference counts up and down.
+        edgeIndexes.withUnsafeBufferPointer { $0[item].nearestBoundaryPoint(to: p, metric: metric) }
     }
 
     /// Items ordered by the distance from `p` to their boundary under `metric`, nearest first,

@@ -3,6 +3,7 @@ import GeoqAPI
 import GeoqCore
 import GeoqIncidents
 import GeoqLayers
+import GeoqNearby
 import GeoqPROJ
 import GeoqParking
 import GeoqQuery
@@ -13,6 +14,9 @@ extension ServiceData {
     /// to load is listed with its error and not served; the others are.
     public static func load(from library: LayerLibrary) -> ServiceData {
         let geodesic = Geodesic.wgs84
+        // The sector answers' edge distances: the short lines of a city in closed form, Karney
+        // beyond. The other answers keep Karney's own (nearest-N needs it for its near ties).
+        let sectorGeodesic = EllipsoidGeodesic(fallback: geodesic)
         var lookups: [String: SectorLookup] = [:]
         var points: [String: PointLayer] = [:]
         var links: [String: [String: [String: Feature]]] = [:]
@@ -23,7 +27,7 @@ extension ServiceData {
             do throws(LayerError) {
                 if polygons.contains(name) {
                     let layer = try library.layer(named: name)
-                    lookups[name] = SectorLookup(layer: layer, geodesic: geodesic)
+                    lookups[name] = SectorLookup(layer: layer, geodesic: sectorGeodesic)
                     summaries.append(
                         LayerSummary(
                             name: name, title: layer.title, kind: kind, features: layer.features.count,
@@ -49,6 +53,15 @@ extension ServiceData {
                         name: name, title: nil, kind: kind, features: nil, approximate: false, error: error.description)
                 )
             }
+        }
+        // Each lookup knows the other layers' boxes, so that swapped numbers outside all of
+        // them get no hint without the endpoint listing those layers.
+        // Time-zone layers give no hints (they cover the whole Earth), so their box is left out.
+        let extents = lookups.filter { !$0.value.layer.isTimeZoneLayer }.mapValues { $0.layer.index.boundingBox }
+        lookups = lookups.mapValues { lookup in
+            SectorLookup(
+                layer: lookup.layer, geodesic: sectorGeodesic,
+                swapCandidateExtents: extents.filter { $0.key != lookup.layer.name }.map(\.value))
         }
         // Tariffs live beside the catalog (data/tariffs), whatever directory the layers come from.
         let dataDirectory = library.catalog.file.deletingLastPathComponent()

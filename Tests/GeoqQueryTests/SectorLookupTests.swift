@@ -59,6 +59,36 @@ import Testing
         #expect(lookup.answer(for: Point(latitude: 0.05, longitude: 0.05)).swapHint == nil)
     }
 
+    /// When the candidates' boxes are known, swapped numbers outside every box (and outside the
+    /// queried layer) get no hint without the candidates being asked for; inside one they are.
+    @Test func swapCandidatesAreAskedForOnlyWhenTheirBoxesCouldHoldTheSwappedPoint() throws {
+        let east = Layer(
+            name: "east", title: "A square at 0.5° E, 0.2° N",
+            features: [
+                Feature(id: "E", name: "East", geometry: try rectangle(west: 0.5, south: 0.2, east: 0.51, north: 0.21))
+            ],
+            approximation: nil, source: "made in the test", sourceCRS: "EPSG:4326", notes: [])
+        let squares = try Self.layer()
+        let knowing = SectorLookup(
+            layer: squares, geodesic: FlatWorld(), swapCandidateExtents: [east.index.boundingBox])
+        let unknowing = SectorLookup(layer: squares, geodesic: FlatWorld())
+        var asked = 0
+        let candidates = {
+            asked += 1
+            return [east]
+        }
+        // (0.505, 0.205) read the other way round is in East.
+        let hinted = knowing.answer(for: Point(latitude: 0.505, longitude: 0.205), swapCandidates: candidates)
+        #expect(asked == 1 && hinted.swapHint?.layer == "east" && hinted.swapHint?.features == ["East"])
+        // (0.7, 0.3) swapped is a valid position, in neither box: not asked, no hint.
+        let far = Point(latitude: 0.7, longitude: 0.3)
+        #expect(knowing.answer(for: far, swapCandidates: candidates).swapHint == nil)
+        #expect(asked == 1)
+        // Without the boxes the candidates must be asked, and give no hint either.
+        #expect(unknowing.answer(for: far, swapCandidates: candidates).swapHint == nil)
+        #expect(asked == 2)
+    }
+
     @Test func anApproximateLayerSaysSoInTheAnswersLanguage() throws {
         let note = ApproximationNote(en: "drawn by hand", es: "dibujado a mano")
         let lookup = SectorLookup(layer: try Self.layer(approximation: note), geodesic: FlatWorld())
