@@ -77,6 +77,19 @@ public struct KarneyGeodesic: GeodesicSolving {
         return (r.distance, Self.bearing(r.salp1, r.calp1))
     }
 
+    /// Distance and bearing (in [0, 360)) between two prepared ends, made by ``endpoint(_:)`` of
+    /// this ellipsoid.
+    @inline(__always)
+    package func distanceAndBearing(from a: Endpoint, to b: Endpoint) -> (distance: Double, bearing: Double) {
+        let r = solve(a, b)
+        return (r.distance, Self.bearing(r.salp1, r.calp1))
+    }
+
+    /// True when `other` is the same ellipsoid (so ends prepared by either serve both).
+    package func hasSameEllipsoid(as other: KarneyGeodesic) -> Bool {
+        equatorialRadius == other.equatorialRadius && flattening == other.flattening
+    }
+
     /// An azimuth from its sine and cosine, in [0, 360).
     @inline(__always)
     static func bearing(_ s: Double, _ c: Double) -> Double {
@@ -221,8 +234,8 @@ public struct KarneyGeodesic: GeodesicSolving {
                 var tripb = false
                 while numit < Self.maxit2 {
                     state = lambda12(
-                        sbet1: sbet1, cbet1: cbet1, dn1: dn1, sbet2: sbet2, cbet2: cbet2, dn2: dn2, salp1: salp1,
-                        calp1: calp1, slam120: slam12, clam120: clam12, derivative: numit < Self.maxit1)
+                        sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2, salp1: salp1, calp1: calp1,
+                        slam120: slam12, clam120: clam12)
                     let v = state.lam12
                     if tripb || !(v.magnitude >= (tripn ? 8 : 1) * Self.tol0) { break }
                     if v > 0 && (numit > Self.maxit1 || calp1 / salp1 > calp1b / salp1b) {
@@ -233,8 +246,13 @@ public struct KarneyGeodesic: GeodesicSolving {
                         calp1a = calp1
                     }
                     numit += 1
-                    if numit <= Self.maxit1 && state.dlam12 > 0 {
-                        let dalp1 = -v / state.dlam12
+                    // The slope only once the value says another step is needed (the last
+                    // evaluation, which ends the loop, needs none).
+                    let dlam12 =
+                        numit <= Self.maxit1
+                        ? lambda12Derivative(state, sbet1: sbet1, dn1: dn1, cbet2: cbet2, dn2: dn2) : 0
+                    if numit <= Self.maxit1 && dlam12 > 0 {
+                        let dalp1 = -v / dlam12
                         let sdalp1 = sin(dalp1), cdalp1 = cos(dalp1)
                         let nsalp1 = salp1 * cdalp1 + calp1 * sdalp1
                         if nsalp1 > 0 && dalp1.magnitude < .pi {
@@ -259,10 +277,10 @@ public struct KarneyGeodesic: GeodesicSolving {
                 salp2 = state.salp2
                 calp2 = state.calp2
                 sig12 = state.sig12
-                let l = lengths(
-                    eps: state.eps, sig12: sig12, ssig1: state.ssig1, csig1: state.csig1, dn1: dn1,
-                    ssig2: state.ssig2, csig2: state.csig2, dn2: dn2, distance: true)
-                s12x = l.s12b * b
+                s12x =
+                    Self.distanceOverB(
+                        eps: state.eps, sig12: sig12, ssig1: state.ssig1, csig1: state.csig1, ssig2: state.ssig2,
+                        csig2: state.csig2) * b
             }
         }
 
@@ -313,6 +331,18 @@ public struct KarneyGeodesic: GeodesicSolving {
         // The parentheses keep the cancellation exact for coincident points.
         let m12b = dn2 * (csig1 * ssig2) - dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
         return (s12b, m12b)
+    }
+
+    /// s₁₂/b alone, as ``lengths(eps:sig12:ssig1:csig1:dn1:ssig2:csig2:dn2:distance:)`` computes it.
+    @inline(__always)
+    static func distanceOverB(
+        eps: Double, sig12: Double, ssig1: Double, csig1: Double, ssig2: Double, csig2: Double
+    ) -> Double {
+        let a1 = 1 + KarneySeries.a1m1(eps)
+        let c1 = KarneySeries.c1(eps)
+        let b1 =
+            KarneySeries.sineSeries(ssig2, csig2, c1, count: 6) - KarneySeries.sineSeries(ssig1, csig1, c1, count: 6)
+        return a1 * (sig12 + b1)
     }
 
     /// Solves k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 for its positive root (geodesic.c's
@@ -435,15 +465,14 @@ public struct KarneyGeodesic: GeodesicSolving {
         var ssig2 = 0.0
         var csig2 = 0.0
         var eps = 0.0
-        var dlam12 = 0.0
     }
 
-    /// λ₁₂(α₁) − λ₁₂ for the azimuth (`salp1`, `calp1`) at the start, and its derivative when
-    /// asked (geodesic.c's `Lambda12`).
+    /// λ₁₂(α₁) − λ₁₂ for the azimuth (`salp1`, `calp1`) at the start (geodesic.c's `Lambda12`;
+    /// the derivative is ``lambda12Derivative(_:sbet1:dn1:cbet2:dn2:)``).
     @inline(__always)
     func lambda12(
-        sbet1: Double, cbet1: Double, dn1: Double, sbet2: Double, cbet2: Double, dn2: Double, salp1: Double,
-        calp1: Double, slam120: Double, clam120: Double, derivative: Bool
+        sbet1: Double, cbet1: Double, sbet2: Double, cbet2: Double, salp1: Double, calp1: Double, slam120: Double,
+        clam120: Double
     ) -> LambdaState {
         var s = LambdaState()
         // Breaks the degeneracy of the equatorial line (handled before).
@@ -479,17 +508,16 @@ public struct KarneyGeodesic: GeodesicSolving {
             - KarneySeries.sineSeries(s.ssig1, s.csig1, c3, count: 5)
         let domg12 = -flattening * series.a3(s.eps) * salp0 * (s.sig12 + b312)
         s.lam12 = eta + domg12
-
-        if derivative {
-            if s.calp2 == 0 {
-                s.dlam12 = -2 * f1 * dn1 / sbet1
-            } else {
-                let l = lengths(
-                    eps: s.eps, sig12: s.sig12, ssig1: s.ssig1, csig1: s.csig1, dn1: dn1, ssig2: s.ssig2,
-                    csig2: s.csig2, dn2: dn2, distance: false)
-                s.dlam12 = l.m12b * f1 / (s.calp2 * cbet2)
-            }
-        }
         return s
+    }
+
+    /// dλ₁₂/dα₁ at the evaluation `s` (from the reduced length, as in `Lambda12`).
+    @inline(__always)
+    func lambda12Derivative(_ s: LambdaState, sbet1: Double, dn1: Double, cbet2: Double, dn2: Double) -> Double {
+        if s.calp2 == 0 { return -2 * f1 * dn1 / sbet1 }
+        let l = lengths(
+            eps: s.eps, sig12: s.sig12, ssig1: s.ssig1, csig1: s.csig1, dn1: dn1, ssig2: s.ssig2, csig2: s.csig2,
+            dn2: dn2, distance: false)
+        return l.m12b * f1 / (s.calp2 * cbet2)
     }
 }
