@@ -17,6 +17,8 @@ extension KarneyGeodesic {
     /// `x` reduced to (−180, 180].
     @inline(__always)
     static func normalizedAngle(_ x: Double) -> Double {
+        // The IEEE remainder leaves these unchanged; most inputs are already in range.
+        if x.magnitude < 180 { return x }
         let y = x.remainder(dividingBy: 360)
         return y != -180 ? y : 180
     }
@@ -57,7 +59,8 @@ extension KarneyGeodesic {
     @inline(__always)
     static func sinCosDegrees(_ x: Double) -> (sin: Double, cos: Double) {
         guard x.isFinite else { return (.nan, .nan) }
-        var r = x.truncatingRemainder(dividingBy: 360)
+        // fmod leaves |x| < 360 unchanged.
+        var r = x.magnitude < 360 ? x : x.truncatingRemainder(dividingBy: 360)
         let q = Int((r / 90 + 0.5).rounded(.down))
         r -= 90 * Double(q)
         r *= degree

@@ -215,10 +215,9 @@ public struct PointIndex: Sendable {
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
     /// their bearings.
     static func settle(
-        _ candidates: [Candidate], limit: Int, within maxMetres: Double,
+        _ candidates: consuming [Candidate], limit: Int, within maxMetres: Double,
         bearing: (Candidate) -> Double, karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
-        var candidates = candidates
         let tolerance = distanceTolerance
         sortByDistance(&candidates)
         // A value within two tolerances of a neighbour's, or of the radius, could rank
