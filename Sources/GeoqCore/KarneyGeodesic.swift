@@ -418,7 +418,25 @@ public struct KarneyGeodesic: GeodesicSolving {
             (salp2, calp2) = Self.normalized(salp2, calp2)
             sig12 = atan2(ssig12, csig12)
         } else if n.magnitude > 0.1 || csig12 >= 0 || ssig12 >= 6 * n.magnitude * .pi * cbet1 * cbet1 {
-            // The zeroth-order spherical estimate will do.
+            // The spherical estimate took ω₁₂ = λ₁₂. To first order in f, λ₁₂ = ω₁₂ −
+            // f A₃ sin α₀ σ₁₂ (as in `lambda12`, without the periodic terms): estimate again
+            // with ω₁₂ from that, an error of order f² instead of f, which spares Newton's
+            // method about one step.
+            if !shortline {
+                let (s1, c1) = Self.normalized(salp1, calp1)
+                let salp0 = s1 * cbet1
+                let calp0 = (c1 * c1 + (s1 * sbet1) * (s1 * sbet1)).squareRoot()
+                let k2 = calp0 * calp0 * ep2
+                let eps = k2 / (2 * (1 + (1 + k2).squareRoot()) + k2)
+                let omg12 = lam12 + flattening * series.a3(eps) * salp0 * atan2(ssig12, csig12)
+                somg12 = sin(omg12)
+                comg12 = cos(omg12)
+                salp1 = cbet2 * somg12
+                calp1 =
+                    comg12 >= 0
+                    ? sbet12 + cbet2 * sbet1 * somg12 * somg12 / (1 + comg12)
+                    : sbet12a - cbet2 * sbet1 * somg12 * somg12 / (1 - comg12)
+            }
         } else {
             // Nearly antipodal: scale to coordinates where the antipode is the origin and the
             // singular point is (−1, 0).
