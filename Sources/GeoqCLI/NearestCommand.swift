@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import GeoqCore
 import GeoqFormats
 import GeoqLayers
-import GeoqPROJ
 import GeoqQuery
 
 extension NearestQuery.Order: ExpressibleByArgument {}
@@ -13,7 +13,7 @@ struct NearestCommand: ParsableCommand {
         commandName: "nearest",
         abstract: "List the features of a point layer nearest to a position, with distance, bearing and a geo: link.",
         discussion: """
-            Distances are geodesic (WGS84, Karney's algorithm through PROJ), bearings initial \
+            Distances are geodesic (WGS84, Karney's algorithm), bearings initial \
             bearings from true north. The search is a best-first walk of an R-tree with a proven \
             lower bound, so it is exact, including across the antimeridian and near the poles. \
             Ties are broken by the layer's order. Each hit has a geo: URI (RFC 5870) to get there.
@@ -63,7 +63,7 @@ struct NearestCommand: ParsableCommand {
         let point = try CoordinateInput.point(fromArguments: coordinates)
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         let answer = try ExitStatus.reporting(format: format) { () throws(LayerError) in
-            try NearestQuery(geodesic: Geodesic.wgs84).nearest(
+            try NearestQuery(geodesic: KarneyGeodesic.wgs84).nearest(
                 try library.pointLayer(named: layer), to: point, limit: count, within: within, categories: category,
                 order: order, library: library)
         }
@@ -117,7 +117,7 @@ struct ServicesCommand: ParsableCommand {
         let point = try CoordinateInput.point(fromArguments: coordinates)
         let library = try LayerLibrary.openForCommand(store: store, format: format)
         let answer = try ExitStatus.reporting(format: format) { () throws(LayerError) in
-            try NearestQuery(geodesic: Geodesic.wgs84).services(
+            try NearestQuery(geodesic: KarneyGeodesic.wgs84).services(
                 at: point, types: type, perType: count, within: within, library: library)
         }
         var out = StandardOutput()

@@ -26,6 +26,9 @@ public struct PointIndex: Sendable {
     /// The indexed points, item `i` at index `i`.
     public let points: [Point]
     let tree: PositionTree
+    /// Item `i` prepared for ``GeoqCore/KarneyGeodesic/wgs84`` (its reduced latitude worked out
+    /// once), so that a long line from a query costs one solve and no set-up of its far end.
+    let karneyEnds: [KarneyGeodesic.Endpoint]
 
     /// Builds the index over `points`; item `i` is `points[i]`.
     public init(_ points: [Point]) {
@@ -34,6 +37,8 @@ public struct PointIndex: Sendable {
             points.indices.compactMap { i in
                 Self.isGeographic(points[i]) ? (i, points[i].y, points[i].x) : nil
             })
+        let karney = KarneyGeodesic.wgs84
+        karneyEnds = points.map { karney.endpoint($0) }
     }
 
     /// Number of items (valid or not).
@@ -82,8 +87,29 @@ public struct PointIndex: Sendable {
         geodesic: some GeodesicSolving
     ) -> [NearestHit] {
         // A thin generic shell over one non-generic search (no generic metadata per query).
-        nearest(to: q, limit: limit, within: maxMetres, where: include) { a, b in
-            geodesic.distanceAndBearing(from: a, to: b)
+        if let karney = geodesic as? KarneyGeodesic {
+            return nearest(to: q, limit: limit, within: maxMetres, where: include, karney: karney)
+        }
+        return nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+            geodesic.distanceAndBearing(from: q, to: points[item])
+        }
+    }
+
+    /// The search with geoq's own Karney solver: on WGS84 from the prepared ends.
+    @usableFromInline
+    func nearest(
+        to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool, karney: KarneyGeodesic
+    ) -> [NearestHit] {
+        guard karney.hasSameEllipsoid(as: .wgs84) else {
+            return nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+                karney.distanceAndBearing(from: q, to: points[item])
+            }
+        }
+        let start = karney.endpoint(q)
+        return karneyEnds.withUnsafeBufferPointer { ends in
+            nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+                karney.distanceAndBearing(from: start, to: ends[item])
+            }
         }
     }
 
@@ -101,7 +127,7 @@ public struct PointIndex: Sendable {
     @usableFromInline
     func nearest(
         to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool,
-        solve: (Point, Point) -> (distance: Double, bearing: Double)
+        solve: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         guard limit > 0, Self.isGeographic(q), tree.count > 0 else { return [] }
         let tolerance = Self.distanceTolerance
@@ -114,9 +140,10 @@ public struct PointIndex: Sendable {
             of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
             margin: 3 * tolerance, where: include)
 
-        // Phase 2: distances for the few reached, short lines by formula, long ones by Karney.
+        // Phase 2: distances for the few reached, short lines by formula; long ones wait.
         var candidates: [Candidate] = []
         candidates.reserveCapacity(reached.count)
+        var long: [LongLine] = []
         for r in reached {
             let position = tree.positions[Int(r.position)]
             let item = Int(position.w)
@@ -124,28 +151,73 @@ public struct PointIndex: Sendable {
                 candidates.append(
                     Candidate(item: item, distance: distance, karneyBearing: nil, position: Int(r.position)))
             } else {
-                let exact = solve(q, points[item])
+                let bound = Self.shortestGeodesic(from: shortLine.start, to: position, squaredChord: r.squaredChord)
+                long.append(LongLine(lowerBound: bound, item: item, position: Int(r.position)))
+            }
+        }
+        // Phase 3: Karney for the long lines, by increasing lower bound, until the bound passes
+        // the k-th distance known (three tolerances, as in phase 1): those left are farther
+        // than k others.
+        if !long.isEmpty {
+            long.sort { $0.lowerBound < $1.lowerBound }
+            var known = KSmallest(limit: limit, values: candidates.lazy.map(\.distance))
+            let cap = (maxMetres ?? .infinity) + 2 * tolerance
+            for line in long {
+                guard line.lowerBound <= Swift.min(known.kth + 3 * tolerance, cap) else { break }
+                let exact = solve(line.item)
                 candidates.append(
                     Candidate(
-                        item: item, distance: exact.distance, karneyBearing: exact.bearing, position: Int(r.position)))
+                        item: line.item, distance: exact.distance, karneyBearing: exact.bearing, position: line.position
+                    ))
+                known.insert(exact.distance)
             }
         }
         return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity) { c in
             if let bearing = c.karneyBearing { return bearing }
             return shortLine.bearing(to: tree.positions[c.position])
         } karney: {
-            solve(q, points[$0])
+            solve($0)
         }
+    }
+
+    /// A reached point beyond the short-line formula, waiting for Karney.
+    struct LongLine {
+        var lowerBound: Double
+        var item: Int
+        var position: Int
+    }
+
+    /// A lower bound of the geodesic distance in metres between two prepared positions whose
+    /// squared chord is `c2`: the chord, or, tighter beyond about 1,800 km, b·σ where σ is the
+    /// angle between the ends' reduced-latitude directions (x/a, y/a, z/b).
+    ///
+    /// Why b·σ: the linear map (x, y, z) ↦ (x·b/a, y·b/a, z) takes the ellipsoid onto the
+    /// sphere of radius b, the point at reduced latitude β and longitude λ to b·(cos β cos λ,
+    /// cos β sin λ, sin β), and shortens every vector (its factors are b/a and 1), so the
+    /// geodesic's image is a curve on that sphere between those two points no longer than the
+    /// geodesic, and no shorter than their great-circle distance b·σ. It is within the
+    /// flattening (0.34 %) of the geodesic, where the chord falls short by c³/(24R²) (130 km at
+    /// 5,000 km).
+    @inline(__always)
+    static func shortestGeodesic(
+        from a: EllipsoidPosition, to b: EllipsoidPosition, squaredChord c2: Double
+    ) -> Double {
+        let chord = c2.squareRoot()
+        guard chord > 1_000_000 else { return chord }
+        let scale = SIMD4<Double>(1 / ShortGeodesic.a, 1 / ShortGeodesic.a, 1 / ShortGeodesic.b, 0)
+        let d = (a - b) * scale
+        let half = Swift.min(1, (d * d).sum().squareRoot() / 2)
+        // 10⁻¹² for the rounding of the positions and of asin.
+        return Swift.max(chord, 2 * ShortGeodesic.b * asin(half) * (1 - 1e-12))
     }
 
     /// The final answer from the candidates (all the search found within reach of the k-th,
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
     /// their bearings.
     static func settle(
-        _ candidates: [Candidate], limit: Int, within maxMetres: Double,
+        _ candidates: consuming [Candidate], limit: Int, within maxMetres: Double,
         bearing: (Candidate) -> Double, karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
-        var candidates = candidates
         let tolerance = distanceTolerance
         sortByDistance(&candidates)
         // A value within two tolerances of a neighbour's, or of the radius, could rank

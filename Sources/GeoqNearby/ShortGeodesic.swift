@@ -64,6 +64,8 @@ struct ShortGeodesic {
     static let a = 6_378_137.0
     /// WGS84 flattening.
     static let f = 1 / 298.257_223_563
+    /// WGS84 polar radius a (1 − f), metres.
+    static let b = a * (1 - f)
     /// First eccentricity squared, f (2 − f).
     static let e2 = f * (2 - f)
     /// Second eccentricity squared, e² / (1 − e²).

@@ -92,7 +92,9 @@ extension ServiceData {
             tariffs: tariffs, tariffProblems: tariffProblems, zoneLocators: zoneLocators,
             incidents: incidents.incidents,
             incidentsRefreshedAt: incidents.refreshedAt, incidentsProblem: incidentsProblem,
-            storeFile: library.store.description, defaultSectorLayer: LayerCatalog.defaultLayerName, geodesic: geodesic,
+            storeFile: library.store.description, defaultSectorLayer: LayerCatalog.defaultLayerName,
+            // geoq's own Karney: the nearest search solves its long lines from ends it prepared.
+            geodesic: KarneyGeodesic.wgs84,
             loadedAt: Date())
     }
 

@@ -66,6 +66,29 @@ import Testing
         #expect(worstMedium < 10)
     }
 
+    /// The long lines' lower bound (`PointIndex.shortestGeodesic`) never exceeds Karney's
+    /// length on GeodTest-short, and beyond 5,000 km is within the flattening (0.34 %) of it
+    /// (exactly that far along the equator).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: geodTest.path), "GeodTest-short.dat.gz not found"))
+    func reducedSphereBoundHoldsOnGeodTest() throws {
+        var tighter = 0
+        for (start, end, s12) in try Self.geodesics() {
+            let a = EllipsoidPosition(latitude: start.latitude, longitude: start.longitude)
+            let b = EllipsoidPosition(latitude: end.latitude, longitude: end.longitude)
+            let c = Self.chord(start, end)
+            let bound = PointIndex.shortestGeodesic(from: a, to: b, squaredChord: c * c)
+            #expect(bound <= s12 + 1e-9, "\(start) → \(end): bound \(bound) > s12 \(s12)")
+            #expect(bound >= c)
+            if s12 > 5_000_000 {
+                #expect(
+                    bound >= s12 * (1 - 1 / 298.257_223_563) * (1 - 1e-9),
+                    "\(start) → \(end): bound \(bound), s12 \(s12)")
+            }
+            if bound > c { tighter += 1 }
+        }
+        #expect(tighter > 5_000)
+    }
+
     /// The upper bound is tightest where the curvature is largest, along a meridian at the
     /// equator (radius b²/a): Karney's lengths there, 1 m to 9,000 km, stay below it.
     @Test func upperBoundHoldsAlongTheEquatorialMeridian() {

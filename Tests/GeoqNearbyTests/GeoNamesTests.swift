@@ -142,4 +142,16 @@ import Testing
         }
         #expect(agree == total)
     }
+
+    /// The same 300 queries with geoq's own Karney for the long lines (the service's solver).
+    @Test(
+        .enabled(if: available, "GeoNames not fetched: run tools/fetch-benchmark-data.sh geonames"),
+        arguments: 0..<4)
+    func ownKarneyMatchesPrefilteredBruteForce(chunk: Int) {
+        let size = (Self.queries.count + 3) / 4
+        for q in Self.queries[(chunk * size)..<min(Self.queries.count, (chunk + 1) * size)] {
+            let hits = Self.index.nearest(to: q, limit: Self.limit, geodesic: KarneyGeodesic.wgs84)
+            #expect(hits.agrees(with: Self.prefilteredBruteForce(q)), "query \(q)")
+        }
+    }
 }

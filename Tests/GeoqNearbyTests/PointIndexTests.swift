@@ -180,3 +180,53 @@ import Testing
         }
     }
 }
+
+/// The index with geoq's own Karney (``KarneyGeodesic``, from the ends the index prepares)
+/// against the brute force with PROJ's: same items in the same order, same distances within
+/// the index's tolerance, on sparse points all over the sphere (long lines, antipodes, poles)
+/// and with a radius.
+@Suite struct PointIndexOwnKarneyTests {
+    @Test(arguments: [200, 2_000])
+    func sparsePointsMatchBruteForce(count: Int) {
+        var rng = SeededRandom(seed: UInt64(count))
+        var points = (0..<count).map { _ in rng.pointOnSphere() }
+        points += [
+            Point(latitude: 90, longitude: 0), Point(latitude: -90, longitude: 0), Point(latitude: 0, longitude: 180),
+        ]
+        let index = PointIndex(points)
+        var queries = (0..<60).map { _ in rng.pointOnSphere() }
+        // Antipodes of indexed points, and points on the equator and at the poles.
+        queries += points.prefix(10).map {
+            Point(latitude: -$0.latitude, longitude: $0.longitude > 0 ? $0.longitude - 180 : $0.longitude + 180)
+        }
+        queries += [
+            Point(latitude: 0, longitude: 0), Point(latitude: 90, longitude: 0), Point(latitude: -90, longitude: 45),
+        ]
+        for q in queries {
+            for limit in [1, 10, 25] {
+                let hits = index.nearest(to: q, limit: limit, geodesic: KarneyGeodesic.wgs84)
+                #expect(hits.agrees(with: BruteForce.nearest(points, to: q, limit: limit)), "\(q), limit \(limit)")
+            }
+            let radius = 3_000_000.0
+            #expect(
+                index.nearest(to: q, limit: 25, within: radius, geodesic: KarneyGeodesic.wgs84)
+                    .agrees(with: BruteForce.nearest(points, to: q, limit: 25, within: radius)), "\(q) within \(radius)"
+            )
+        }
+    }
+
+    /// Another ellipsoid is solved as given, not from the WGS84 ends.
+    @Test func anotherEllipsoidIsSolvedAsGiven() {
+        var rng = SeededRandom(seed: 7)
+        let points = (0..<300).map { _ in rng.pointOnSphere() }
+        let sphere = KarneyGeodesic(equatorialRadius: 6_371_000, flattening: 0)
+        let q = Point(latitude: 10, longitude: 20)
+        let hits = PointIndex(points).nearest(to: q, limit: 5, geodesic: sphere)
+        let expected = points.indices.map { (sphere.distanceAndBearing(from: q, to: points[$0]).distance, $0) }.sorted {
+            $0 < $1
+        }
+        // Every hit here is over 100 km away, so every distance is the sphere's own.
+        #expect(hits.map(\.item) == expected.prefix(5).map(\.1))
+        #expect(zip(hits, expected).allSatisfy { $0.distance == $1.0 })
+    }
+}

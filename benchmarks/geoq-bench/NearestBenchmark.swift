@@ -10,6 +10,10 @@ import GeoqTestSupport
 /// geoq's ``PointIndex`` against a brute-force scan (Karney to every city, on fewer queries),
 /// on the same seeded queries uniform on the sphere. Prints a Markdown table.
 ///
+/// The index solves long lines with geoq's own Karney (``KarneyGeodesic``); the same index with
+/// PROJ's `geod_inverse` for those lines runs beside it, and one solve of each is timed on the
+/// same random lines.
+///
 /// GEOS is compared on the question it can answer: its STRtree nearest
 /// (`GEOSSTRtree_nearest_generic_r`) returns a single item by *planar* distance (degrees), so the
 /// peer row is nearest-1, against geoq's geodesic nearest-1 on the same queries, with a count of
@@ -34,7 +38,8 @@ enum NearestBenchmark {
         progress.note("nearest: reading \(file.path)")
         let allPoints = try loadCities(file)
         let points = cities.map { Array(allPoints.prefix($0)) } ?? allPoints
-        let geodesic = Geodesic.wgs84
+        let geodesic = KarneyGeodesic.wgs84
+        let proj = Geodesic.wgs84
 
         var buildTimes: [Double] = []
         var index = PointIndex([])
@@ -62,8 +67,8 @@ enum NearestBenchmark {
         let counting = CountingGeodesic(geodesic)
         var agreements = 0
         for q in bruteQueries {
-            let ours = index.nearest(to: q, limit: limit, geodesic: counting)
-            if ours.agrees(with: bruteForce(points, q, geodesic)) { agreements += 1 }
+            let ours = index.nearest(to: q, limit: limit, geodesic: geodesic)
+            if ours.agrees(with: bruteForce(points, q, proj)) { agreements += 1 }
         }
         counting.reset()
         for q in queries { _ = index.nearest(to: q, limit: limit, geodesic: counting) }
@@ -76,19 +81,42 @@ enum NearestBenchmark {
             progress.note("nearest: \(bruteQueries.count - agreements) queries where geoq and brute force disagree")
         }
 
+        // One solve, geoq's Karney against PROJ's, on the same lines uniform on the sphere.
+        let lines = (0..<min(100_000, 10 * queryCount)).map { _ in
+            (
+                Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180)),
+                Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180))
+            )
+        }
+        var worstSolveDifference = 0.0
+        for (a, b) in lines {
+            let difference = abs(geodesic.inverse(from: a, to: b).distance - proj.inverse(from: a, to: b).distance)
+            worstSolveDifference = max(worstSolveDifference, difference)
+        }
+
         var geoqTimes: [Double] = [], nearTimes: [Double] = [], bruteTimes: [Double] = []
+        var projTimes: [Double] = [], projNearTimes: [Double] = []
+        var swiftSolveTimes: [Double] = [], projSolveTimes: [Double] = []
         var sink = 0
+        var solveSink = 0.0
         for run in 1...runs {
             progress.note("nearest: run \(run)/\(runs)")
             geoqTimes.append(
                 GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, geodesic) })
             nearTimes.append(
                 GeoqBench.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic) })
+            projTimes.append(
+                GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, proj) })
+            projNearTimes.append(
+                GeoqBench.time(nearCities.count) { sink &+= geoqPass(index, nearCities, proj) })
+            swiftSolveTimes.append(GeoqBench.time(lines.count) { solveSink += solvePass(lines, geodesic) })
+            projSolveTimes.append(GeoqBench.time(lines.count) { solveSink += solvePass(lines, proj) })
             bruteTimes.append(
                 GeoqBench.time(bruteQueries.count) {
-                    for q in bruteQueries { sink &+= bruteForce(points, q, geodesic)[0].item }
+                    for q in bruteQueries { sink &+= bruteForce(points, q, proj)[0].item }
                 })
         }
+        if solveSink == 42 { print("") }
         // The GEOS peer: nearest-1 by planar distance in degrees, the only nearest GEOS offers.
         let context = GEOSContext()
         var geosBuild: [Double] = []
@@ -116,7 +144,7 @@ enum NearestBenchmark {
             for q in set {
                 let ours = index.nearest(to: q, limit: 1, geodesic: geodesic)[0]
                 let theirs = try geosNearest(q)
-                if theirs != ours.item && geodesic.inverse(from: q, to: points[theirs]).distance != ours.distance {
+                if theirs != ours.item && proj.inverse(from: q, to: points[theirs]).distance != ours.distance {
                     count += 1
                 }
             }
@@ -143,6 +171,8 @@ enum NearestBenchmark {
         if sink == 42 { print("") }  // keep the work observable
 
         let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
+        let projUniform = Stats(projTimes), projNear = Stats(projNearTimes)
+        let swiftSolve = Stats(swiftSolveTimes), projSolve = Stats(projSolveTimes)
         let fmt = GeoqBench.fmt
         print("")
         print(
@@ -157,15 +187,35 @@ enum NearestBenchmark {
             "| geoq PointIndex, queries within 0.05° of a city | \(points.count) | (same index) "
                 + "| \(fmt(near.min)) / \(fmt(near.median)) / \(fmt(near.mean)) | \(qps(near.median)) | (same) |")
         print(
-            "| brute force (Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.median)) / \(fmt(brute.mean)) | \(qps(brute.median)) | – |"
+            "| same index, PROJ's geod_inverse for long lines, uniform | \(points.count) | (same index) "
+                + "| \(fmt(projUniform.min)) / \(fmt(projUniform.median)) / \(fmt(projUniform.mean)) | \(qps(projUniform.median)) | – |"
         )
+        print(
+            "| same index, PROJ's geod_inverse for long lines, near a city | \(points.count) | (same index) "
+                + "| \(fmt(projNear.min)) / \(fmt(projNear.median)) / \(fmt(projNear.mean)) | \(qps(projNear.median)) | – |"
+        )
+        print(
+            "| brute force (PROJ's Karney to every point) | \(points.count) | – | \(fmt(brute.min)) / \(fmt(brute.median)) / \(fmt(brute.mean)) | \(qps(brute.median)) | – |"
+        )
+        print("")
+        print(
+            "| one inverse solve, \(lines.count) random lines uniform on the sphere | ns/solve (min / median / mean) |")
+        print("|---|---:|")
+        print(
+            "| geoq KarneyGeodesic (Swift) | \(fmt(swiftSolve.min)) / \(fmt(swiftSolve.median)) / \(fmt(swiftSolve.mean)) |"
+        )
+        print("| PROJ 9.1.1 geod_inverse | \(fmt(projSolve.min)) / \(fmt(projSolve.median)) / \(fmt(projSolve.mean)) |")
+        print("")
+        print(
+            "PROJ / geoq solve time (min): \(String(format: "%.2f", projSolve.min / swiftSolve.min))×; largest distance "
+                + "difference on these lines \(worstSolveDifference) m.")
         print("")
         print(
             "Queries: \(queries.count) uniform on the sphere and \(nearCities.count) within 0.05° of a random city "
                 + "(seed \(seed)); brute force and the agreement check on \(bruteCount) of each; \(runs) runs, min, median and "
                 + "mean of ns per query. geoq solves \(String(format: "%.1f", solvesPerQuery)) (uniform) and "
                 + "\(String(format: "%.1f", solvesPerNearQuery)) (near cities) Karney inverse problems per nearest-10 "
-                + "query, \(fmt(brute.min / Double(points.count))) ns each in the brute force; lines under 100 km take the short-line formula (agreement: same ids in the same order, distances within \(PointIndex.distanceTolerance) m, bearings within \(PointIndex.bearingTolerance)°)."
+                + "query; the brute force takes \(fmt(brute.min / Double(points.count))) per PROJ solve; lines under 100 km take the short-line formula (agreement: same ids in the same order, distances within \(PointIndex.distanceTolerance) m, bearings within \(PointIndex.bearingTolerance)°)."
         )
         let g1 = Stats(geos1), gn1 = Stats(geosNear1), q1 = Stats(geoq1), qn1 = Stats(geoqNear1)
         let gb = Stats(geosBuild)
@@ -227,19 +277,28 @@ enum NearestBenchmark {
     }
 
     @inline(never)
-    static func geoqPass(_ index: PointIndex, _ queries: [Point], _ geodesic: Geodesic, limit: Int = limit) -> Int {
+    static func solvePass(_ lines: [(Point, Point)], _ geodesic: some GeodesicSolving) -> Double {
+        var sum = 0.0
+        for (a, b) in lines { sum += geodesic.distanceAndBearing(from: a, to: b).distance }
+        return sum
+    }
+
+    @inline(never)
+    static func geoqPass(
+        _ index: PointIndex, _ queries: [Point], _ geodesic: some GeodesicSolving, limit: Int = limit
+    ) -> Int {
         var sink = 0
         for q in queries { sink &+= index.nearest(to: q, limit: limit, geodesic: geodesic).count }
         return sink
     }
 }
 
-/// Karney's solver that counts its calls (one thread at a time; the benchmark is sequential).
-struct CountingGeodesic: GeodesicSolving, @unchecked Sendable {
-    let geodesic: Geodesic
+/// A solver that counts its calls (one thread at a time; the benchmark is sequential).
+struct CountingGeodesic<Solver: GeodesicSolving>: GeodesicSolving, @unchecked Sendable {
+    let geodesic: Solver
     let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-    init(_ geodesic: Geodesic) {
+    init(_ geodesic: Solver) {
         self.geodesic = geodesic
         counter.initialize(to: 0)
     }

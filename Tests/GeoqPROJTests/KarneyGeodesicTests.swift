@@ -1,0 +1,178 @@
+import Foundation
+import GeoqCore
+import GeoqPROJ
+import GeoqTestSupport
+import Testing
+
+/// geoq's own Karney inverse (``KarneyGeodesic``) checked as PROJ's is in ``GeodesicTests``:
+/// against GeographicLib's GeodTest-short (exact values computed in high precision), and
+/// against PROJ's `geod_inverse` on seeded random lines and the special cases of the algorithm
+/// (meridional, equatorial, polar, coincident and nearly antipodal lines).
+@Suite struct KarneyGeodesicTests {
+    /// Karney's stated accuracy of the inverse solution on WGS84, in metres.
+    static let karneyAccuracy = 15e-9
+
+    @Test func inverseMatchesGeographicLib() throws {
+        let lines = GeodesicTests.lines
+        try #require(lines.count == 10_000)
+        let geodesic = KarneyGeodesic.wgs84
+        var worstDistance = 0.0
+        var worstAzimuth = 0.0
+        var worstScaled = 0.0
+        var illConditioned = 0
+        for (i, l) in lines.enumerated() {
+            let r = geodesic.inverse(
+                from: Point(latitude: l.lat1, longitude: l.lon1), to: Point(latitude: l.lat2, longitude: l.lon2))
+            let distanceError = abs(r.distance - l.s12)
+            worstDistance = max(worstDistance, distanceError)
+            #expect(distanceError <= Self.karneyAccuracy, "line \(i): s12 \(r.distance) vs \(l.s12)")
+
+            let azimuthError = max(
+                abs(GeodesicTests.angleDifference(l.azi1, r.initialAzimuth)),
+                abs(GeodesicTests.angleDifference(l.azi2, r.finalAzimuth)))
+            if azimuthError <= 1e-6 {
+                worstAzimuth = max(worstAzimuth, azimuthError)
+                continue
+            }
+            // Nearly antipodal lines, whose azimuths are ill-conditioned: GeographicLib's own
+            // measure, the azimuth error times the reduced length (see GeodesicTests).
+            illConditioned += 1
+            var scaled = azimuthError * .pi / 180 * abs(l.m12)
+            if l.lat1 + l.lat2 == 0 {
+                let mirrored = max(
+                    abs(GeodesicTests.angleDifference(l.azi1, r.finalAzimuth)),
+                    abs(GeodesicTests.angleDifference(l.azi2, r.initialAzimuth)))
+                scaled = min(scaled, mirrored * .pi / 180 * abs(l.m12))
+            }
+            worstScaled = max(worstScaled, scaled)
+            #expect(abs(l.m12) < 1, "line \(i): azimuth off by \(azimuthError)° where m12 = \(l.m12) m is not small")
+            #expect(scaled < 1e-6, "line \(i): azimuth error × m12 = \(scaled) m")
+            #expect(i >= 8_000, "line \(i) is outside the antipodal blocks")
+        }
+        // All in the antipodal blocks, each within GeographicLib's own bound above; 1,123 here
+        // (PROJ: 1,114 — the two differ by rounding where m12 vanishes).
+        #expect(illConditioned <= 1_123)
+        print(
+            "Karney inverse (Swift): worst s12 error \(worstDistance) m, worst azimuth error \(worstAzimuth)° "
+                + "(\(illConditioned) ill-conditioned lines, worst |Δazi|·|m12| \(worstScaled) m)")
+    }
+
+    /// The bearing of ``GeodesicSolving`` is the initial azimuth in [0, 360).
+    @Test func bearingIsTheInitialAzimuthInAFullTurn() {
+        let lines = GeodesicTests.lines
+        let geodesic = KarneyGeodesic.wgs84
+        for l in lines.prefix(2_000) {
+            let a = Point(latitude: l.lat1, longitude: l.lon1), b = Point(latitude: l.lat2, longitude: l.lon2)
+            let r = geodesic.distanceAndBearing(from: a, to: b)
+            let azimuth = geodesic.inverse(from: a, to: b).initialAzimuth
+            #expect((0..<360).contains(r.bearing))
+            #expect(abs(GeodesicTests.angleDifference(azimuth, r.bearing)) == 0)
+        }
+    }
+
+    /// Same lines through both implementations: distances within a nanometre-scale bound,
+    /// azimuths within 10⁻⁹° wherever they are well-conditioned.
+    static func expectAgreement(_ a: Point, _ b: Point, _ what: String, worst: inout (Double, Double)) {
+        let mine = KarneyGeodesic.wgs84.inverse(from: a, to: b)
+        let proj = Geodesic.wgs84.inverse(from: a, to: b)
+        let distanceError = abs(mine.distance - proj.distance)
+        worst.0 = max(worst.0, distanceError)
+        #expect(distanceError <= karneyAccuracy, "\(what) \(a) → \(b): \(mine.distance) vs PROJ \(proj.distance)")
+        let azimuthError = abs(GeodesicTests.angleDifference(proj.initialAzimuth, mine.initialAzimuth))
+        let reduced = abs(reducedLength(a, b))
+        // Where the reduced length vanishes (conjugate, nearly antipodal points) the azimuth is
+        // ill-conditioned: judge the sideways displacement it causes, as GeographicLib does.
+        if reduced > 1_000 {
+            worst.1 = max(worst.1, azimuthError)
+            #expect(
+                azimuthError <= 1e-9, "\(what) \(a) → \(b): azimuth \(mine.initialAzimuth) vs \(proj.initialAzimuth)")
+        } else {
+            #expect(
+                azimuthError * .pi / 180 * reduced < 1e-6,
+                "\(what) \(a) → \(b): azimuth \(mine.initialAzimuth) vs \(proj.initialAzimuth), m12 \(reduced)")
+        }
+    }
+
+    /// m12 from the published definition by differences of the direct problem (PROJ), enough
+    /// to tell conjugate points.
+    static func reducedLength(_ a: Point, _ b: Point) -> Double {
+        let g = Geodesic.wgs84
+        let line = g.inverse(from: a, to: b)
+        let delta = 1e-6
+        let turned = g.direct(from: a, azimuth: line.initialAzimuth + delta, distance: line.distance)
+        return g.inverse(from: b, to: turned).distance / (delta * .pi / 180)
+    }
+
+    @Test func agreesWithPROJOnRandomLines() {
+        var random = SeededRandom(seed: 2013)
+        var worst = (0.0, 0.0)
+        for _ in 0..<20_000 {
+            let a = Point(latitude: asin(random.uniform(-1...1)) * 180 / .pi, longitude: random.uniform(-180...180))
+            let b = Point(latitude: asin(random.uniform(-1...1)) * 180 / .pi, longitude: random.uniform(-180...180))
+            Self.expectAgreement(a, b, "random", worst: &worst)
+        }
+        print("Karney inverse (Swift) vs PROJ, random lines: worst \(worst.0) m, \(worst.1)°")
+    }
+
+    @Test func agreesWithPROJOnSpecialCases() {
+        var random = SeededRandom(seed: 87)
+        var worst = (0.0, 0.0)
+        for _ in 0..<2_000 {
+            let lat = random.uniform(-90...90), lon = random.uniform(-180...180)
+            let a = Point(latitude: lat, longitude: lon)
+            // Nearly antipodal: the antipode moved by up to a few hundredths of a degree.
+            let antipode = Point(
+                latitude: -lat + random.uniform(-0.05...0.05),
+                longitude: (lon + 180 + random.uniform(-0.05...0.05)).remainder(dividingBy: 360))
+            Self.expectAgreement(a, antipode, "nearly antipodal", worst: &worst)
+            // Exactly antipodal.
+            Self.expectAgreement(
+                a, Point(latitude: -lat, longitude: (lon + 180).remainder(dividingBy: 360)), "antipodal", worst: &worst)
+            // Equatorial, short and long (past the point where the geodesic leaves the equator).
+            Self.expectAgreement(
+                Point(latitude: 0, longitude: lon), Point(latitude: 0, longitude: random.uniform(-180...180)),
+                "equatorial", worst: &worst)
+            // Meridional, on one half-meridian and over a pole.
+            Self.expectAgreement(
+                a, Point(latitude: random.uniform(-90...90), longitude: lon), "meridional", worst: &worst)
+            Self.expectAgreement(
+                a, Point(latitude: random.uniform(-90...90), longitude: (lon + 180).remainder(dividingBy: 360)),
+                "over a pole", worst: &worst)
+            // From a pole, and a point to itself.
+            Self.expectAgreement(
+                Point(latitude: lat < 0 ? -90 : 90, longitude: lon),
+                Point(latitude: random.uniform(-90...90), longitude: 0),
+                "from a pole", worst: &worst)
+            Self.expectAgreement(a, a, "coincident", worst: &worst)
+            // Short lines, metres to kilometres, where the auxiliary sphere alone answers.
+            let d = pow(10, random.uniform(-5 ... -1))
+            Self.expectAgreement(
+                a, Point(latitude: max(-90, min(90, lat + d)), longitude: lon + d), "short", worst: &worst)
+        }
+        print("Karney inverse (Swift) vs PROJ, special cases: worst \(worst.0) m, \(worst.1)°")
+    }
+
+    @Test func knownLengthsAndOtherEllipsoids() {
+        // WGS84 quarter meridian 10,001,965.729 m; a degree of the equator 2πa/360 = 111,319.491 m.
+        let g = KarneyGeodesic.wgs84
+        #expect(abs(g.inverse(from: Point(x: 0, y: 0), to: Point(x: 0, y: 90)).distance - 10_001_965.729) < 0.001)
+        let equator = g.inverse(from: Point(x: 0, y: 0), to: Point(x: 1, y: 0))
+        #expect(abs(equator.distance - 111_319.491) < 0.001)
+        #expect(equator.initialAzimuth == 90 && equator.finalAzimuth == 90)
+        // On a sphere, a quarter great circle is πR/2.
+        let sphere = KarneyGeodesic(equatorialRadius: 6_371_000, flattening: 0)
+        #expect(
+            abs(sphere.inverse(from: Point(x: 0, y: 0), to: Point(x: 90, y: 0)).distance - .pi * 6_371_000 / 2) < 1e-6)
+        // A flatter, larger ellipsoid against PROJ.
+        let mine = KarneyGeodesic(equatorialRadius: 7_000_000, flattening: 1 / 150)
+        let proj = Geodesic(equatorialRadius: 7_000_000, flattening: 1 / 150)
+        var random = SeededRandom(seed: 150)
+        for _ in 0..<1_000 {
+            let a = Point(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180))
+            let b = Point(latitude: random.uniform(-90...90), longitude: random.uniform(-180...180))
+            #expect(abs(mine.inverse(from: a, to: b).distance - proj.inverse(from: a, to: b).distance) < 2e-8)
+        }
+        // Latitudes out of range give NaN, as PROJ's do.
+        #expect(g.inverse(from: Point(x: 0, y: 91), to: Point(x: 0, y: 0)).distance.isNaN)
+    }
+}
