@@ -4,7 +4,6 @@ import GeoqCore
 import GeoqFormats
 import GeoqLayers
 import GeoqNearby
-import GeoqPROJ
 import GeoqParking
 import GeoqQuery
 import GeoqSchedule
@@ -74,7 +73,7 @@ struct ParkCommand: ParsableCommand {
         let sectors = try ExitStatus.reporting(format: format) { () throws(LayerError) in
             SectorLookup(
                 layer: try library.layer(named: tariffs.sectorLayer ?? LayerCatalog.defaultLayerName),
-                geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84))
+                geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
         }
         let zones = try tariffs.zoneLayer.map { spec in
             try ExitStatus.reporting(format: format) { () throws(LayerError) in

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import GeoqCore
 import GeoqLayers
 import GeoqNearby
-import GeoqPROJ
 import GeoqParking
 import GeoqQuery
 import GeoqTariffs
@@ -63,7 +63,8 @@ struct TrackCommand: ParsableCommand {
         let fenced = try ExitStatus.reporting(format: outputFormat) { () throws(LayerError) in
             try library.layer(named: layer)
         }
-        let fencer = Geofencer(layer: fenced, geodesic: Geodesic.wgs84, parkQuery: parkQuery(for: fenced, library))
+        let fencer = Geofencer(
+            layer: fenced, geodesic: KarneyGeodesic.wgs84, parkQuery: parkQuery(for: fenced, library))
 
         var output = StandardOutput()
         var track: DeviceTrack?
@@ -101,7 +102,8 @@ struct TrackCommand: ParsableCommand {
         }
         return ParkQuery(
             tariffs: tariffs,
-            sectors: SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84)), zones: zones)
+            sectors: SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84)),
+            zones: zones)
     }
 
     static func text(_ e: TrackingEvent) -> String {

@@ -4,7 +4,6 @@ import GeoqCore
 import GeoqFormats
 import GeoqLayers
 import GeoqNearby
-import GeoqPROJ
 import GeoqQuery
 import GeoqSchedule
 
@@ -162,7 +161,7 @@ final class QueryContext {
             locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
         lookup = SectorLookup(
-            layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic(fallback: Geodesic.wgs84))
+            layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
     }
 
     func answer(for point: Point) -> SectorAnswer {

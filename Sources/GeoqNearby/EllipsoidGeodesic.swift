@@ -15,7 +15,7 @@ public struct EllipsoidGeodesic: GeodesicSolving {
     /// The solver for lines the closed form does not answer (Karney's, on WGS84).
     public let fallback: any GeodesicSolving
 
-    /// - Parameter fallback: Karney's solver on WGS84 (in geoq, `Geodesic.wgs84` of GeoqPROJ);
+    /// - Parameter fallback: Karney's solver on WGS84 (in geoq, ``KarneyGeodesic/wgs84``);
     ///   its answers must be on the same ellipsoid, or long and short lines disagree.
     public init(fallback: any GeodesicSolving) {
         self.fallback = fallback

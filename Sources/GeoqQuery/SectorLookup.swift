@@ -8,7 +8,7 @@ import GeoqSchedule
 /// The nearest edge is chosen in a local WGS84 plane at the query's latitude, and its
 /// distance is then measured on the ellipsoid by the geodesic solver given (in geoq,
 /// ``GeoqNearby/EllipsoidGeodesic``: a closed form within 0.1 mm of Karney's for the short lines
-/// of a city, Karney's algorithm through PROJ beyond).
+/// of a city, Karney's algorithm (GeoqCore's ``KarneyGeodesic``) beyond).
 ///
 /// Cost: a point inside allocates only its answer; a point outside also searches for the
 /// nearest feature, and for the swapped-numbers hint only when the swapped numbers fall in
