@@ -41,6 +41,10 @@ public struct ServiceData: Sendable {
 
     /// The polygon layers, ready for which-sector, by name.
     public let sectorLookups: [String: SectorLookup]
+    /// For each polygon layer, the other polygon layers in listing order: where a point outside
+    /// it is searched with latitude and longitude exchanged. Made once here rather than for each
+    /// such answer (two thirds of what clients ask lies outside the layer asked).
+    public let swapCandidates: [String: [Layer]]
     /// The point layers, indexed for nearest-N, by name.
     public let pointLayers: [String: PointLayer]
     /// For each point layer, its linked features: link name (`as`) -> the linked layer's
@@ -87,6 +91,10 @@ public struct ServiceData: Sendable {
         self.tariffProblems = tariffProblems
         self.zoneLocators = zoneLocators
         self.sectorLookups = sectorLookups
+        swapCandidates = Dictionary(
+            uniqueKeysWithValues: sectorLookups.keys.map { name in
+                (name, layers.compactMap { $0.name == name ? nil : sectorLookups[$0.name]?.layer })
+            })
         self.pointLayers = pointLayers
         self.links = links
         self.serviceLayers = serviceLayers
