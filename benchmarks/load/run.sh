@@ -137,13 +137,34 @@ else
     curl -sf "http://127.0.0.1:$nginx_port/v1/sector" >/dev/null
 fi
 
+# The CPU time (user and system, in clock ticks) the processes given have used so far.
+cpu_ticks() {
+    local pid
+    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# The server's processes: geoq's pid, or nginx's master and workers (from its pid file).
+server_pids() {
+    if [ -f "$1" ]; then
+        local master
+        master=$(cat "$1")
+        echo "$master" $(pgrep -P "$master")
+    else
+        echo "$1"
+    fi
+}
+
 # One wrk run: requests/s, p50 and p99 latency. With a third argument, wrk runs on that core
 # with one thread. With a fourth (a file of request targets), the requests are drawn at random
-# from it by realistic.lua, against the server of the URL.
+# from it by realistic.lua, against the server of the URL. With a fifth (the server's pids), also
+# the server's CPU time per request in microseconds: steadier than requests/s when other work
+# shares the machine.
 measure() {
     local url=$1 connections=$2 threads=2 script=()
     [ "$connections" -eq 1 ] && threads=1
     [ -n "${4:-}" ] && script=(-s benchmarks/load/realistic.lua)
+    local ticks=0
+    [ -n "${5:-}" ] && ticks=$(cpu_ticks $5)
     if [ -n "${3:-}" ]; then
         taskset -c "$3" wrk -t1 -c"$connections" -d"${duration}s" --latency "${script[@]}" "$url" \
             ${4:+-- "$4" "$seed"} >"$work/wrk.txt"
@@ -151,43 +172,50 @@ measure() {
         wrk -t"$threads" -c"$connections" -d"${duration}s" --latency "${script[@]}" "$url" \
             ${4:+-- "$4" "$seed"} >"$work/wrk.txt"
     fi
-    local rps p50 p99
+    local rps p50 p99 cpu=""
+    if [ -n "${5:-}" ]; then
+        ticks=$(($(cpu_ticks $5) - ticks))
+        cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$(awk '/requests in/ { print $1 }' "$work/wrk.txt")" \
+            'BEGIN { printf "|%.1f", t * 1e6 / hz / n }')
+    fi
     rps=$(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt")
     p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
     p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
     if grep -q "Non-2xx" "$work/wrk.txt"; then echo "load: non-2xx answers from $url" >&2; cat "$work/wrk.txt" >&2; fi
-    echo "$rps|$p50|$p99"
+    echo "$rps|$p50|$p99$cpu"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 progress() { [ -t 2 ] && printf 'load: %s\n' "$1" >&2 || true; }
 
 if [ "$mode" = realistic ]; then
     table_head() {
-        echo "| endpoint | connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx |"
-        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        echo "| endpoint | connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx | geoq CPU µs/req | nginx CPU µs/req | nginx / geoq CPU |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     }
-    # realistic_rows HARNESS GEOQ_PORT NGINX_PORT [WRK_CORE]
+    # realistic_rows HARNESS GEOQ_PORT NGINX_PORT WRK_CORE GEOQ_PID NGINX_PIDFILE (WRK_CORE may be empty)
     realistic_rows() {
         local endpoint c
         for endpoint in sector park; do
             for c in 1 16 64; do
                 progress "$1, /v1/$endpoint, $c connections"
-                IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$2" "$c" "${4:-}" "$work/$endpoint.txt")"
-                IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$3" "$c" "${4:-}" "$work/$endpoint.txt")"
-                echo "| /v1/$endpoint | $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") |"
+                IFS='|' read -r g_rps g_p50 g_p99 g_cpu <<<"$(measure "http://127.0.0.1:$2" "$c" "${4:-}" \
+                    "$work/$endpoint.txt" "$(server_pids "$5")")"
+                IFS='|' read -r n_rps n_p50 n_p99 n_cpu <<<"$(measure "http://127.0.0.1:$3" "$c" "${4:-}" \
+                    "$work/$endpoint.txt" "$(server_pids "$6")")"
+                echo "| /v1/$endpoint | $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") | $g_cpu | $n_cpu | $(ratio "$n_cpu" "$g_cpu") |"
             done
         done
     }
     echo "Realistic requests (seed $seed), shared cores (wrk -t2; geoq and nginx with one thread or worker per core):"
     echo
     table_head
-    realistic_rows shared "$geoq_port" "$nginx_port"
+    realistic_rows shared "$geoq_port" "$nginx_port" "" "${pids[0]}" "$work/nginx-shared.pid"
     if [ -n "$pin" ]; then
         echo
         echo "Realistic requests (seed $seed), pinned (server on core 0: geoq --threads 1, one nginx worker; wrk -t1 on core 1):"
         echo
         table_head
-        realistic_rows pinned "$pinned_geoq_port" "$pinned_nginx_port" 1
+        realistic_rows pinned "$pinned_geoq_port" "$pinned_nginx_port" 1 "${pids[1]}" "$work/nginx-pinned.pid"
     fi
     echo
     sizes() { find "$work/root/answers/v1/$1" -type f -printf '%s\n' | sort -n | awk '{ a[NR] = $1; s += $1 } END { printf "%d to %d bytes, mean %d", a[1], a[NR], s / NR }'; }
