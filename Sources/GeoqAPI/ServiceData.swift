@@ -58,6 +58,9 @@ public struct ServiceData: Sendable {
     public let tariffs: [String: CityTariffs]
     /// Cities whose tariff file is there but could not be read, with the reason.
     public let tariffProblems: [String: String]
+    /// Each city's park answers' tariff parts, kept for the requests of the same minute; made
+    /// empty with each snapshot, so that a reload never answers from the previous tariffs.
+    public let parkAnswerCaches: [String: ParkAnswerCache]
     /// Each city's zone lines (its tariffs' zone layer), when that layer loaded.
     public let zoneLocators: [String: ZoneLocator]
     /// The incidents held in the store (layer `incidents`, written by `geoq incidents
@@ -89,6 +92,7 @@ public struct ServiceData: Sendable {
         self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs
         self.tariffProblems = tariffProblems
+        parkAnswerCaches = tariffs.mapValues { ParkAnswerCache(tariffs: $0) }
         self.zoneLocators = zoneLocators
         self.sectorLookups = sectorLookups
         swapCandidates = Dictionary(
