@@ -92,7 +92,8 @@ let package = Package(
             dependencies: ["GeoqCore", "GeoqNearby", "GeoqFallas", "GeoqIncidents", "GeoqSchedule", "GeoqJSON"]),
         // "Can I park here?": the sector query joined with the tariffs and the zone lines, and the
         // park and tariff answers. On the query module and the tariffs only (no store, no C).
-        .target(name: "GeoqParking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqTariffs"]),
+        .target(
+            name: "GeoqParking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqTariffs", "GeoqJSON"]),
 
         // Geofences over a layer: device fixes in, enter/exit/dwell/parked/left events out, with
         // hysteresis, accuracy gating and the park answer on `parked`. Values only (no files, no
@@ -265,7 +266,7 @@ let package = Package(
             name: "GeoqParkingTests",
             dependencies: [
                 "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqLayers", "GeoqQuery", "GeoqCore", "GeoqPROJ",
-                "GeoqTestSupport",
+                "GeoqJSON", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqTrackingTests",

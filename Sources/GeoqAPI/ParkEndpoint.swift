@@ -49,8 +49,14 @@ public enum ParkEndpoint {
             }
         }
         do throws(TariffError) {
-            let result = try ParkQuery(tariffs: tariffs, sectors: sectors, zones: data.zoneLocators[city])
-                .answer(at: point, time: time, zoneID: zone, request: request, reminders: reminders, language: language)
+            // The snapshot's cache holds the same tariffs (both are made from one load).
+            let query =
+                data.parkAnswerCaches[city].map {
+                    ParkQuery(cache: $0, sectors: sectors, zones: data.zoneLocators[city])
+                }
+                ?? ParkQuery(tariffs: tariffs, sectors: sectors, zones: data.zoneLocators[city])
+            let result = try query.answer(
+                at: point, time: time, zoneID: zone, request: request, reminders: reminders, language: language)
             if request != nil && result.quote == nil { throw TariffError.zoneNeeded(city: city) }
             return result.answer
         } catch {

@@ -13,16 +13,22 @@ public struct QueryParameters: Sendable {
 
     /// The value of `name`, or nil when absent.
     public func value(_ name: String) throws(Problem) -> String? {
-        let values = pairs.filter { $0.name == name }
-        guard values.count <= 1 else {
+        // Counted in place: every parameter of every request is read here (no array made).
+        var value: String?
+        var count = 0
+        for pair in pairs where pair.name == name {
+            count += 1
+            if count == 1 { value = pair.value }
+        }
+        guard count <= 1 else {
             throw .invalid(
                 name,
                 LocalizedText(
-                    es: "\(name) aparece \(values.count) veces; indíquelo una sola vez",
-                    eu: "\(name) \(values.count) aldiz eman da; eman behin bakarrik",
-                    en: "\(name) is given \(values.count) times; give it once"))
+                    es: "\(name) aparece \(count) veces; indíquelo una sola vez",
+                    eu: "\(name) \(count) aldiz eman da; eman behin bakarrik",
+                    en: "\(name) is given \(count) times; give it once"))
         }
-        return values.first?.value
+        return value
     }
 
     /// Refuses a parameter the endpoint does not know (a typo such as `latitude=` would

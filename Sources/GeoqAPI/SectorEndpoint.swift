@@ -23,12 +23,10 @@ public enum SectorEndpoint {
             guard let lookup = data.sectorLookups[name] else {
                 throw .unknownLayer(name, kind: "polygon", known: data.servedLayers(kind: "polygon"))
             }
-            // The other layers in listing order, for the "did you swap latitude and longitude?"
-            // hint (only wanted for a point outside the layer).
+            // The other layers, for the "did you swap latitude and longitude?" hint (only
+            // wanted for a point outside the layer).
             let instant = try instant(query) ?? now
-            let answer = lookup.answer(for: point, language: language, at: instant) {
-                data.layers.compactMap { $0.name == name ? nil : data.sectorLookups[$0.name]?.layer }
-            }
+            let answer = lookup.answer(for: point, language: language, at: instant) { data.swapCandidates[name] ?? [] }
             return (answer, lookup)
         }
     }

@@ -41,6 +41,10 @@ public struct ServiceData: Sendable {
 
     /// The polygon layers, ready for which-sector, by name.
     public let sectorLookups: [String: SectorLookup]
+    /// For each polygon layer, the other polygon layers in listing order: where a point outside
+    /// it is searched with latitude and longitude exchanged. Made once here rather than for each
+    /// such answer (two thirds of what clients ask lies outside the layer asked).
+    public let swapCandidates: [String: [Layer]]
     /// The point layers, indexed for nearest-N, by name.
     public let pointLayers: [String: PointLayer]
     /// For each point layer, its linked features: link name (`as`) -> the linked layer's
@@ -54,6 +58,9 @@ public struct ServiceData: Sendable {
     public let tariffs: [String: CityTariffs]
     /// Cities whose tariff file is there but could not be read, with the reason.
     public let tariffProblems: [String: String]
+    /// Each city's park answers' tariff parts, kept for the requests of the same minute; made
+    /// empty with each snapshot, so that a reload never answers from the previous tariffs.
+    public let parkAnswerCaches: [String: ParkAnswerCache]
     /// Each city's zone lines (its tariffs' zone layer), when that layer loaded.
     public let zoneLocators: [String: ZoneLocator]
     /// The incidents held in the store (layer `incidents`, written by `geoq incidents
@@ -85,8 +92,13 @@ public struct ServiceData: Sendable {
         self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs
         self.tariffProblems = tariffProblems
+        parkAnswerCaches = tariffs.mapValues { ParkAnswerCache(tariffs: $0) }
         self.zoneLocators = zoneLocators
         self.sectorLookups = sectorLookups
+        swapCandidates = Dictionary(
+            uniqueKeysWithValues: sectorLookups.keys.map { name in
+                (name, layers.compactMap { $0.name == name ? nil : sectorLookups[$0.name]?.layer })
+            })
         self.pointLayers = pointLayers
         self.links = links
         self.serviceLayers = serviceLayers

@@ -10,21 +10,36 @@ public struct ParkQuery: Sendable {
     public let sectors: SectorLookup
     /// The city's zone lines, when loaded; otherwise the zone must be given.
     public let zones: ZoneLocator?
+    /// Where answers share their tariff part; nil: each answer computes its own.
+    public let cache: ParkAnswerCache?
 
     public init(tariffs: CityTariffs, sectors: SectorLookup, zones: ZoneLocator?) {
         self.tariffs = tariffs
         self.sectors = sectors
         self.zones = zones
+        self.cache = nil
+    }
+
+    /// Answers with the tariffs of `cache`, taking each answer's tariff part from it when a
+    /// request of the same minute asked for the same zone, ticket, reminders and language
+    /// (the same bytes as computing it).
+    public init(cache: ParkAnswerCache, sectors: SectorLookup, zones: ZoneLocator?) {
+        self.tariffs = cache.tariffs
+        self.sectors = sectors
+        self.zones = zones
+        self.cache = cache
     }
 
     /// - Parameters:
     ///   - zoneID: the zone the driver reads on the street (`--zone`); wins over the zone layer.
     ///   - request: euros or minutes to price; nil for just "can I park here?".
+    /// - Returns: the answer and the ticket priced, if any. With a ``cache``, the ticket may be
+    ///   the one priced for an earlier request of the same minute: the same in everything the
+    ///   answer says, its `start` that request's instant.
     public func answer(
         at point: Point, time: Date, zoneID: String?, request: TicketQuote.Request?, reminders: [Int] = [],
         language: Language
     ) throws(TariffError) -> (answer: ParkAnswer, quote: TicketQuote?) {
-        let clock = tariffs.clock
         let found = sectors.answer(for: point, language: language)
         let match = found.inside.first
         let sector = ParkAnswer.Sector(
@@ -50,27 +65,21 @@ public struct ParkQuery: Sendable {
             notes.append(Messages.zoneUnknown(language))
         }
 
-        let status = try RegulationStatus.at(time, in: tariffs)
-        let regulation = ParkAnswer.Regulation(
-            regulated: status.regulated, until: status.until.map(clock.iso8601), reason: Self.code(status.reason),
-            message: Messages.status(status, clock: clock, language))
+        let part: TariffPart
+        if let cache {
+            // Without a zone no ticket is priced, and without a ticket no reminder is set, whatever
+            // was asked: one part for all of them.
+            let priced = zone == nil ? nil : request
+            let key = ParkAnswerCache.Key(
+                time: time, zone: zone?.id, request: priced, reminders: priced == nil ? [] : reminders,
+                language: language)
+            part = try cache.part(for: key) { () throws(TariffError) in
+                try tariffPart(time: time, zone: zone, request: request, reminders: reminders, language: language)
+            }
+        } else {
+            part = try tariffPart(time: time, zone: zone, request: request, reminders: reminders, language: language)
+        }
 
-        var quote: TicketQuote?
-        if let request, let zone {
-            quote = try TicketQuote.compute(
-                request, zone: zone.id, in: tariffs, start: time, remindersBefore: reminders)
-        }
-        let ticket = quote.map { q in
-            ParkAnswer.Ticket(
-                amount: q.amount.decimal, minutes: q.minutes, requestedMinutes: q.requestedMinutes,
-                start: clock.iso8601(q.start), countingFrom: clock.iso8601(q.countingFrom), end: clock.iso8601(q.end),
-                validUntil: clock.iso8601(q.validUntil), freeUntil: q.freeUntil.map(clock.iso8601),
-                pauses: q.pauses.map { PauseAnswer($0, clock: clock, language: language) })
-        }
-        var maxStay: (minutes: Int, price: Money)?
-        if let zone, let rates = zone.rates, let minutes = zone.maxStayMinutes {
-            maxStay = (minutes, rates.price(for: minutes))
-        }
         notes += zone?.notes.map { $0[language] } ?? []
         let residents = Messages.residents(sectorID: match?.id, zone: zone, tariffs: tariffs, language)
 
@@ -86,32 +95,21 @@ public struct ParkQuery: Sendable {
         if let approximation = found.approximation {
             messages.append(Messages.approximateSector(approximation, language))
         }
-        messages.append(regulation.message)
-        if let q = quote {
-            messages.append(Messages.purchase(q, language))
-            if let free = q.freeUntil { messages.append(Messages.freeUntil(free, clock: clock, language)) }
-            messages.append(Messages.ticketEnds(q, clock: clock, language))
-            messages += PauseAnswer.sentences(ticket?.pauses ?? [], of: q, clock: clock)
-            if let valid = Messages.validUntil(q, clock: clock, language) { messages.append(valid) }
-            messages += q.reminders.map { Messages.reminder($0, clock: clock, language) }
-        }
-        if let maxStay {
-            messages.append(Messages.maxStay(minutes: maxStay.minutes, price: maxStay.price, language))
-        }
+        messages.append(part.regulation.message)
+        messages += part.ticketMessages
+        if let maxStayMessage = part.maxStayMessage { messages.append(maxStayMessage) }
         if let zone { messages.append(zone.whoMayPark[language]) }
         if match != nil { messages += residents }
         messages += notes
-        let provisional = status.provisionalCalendar || (quote?.provisionalCalendar ?? false)
-        if provisional { messages.append(Messages.provisional(language)) }
+        if part.provisionalCalendar { messages.append(Messages.provisional(language)) }
 
         let answer = ParkAnswer(
-            query: .init(latitude: point.y, longitude: point.x), at: clock.iso8601(time), city: tariffs.city,
-            language: language.rawValue, sector: sector, zone: zoneInfo, regulation: regulation, ticket: ticket,
-            reminders: quote.map { TariffAnswer.Reminder.list($0, clock: clock) } ?? [],
-            maxStay: maxStay.map { .init(minutes: $0.minutes, amount: $0.price.decimal) },
+            query: .init(latitude: point.y, longitude: point.x), at: part.at, city: tariffs.city,
+            language: language.rawValue, sector: sector, zone: zoneInfo, regulation: part.regulation,
+            ticket: part.ticket, reminders: part.reminders, maxStay: part.maxStay,
             whoMayPark: zone?.whoMayPark[language], residents: residents, notes: notes,
-            provisionalCalendar: provisional, messages: messages)
-        return (answer, quote)
+            provisionalCalendar: part.provisionalCalendar, messages: messages)
+        return (answer, part.quote)
     }
 
     static func code(_ reason: RegulationStatus.Reason) -> String {

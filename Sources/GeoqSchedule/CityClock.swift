@@ -14,7 +14,12 @@ public struct CityClock: Hashable, Sendable {
 
     /// The wall-clock minute of `instant` in the city.
     public func local(_ instant: Date) -> LocalDateTime {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
+        local(instant, offset: timeZone.secondsFromGMT(for: instant))
+    }
+
+    /// The wall-clock minute of `instant` at `offset` seconds from UTC.
+    private func local(_ instant: Date, offset: Int) -> LocalDateTime {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
         let minutes = seconds >= 0 ? seconds / 60 : -((-seconds + 59) / 60)
         return LocalDateTime(date: CivilDate(dayNumber: 0), minute: minutes)
     }
@@ -38,8 +43,10 @@ public struct CityClock: Hashable, Sendable {
 
     /// ISO 8601 with the city's offset: `2026-11-23T16:20:00+01:00`.
     public func iso8601(_ instant: Date) -> String {
-        let local = local(instant)
-        let offset = timeZone.secondsFromGMT(for: instant) / 60
+        // The zone's offset asked once (a time-zone database look-up), for the time and its suffix.
+        let offsetSeconds = timeZone.secondsFromGMT(for: instant)
+        let local = local(instant, offset: offsetSeconds)
+        let offset = offsetSeconds / 60
         let sign = offset < 0 ? "-" : "+"
         let hours = abs(offset) / 60, minutes = abs(offset) % 60
         return "\(local.description):00\(sign)\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"

@@ -9,15 +9,28 @@ public struct Schedule: Hashable, Sendable {
     public let hours: OpeningHours
     public let calendar: HolidayCalendar
     public static let searchHorizonDays = 400
+    /// Each day's open ranges once worked out; shared by the copies of this schedule, whose
+    /// hours and calendar are the same (both are constants).
+    private let openRangesByDay = OpenRangesByDay()
 
     public init(hours: OpeningHours, calendar: HolidayCalendar) {
         self.hours = hours
         self.calendar = calendar
     }
 
+    /// The same hours and calendar (the days kept are not part of a schedule's value).
+    public static func == (a: Schedule, b: Schedule) -> Bool { a.hours == b.hours && a.calendar == b.calendar }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(hours)
+        hasher.combine(calendar)
+    }
+
     /// The open minute ranges of `date`.
     public func openRanges(on date: CivilDate) throws(ScheduleError) -> [Range<Int>] {
-        try hours.openRanges(on: date) { (day) throws(ScheduleError) in try calendar.isHoliday(day) }
+        try openRangesByDay.ranges(on: date) { () throws(ScheduleError) in
+            try hours.openRanges(on: date) { (day) throws(ScheduleError) in try calendar.isHoliday(day) }
+        }
     }
 
     /// The regulated-hours rule that decides `date` (nil: no rule matches, closed all day).

@@ -115,7 +115,7 @@ struct GetEndpoints: Sendable {
                     request.parameters, data: current(), acceptLanguage: request.acceptLanguage)
                 return request.wantsGeoJSON
                     ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
-                    : Responses.json(answer)
+                    : Responses.json(answer, reservingCapacity: 4096)
             },
             "/v1/incidents": { request in
                 guard request.wantsGeoJSON else {

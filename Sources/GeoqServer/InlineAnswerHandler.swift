@@ -236,8 +236,10 @@ extension HTTPHeaders {
     /// Every value of the header `name`, joined as one (as Swift HTTP Types reads a header
     /// given on several lines), or nil when absent.
     fileprivate func combined(_ name: String) -> String? {
+        // Most requests have neither header, or one line of it: no array made then.
+        guard let first = first(name: name) else { return nil }
         let values = self[name]
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        return values.count == 1 ? first : values.joined(separator: ", ")
     }
 }
 

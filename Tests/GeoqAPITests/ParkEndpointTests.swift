@@ -1,9 +1,11 @@
 import Foundation
 import GeoqAPI
+import GeoqJSON
 import GeoqLayers
 import GeoqPROJ
 import GeoqParking
 import GeoqQuery
+import GeoqSchedule
 import GeoqTariffs
 import GeoqTestSupport
 import Testing
@@ -103,5 +105,39 @@ import Testing
             defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84,
             loadedAt: Date())
         #expect(problem(Self.ensanche, data: noSectors)?.status == 500)
+    }
+    /// A reload makes a new snapshot, and other tariffs in it answer at once: no tariff part
+    /// kept by the previous snapshot for the same minute, zone and ticket is given again, and the
+    /// new snapshot's answers, asked twice, are those of a snapshot that kept nothing yet.
+    @Test func reloadedTariffsAnswerAnew() throws {
+        var other = try #require(data.tariffs["pamplona"])
+        let blue = try #require(other.zones.firstIndex { $0.id == "blue" })
+        other.zones[blue].maxStayMinutes = 90
+        other.exemptionNames["Jul 06-Jul 25 off"] = LocalizedText(es: "Fiestas", eu: "Jaiak", en: "Festival")
+        func snapshot() -> ServiceData {
+            ServiceData(
+                sectorLookups: data.sectorLookups, layers: [], tariffs: ["pamplona": other], storeFile: "",
+                defaultSectorLayer: "pamplona-sectors", geodesic: Geodesic.wgs84, loadedAt: Date())
+        }
+        let reloaded = snapshot()
+        let ticket = Self.ensanche + [("zone", "blue"), ("minutes", "60"), ("at", "2026-11-23T10:00")]
+        let sanFermin = Self.ensanche + [("zone", "blue"), ("at", "2026-07-10T10:00")]
+        for ask in [ticket, sanFermin] {
+            let before = try answer(ask)
+            #expect(before.maxStay?.minutes == 120)
+            let after = try answer(ask, data: reloaded)
+            #expect(after.maxStay?.minutes == 90)
+            let again = try answer(ask, data: reloaded)
+            let fresh = try answer(ask, data: snapshot())
+            #expect(JSONText.of(again) == JSONText.of(after) && JSONText.of(fresh) == JSONText.of(after))
+        }
+        let festival = try answer(sanFermin, data: reloaded).regulation.message
+        #expect(festival == "Gratis: día exento por la tarifa (Fiestas); regulado de nuevo el lunes 27/07/2026 08:30.")
+        let previous = try answer(sanFermin).regulation.message
+        #expect(previous.contains("San Fermín"))
+        let longer = Self.ensanche + [("zone", "blue"), ("minutes", "100"), ("at", "2026-11-23T10:00")]
+        let longerBefore = try answer(longer)
+        #expect(longerBefore.ticket?.minutes == 100)
+        #expect(problem(longer, data: reloaded)?.status == 422)
     }
 }
