@@ -8,7 +8,7 @@ import Testing
 /// The public fast solver against Karney (PROJ's `geod_inverse`, which is also its fallback
 /// here): the closed form within 0.1 mm under 100 km, the fallback's own answer beyond.
 @Suite struct EllipsoidGeodesicTests {
-    static let fast = EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84)
+    static let fast = EllipsoidGeodesic(fallback: Geodesic.wgs84)
 
     static func angleDifference(_ a: Double, _ b: Double) -> Double {
         let d = (a - b).truncatingRemainder(dividingBy: 360).magnitude
