@@ -19,14 +19,8 @@ import Testing
     let sectors: SectorLookup
 
     init() throws {
-        tariffs = try CityTariffs.load(
-            city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
-        let library = try LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        sectors = SectorLookup(
-            layer: try library.layer(named: try #require(tariffs.sectorLayer)), geodesic: Geodesic.wgs84)
+        let pamplona = try PamplonaParking()
+        (tariffs, sectors) = (pamplona.tariffs, pamplona.sectors)
     }
 
     /// The days a key that ignored the date, the day's hours or the clock's offset would get

@@ -24,14 +24,8 @@ import Testing
     let sectors: SectorLookup
 
     init() throws {
-        tariffs = try CityTariffs.load(
-            city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
-        let library = try LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        sectors = SectorLookup(
-            layer: try library.layer(named: try #require(tariffs.sectorLayer)), geodesic: Geodesic.wgs84)
+        let pamplona = try PamplonaParking()
+        (tariffs, sectors) = (pamplona.tariffs, pamplona.sectors)
     }
 
     /// Spots inside and around the sectors, every zone (or none, or one found on a kerb line),

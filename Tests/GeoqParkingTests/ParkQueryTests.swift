@@ -15,17 +15,9 @@ import Testing
     let sectors: SectorLookup
     let query: ParkQuery
 
-    /// Loads per test, so that missing data (`../shared/data`) fails each test with its error
-    /// instead of stopping the whole run.
     init() throws {
-        tariffs = try CityTariffs.load(
-            city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
-        let library = try LayerLibrary(
-            locations: DataLocations(
-                catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
-                dataDirectory: TestData.directory, storeFile: URL(fileURLWithPath: "/nonexistent/store.gpkg")))
-        sectors = SectorLookup(
-            layer: try library.layer(named: try #require(tariffs.sectorLayer)), geodesic: Geodesic.wgs84)
+        let pamplona = try PamplonaParking()
+        (tariffs, sectors) = (pamplona.tariffs, pamplona.sectors)
         query = ParkQuery(tariffs: tariffs, sectors: sectors, zones: nil)
     }
 
