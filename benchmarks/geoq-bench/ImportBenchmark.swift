@@ -24,7 +24,9 @@ enum ImportBenchmark {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = dir.appendingPathComponent("bench.gpkg")
 
-        var jobs = catalog.layers.map { Job(spec: $0, url: catalog.sourceURL(of: $0), policy: .fail, large: false) }
+        var jobs = catalog.listedLayers(environment: [:]).map {
+            Job(spec: $0, url: catalog.sourceURL(of: $0), policy: .fail, large: false)
+        }
         jobs += largeLayers(root: root, timezones: timezones, progress: progress)
 
         print("")

@@ -102,7 +102,7 @@ enum WhichSectorBenchmark {
         print(
             "Whole answers: \(Swift.max(1, options.points / 10)) points per layer, uniform in its box (seed \(options.seed)), "
                 + "timed apart inside and outside, then all in their random order (mixed); \(options.runs) runs. geoq: SectorLookup.answer with EllipsoidGeodesic "
-                + "(closed form under 100 km, Karney through PROJ beyond), the other city layers as swap candidates. "
+                + "(closed form under 100 km, geoq's own Karney beyond), the other city layers as swap candidates. "
                 + "GEOS + PROJ: the layer scaled to metres at its centre latitude, STRtree query + GEOSPreparedCovers, "
                 + "GEOSPreparedNearestPoints on the prepared boundary, the STRtree's nearest search by GEOSPreparedDistance "
                 + "for a point outside, PROJ geod_inverse for the distance. Agree: same features and locations, distances "
