@@ -112,7 +112,7 @@ enum ImportBenchmark {
         start = ContinuousClock.now
         try importer.write(job.spec, prepared: prepared, source: job.url, into: .geoPackage(store))
         let write = ContinuousClock.now - start
-        let vertices = prepared.features.reduce(0) { $0 + vertexCount($1.geometry) }
+        let vertices = prepared.features.reduce(0) { $0 + GeoqBench.vertexCount($1.geometry) }
         return Measured(
             features: report.written, vertices: vertices, read: read, prepare: max(prepareWithRead - read, .zero),
             write: write, total: total, cpu: cpu)
@@ -205,13 +205,4 @@ enum ImportBenchmark {
         return rate >= 1e6 ? String(format: "%.2f M", rate / 1e6) : String(format: "%.0f", rate)
     }
 
-    static func vertexCount(_ g: Geometry) -> Int {
-        switch g {
-        case .point: 1
-        case .multiPoint(let ps), .lineString(let ps): ps.count
-        case .multiLineString(let ls): ls.reduce(0) { $0 + $1.count }
-        case .polygon(let p): p.vertexCount
-        case .multiPolygon(let mp): mp.vertexCount
-        }
-    }
 }

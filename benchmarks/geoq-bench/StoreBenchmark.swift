@@ -10,13 +10,4 @@ enum StoreBenchmark {
         try openHalf(locations: locations, runs: runs, progress: progress)
     }
 
-    static func vertexCount(_ g: Geometry) -> Int {
-        switch g {
-        case .point: 1
-        case .multiPoint(let ps), .lineString(let ps): ps.count
-        case .multiLineString(let ls): ls.reduce(0) { $0 + $1.count }
-        case .polygon(let p): p.vertexCount
-        case .multiPolygon(let mp): mp.vertexCount
-        }
-    }
 }

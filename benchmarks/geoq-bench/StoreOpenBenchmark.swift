@@ -108,7 +108,7 @@ extension StoreBenchmark {
                 throw BenchmarkFailure("\(name): index \(String(describing: origin)), expected \(expect)")
             }
         }
-        for layer in layers { vertices += layer.features.reduce(0) { $0 + vertexCount($1.geometry) } }
+        for layer in layers { vertices += layer.features.reduce(0) { $0 + GeoqBench.vertexCount($1.geometry) } }
         return (elapsed, library.names.count, features, vertices)
     }
 
