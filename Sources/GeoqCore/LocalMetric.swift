@@ -91,6 +91,13 @@ public struct LocalMetric: Hashable, Sendable {
     /// the square root and without making the point.
     @inlinable
     public func squaredDistance(_ p: Point, _ segment: Segment) -> Double {
+        projection(of: p, on: segment).squaredDistance
+    }
+
+    /// Where `p` falls on `segment` in this metric: the parameter t in [0, 1] of the nearest
+    /// point (start + t·(end − start)) and the square of its distance in metres.
+    @inlinable @inline(__always)
+    func projection(of p: Point, on segment: Segment) -> (t: Double, squaredDistance: Double) {
         let ax = (segment.start.x - p.x) * metresPerDegreeX, ay = (segment.start.y - p.y) * metresPerDegreeY
         let bx = (segment.end.x - p.x) * metresPerDegreeX, by = (segment.end.y - p.y) * metresPerDegreeY
         let dx = bx - ax, dy = by - ay
@@ -98,19 +105,13 @@ public struct LocalMetric: Hashable, Sendable {
         var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
         t = Swift.min(Swift.max(t, 0), 1)
         let cx = ax + t * dx, cy = ay + t * dy
-        return cx * cx + cy * cy
+        return (t, cx * cx + cy * cy)
     }
 
     /// The point of `segment` nearest to `p`, and its distance.
     @inlinable
     public func closestPoint(on segment: Segment, to p: Point) -> (point: Point, distance: Double) {
-        let ax = (segment.start.x - p.x) * metresPerDegreeX, ay = (segment.start.y - p.y) * metresPerDegreeY
-        let bx = (segment.end.x - p.x) * metresPerDegreeX, by = (segment.end.y - p.y) * metresPerDegreeY
-        let dx = bx - ax, dy = by - ay
-        let length2 = dx * dx + dy * dy
-        var t = length2 > 0 ? -(ax * dx + ay * dy) / length2 : 0
-        t = Swift.min(Swift.max(t, 0), 1)
-        let cx = ax + t * dx, cy = ay + t * dy
+        let (t, squaredDistance) = projection(of: p, on: segment)
         let point: Point
         if t == 0 {
             point = segment.start
@@ -121,6 +122,6 @@ public struct LocalMetric: Hashable, Sendable {
                 x: segment.start.x + t * (segment.end.x - segment.start.x),
                 y: segment.start.y + t * (segment.end.y - segment.start.y))
         }
-        return (point, (cx * cx + cy * cy).squareRoot())
+        return (point, squaredDistance.squareRoot())
     }
 }

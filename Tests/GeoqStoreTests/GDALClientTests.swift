@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqTestSupport
 import Testing
 
 @testable import GeoqStore
@@ -7,13 +8,7 @@ import Testing
 /// GDAL as a real client: ogrinfo, ogr2ogr and GDAL's GeoPackage validator read what we write.
 /// Needs `gdal-bin` (and `python3-gdal` for the validator); skipped visibly when absent.
 @Suite struct GDALClientTests {
-    static func executable(_ name: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"]
-        where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
-            return "\(dir)/\(name)"
-        }
-        return nil
-    }
+    static func executable(_ name: String) -> String? { ExternalTool.path(name) }
 
     static let hasGDAL = executable("ogrinfo") != nil && executable("ogr2ogr") != nil
     static let hasValidator: Bool = {
@@ -23,16 +18,7 @@ import Testing
 
     /// Runs `tool` and returns its exit status and combined output.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ExternalTool.run(tool, arguments)
     }
 
     static func makeStore(in dir: TemporaryDirectory) throws -> String {
