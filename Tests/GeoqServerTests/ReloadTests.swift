@@ -53,15 +53,18 @@ import Testing
         }
         // Swaps and answers go in step, not by the clock: swap k comes after 50(k+1) answers, and
         // the clients wait for it before running more than 10 answers past that point. So every
-        // swap falls while the clients are asking, however the threads are scheduled.
+        // swap falls while the clients are asking, however the threads are scheduled. No deadline:
+        // on a starved machine the first answer alone can take a minute, and a deadline passed
+        // then would let all ten swaps run in a burst before the clients ask. The swapper stops
+        // waiting once every client has ended (a failed client must not leave it waiting).
         final class Progress: Sendable {
             let answered = Atomic<Int>(0)
             let swaps = Atomic<Int>(0)
-            let deadline = ContinuousClock.now + .seconds(60)
+            let clientsEnded = Atomic<Int>(0)
 
-            /// Waits while `ahead` holds (until the deadline, should the other side have failed).
+            /// Waits while `ahead` holds; ends early only when the test task is cancelled.
             func wait(while ahead: () -> Bool) async throws {
-                while ahead(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+                while ahead() { try await Task.sleep(for: .milliseconds(1)) }
             }
         }
         let progress = Progress()
@@ -69,6 +72,7 @@ import Testing
             try await withThrowingTaskGroup(of: (a: Int, b: Int, failed: Int).self) { group in
                 for _ in 0..<4 {
                     group.addTask {
+                        defer { progress.clientsEnded.add(1, ordering: .relaxed) }
                         var tally = (a: 0, b: 0, failed: 0)
                         for _ in 0..<150 {
                             try await progress.wait {
@@ -96,7 +100,10 @@ import Testing
                     }
                 }
                 for k in 0..<10 {
-                    try await progress.wait { progress.answered.load(ordering: .relaxed) < 50 * (k + 1) }
+                    try await progress.wait {
+                        progress.answered.load(ordering: .relaxed) < 50 * (k + 1)
+                            && progress.clientsEnded.load(ordering: .relaxed) < 4
+                    }
                     state.replace(with: k % 2 == 0 ? b : a)
                     progress.swaps.add(1, ordering: .relaxed)
                 }

@@ -281,23 +281,14 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
-    /// ~1,000 polygons and ~30,000 vertices, the size of the Pamplona + Valencia layers.
-    @Test func readingThirtyThousandVerticesIsFast() throws {
+    /// ~1,000 polygons and ~30,000 vertices, the size of the Pamplona + Valencia layers, read
+    /// back exactly. (How fast is for the benchmarks' store part, not for a test.)
+    @Test func thirtyThousandVerticesReadBackExactly() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
         let features = Fixtures.randomPolygons(count: 1_000, vertices: 30, seed: 11)
         try store.replaceLayer(Fixtures.input("big", features))
-        var best = Duration.seconds(1_000)
-        var read: [Feature] = []
-        for _ in 0..<5 {
-            let start = ContinuousClock.now
-            read = try store.features(of: "big")
-            best = min(best, ContinuousClock.now - start)
-        }
-        #expect(read == features)
-        print("GeoqStore: read 1,000 polygons / 31,000 vertices in \(best) (best of 5)")
-        // Generous bound for debug builds on a loaded machine; release is far below.
-        #expect(best < .seconds(2))
+        #expect(try store.features(of: "big") == features)
     }
 }
