@@ -40,16 +40,41 @@ public struct IndexByteWriter: Sendable {
     }
 }
 
+/// The bytes of a stored index, read once into memory of their own and then shared by the
+/// structures read from them (their largest arrays stay where they are, see
+/// ``IndexByteReader/readShared(of:)``). Immutable once filled; freed when the last structure
+/// that uses it goes.
+public final class IndexBlob: @unchecked Sendable {
+    /// The bytes, 16-byte aligned (on huge pages when large). Fill them before reading.
+    public let bytes: UnsafeMutableRawBufferPointer
+
+    /// Room for `count` bytes, not yet filled.
+    public init(count: Int) { bytes = LargeAllocation.bytes(count: count) }
+
+    deinit { bytes.deallocate() }
+}
+
 /// Reads what an ``IndexByteWriter`` wrote, in the same order, from bytes it does not own.
 ///
 /// Nothing is trusted: every count is checked against the bytes left and every stride against
 /// the type asked for. The bytes must stay valid while the reader is used.
 public struct IndexByteReader {
     private let bytes: UnsafeRawBufferPointer
+    /// When reading an ``IndexBlob``: it, for arrays left in place.
+    let blob: IndexBlob?
     /// Offset of the next value.
     public private(set) var offset = 0
 
-    public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        self.blob = nil
+    }
+
+    /// A reader of `blob` whose ``readShared(of:)`` leaves arrays in the blob.
+    public init(_ blob: IndexBlob) {
+        self.bytes = UnsafeRawBufferPointer(blob.bytes)
+        self.blob = blob
+    }
 
     /// True when every byte was read.
     public var isAtEnd: Bool { offset == bytes.count }
@@ -77,10 +102,22 @@ public struct IndexByteReader {
         -> UnsafeMutableBufferPointer<T>
     {
         let (count, start) = try readArrayHeader(T.self)
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        let buffer = LargeAllocation.buffer(of: T.self, count: count)
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
             from: UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: count * MemoryLayout<T>.stride))
         return buffer
+    }
+
+    /// Reads an array where it lies when reading an ``IndexBlob`` (no copy: the caller keeps
+    /// ``blob`` alive as long as it uses the array, and must not deallocate it), else as
+    /// ``readBuffer(of:)`` (a copy the caller owns). `owner` says which: the blob, or nil.
+    mutating func readShared<T>(of type: T.Type = T.self) throws(IndexBytesError)
+        -> (buffer: UnsafeMutableBufferPointer<T>, owner: IndexBlob?)
+    {
+        guard let blob, MemoryLayout<T>.alignment <= 8 else { return (try readBuffer(of: T.self), nil) }
+        let (count, start) = try readArrayHeader(T.self)
+        let first = (blob.bytes.baseAddress! + start).assumingMemoryBound(to: T.self)
+        return (UnsafeMutableBufferPointer(start: first, count: count), blob)
     }
 
     /// Checks an array's header and returns its count and the offset of its first element;

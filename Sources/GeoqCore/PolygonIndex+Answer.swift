@@ -32,11 +32,10 @@ extension PolygonIndex {
         let bound = Swift.min(
             (p.x - box.minX) * metric.metresPerDegreeX, (box.maxX - p.x) * metric.metresPerDegreeX,
             (p.y - box.minY) * metric.metresPerDegreeY, (box.maxY - p.y) * metric.metresPerDegreeY)
-        return edgeIndexes.withUnsafeBufferPointer { edgeIndexes in
-            // A hair beyond the bound, for the rounding of a point that lies on the box's side.
-            edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric, within: Swift.max(bound, 0) * (1 + 1e-9))
-                ?? edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
-        }
+        // A hair beyond the bound, for the rounding of a point that lies on the box's side.
+        return boundaries.nearestBoundaryPoint(
+            to: p, item: item, metric: metric, within: Swift.max(bound, 0) * (1 + 1e-9))
+            ?? nearestBoundaryPoint(to: p, item: item, metric: metric)
     }
 
     /// The item whose boundary is nearest to `p` under `metric`, the boundary point and its
@@ -53,28 +52,25 @@ extension PolygonIndex {
         // tight box holds a vertex of what it bounds (for a node, of some item below it), so
         // the boundary nearest to `p` is no farther than the nearest side's far end.
         var upper = Double.infinity
-        // Through a buffer: an edge index read out of the array would be a copy, four
-        // reference counts up and down per item measured.
-        let first = edgeIndexes.withUnsafeBufferPointer { edgeIndexes in
-            itemTree.firstNearest(
-                boxDistance: { box in
-                    upper = Swift.min(upper, metric.farEndOfNearestSide(p, box) * (1 + 1e-9))
-                    return metric.distance(p, box)
-                },
-                itemDistance: { item in
-                    guard
-                        let found = edgeIndexes[item].nearestBoundaryPoint(
-                            to: p, metric: metric, within: Swift.min(best?.distance ?? .infinity, upper))
-                    else { return .infinity }
-                    if let b = best, b.distance < found.distance || (b.distance == found.distance && b.item < item) {
-                        return found.distance
-                    }
-                    best = (item, found.point, found.distance)
+        let boundaries = self.boundaries
+        let first = itemTree.firstNearest(
+            boxDistance: { box in
+                upper = Swift.min(upper, metric.farEndOfNearestSide(p, box) * (1 + 1e-9))
+                return metric.distance(p, box)
+            },
+            itemDistance: { item in
+                guard
+                    let found = boundaries.nearestBoundaryPoint(
+                        to: p, item: item, metric: metric, within: Swift.min(best?.distance ?? .infinity, upper))
+                else { return .infinity }
+                if let b = best, b.distance < found.distance || (b.distance == found.distance && b.item < item) {
                     return found.distance
-                },
-                // Nothing farther than the best item measured (or the bound) can come out first.
-                within: { Swift.min(best?.distance ?? .infinity, upper) })
-        }
+                }
+                best = (item, found.point, found.distance)
+                return found.distance
+            },
+            // Nothing farther than the best item measured (or the bound) can come out first.
+            within: { Swift.min(best?.distance ?? .infinity, upper) })
         switch first {
         case .item(let item, let distance):
             if let best, best.item == item { return best }

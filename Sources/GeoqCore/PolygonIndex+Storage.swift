@@ -1,20 +1,22 @@
 extension PolygonIndex {
     /// The version of the byte form written by ``write(to:)``: raise it whenever what the
-    /// arrays of ``StripeTable``, ``PackedRTree``, ``EdgeIndex`` or this index mean changes
+    /// arrays of ``StripeTable``, ``PackedRTree``, ``BoundaryRuns`` or this index mean changes
     /// (an element's stride changing is caught anyway), so that older bytes read as stale.
-    public static let storageFormat = 2
+    public static let storageFormat = 3
 
-    /// Writes every part of the index (stripes, part and item trees, each item's edges, the
-    /// sole-cover grid of a large layer) as
-    /// its arrays are, so that ``init(from:)`` gives back the same index without building it.
+    /// Writes every part of the index (stripes, part and item trees, each item's boundary
+    /// runs, the sole-cover grid of a large layer) as its arrays are, so that
+    /// ``init(from:shapes:)`` gives back the same index without building it. The vertices are
+    /// not written (only their count): the layer's geometry holds them.
     public func write(to writer: inout IndexByteWriter) {
         writer.append(count)
+        writer.append(stripes.storage.vertices.count)
         stripes.write(to: &writer)
         writer.append(firstPart)
         partTree.write(to: &writer)
         writer.append(itemBoxes)
         itemTree.write(to: &writer)
-        for edges in edgeIndexes { edges.write(to: &writer) }
+        boundaries.write(to: &writer)
         writer.append(soleCover == nil ? 0 : 1)
         soleCover?.write(to: &writer)
     }
@@ -26,13 +28,19 @@ extension PolygonIndex {
         return writer.bytes
     }
 
-    /// Reads an index written by ``write(to:)``. Throws when the bytes end early, hold more
-    /// than the index, or describe parts that do not fit together (counts of items, parts and
-    /// tree entries); never builds anything.
-    public init(from reader: inout IndexByteReader) throws(IndexBytesError) {
+    /// Reads an index written by ``write(to:)`` for `shapes` (the layer's geometry, in the order
+    /// the index was built from). Throws when the bytes end early, hold more than the index, or
+    /// describe parts that do not fit together or do not fit `shapes` (counts of items, parts,
+    /// vertices and tree entries, edge numbers); never builds anything but the vertex buffer.
+    public init(from reader: inout IndexByteReader, shapes: [MultiPolygon]) throws(IndexBytesError) {
         let count = try reader.readInt()
-        guard count >= 0 else { throw .malformed("item count \(count)") }
-        let stripes = try StripeTable(from: &reader, featureCount: count)
+        guard count == shapes.count else { throw .malformed("an index of \(count) items for \(shapes.count) shapes") }
+        let vertexCount = try reader.readInt()
+        let vertices = LayerVertices(shapes)
+        guard vertexCount == vertices.count else {
+            throw .malformed("an index of \(vertexCount) vertices for shapes of \(vertices.count)")
+        }
+        let stripes = try StripeTable(from: &reader, featureCount: count, vertices: vertices)
         let firstPart = try reader.readArray(of: Int.self)
         guard firstPart.count == count + 1, firstPart.first == 0, firstPart.last == stripes.count,
             zip(firstPart, firstPart.dropFirst()).allSatisfy({ $0 <= $1 })
@@ -43,9 +51,7 @@ extension PolygonIndex {
         guard partTree.count == stripes.count, itemBoxes.count == count, itemTree.count == count else {
             throw .malformed("trees of \(partTree.count) parts and \(itemTree.count) items over \(count) items")
         }
-        var edgeIndexes: [EdgeIndex] = []
-        edgeIndexes.reserveCapacity(count)
-        for _ in 0..<count { edgeIndexes.append(try EdgeIndex(from: &reader)) }
+        let boundaries = try BoundaryRuns(from: &reader, itemCount: count, vertices: vertices)
         let hasGrid = try reader.readInt()
         guard hasGrid == 0 || hasGrid == 1 else { throw .malformed("grid marker \(hasGrid)") }
         let soleCover = hasGrid == 1 ? try SoleCoverGrid(from: &reader, itemCount: count) : nil
@@ -55,13 +61,20 @@ extension PolygonIndex {
         self.partTree = partTree
         self.itemBoxes = itemBoxes
         self.itemTree = itemTree
-        self.edgeIndexes = edgeIndexes
+        self.boundaries = boundaries
         self.soleCover = soleCover
     }
 
-    /// Reads an index from the bytes of ``storedBytes()``.
-    public init(storedBytes bytes: UnsafeRawBufferPointer) throws(IndexBytesError) {
+    /// Reads the index of `shapes` from a blob holding the bytes of ``storedBytes()``; its
+    /// largest array stays in the blob (which the index then keeps).
+    public init(stored blob: IndexBlob, shapes: [MultiPolygon]) throws(IndexBytesError) {
+        var reader = IndexByteReader(blob)
+        try self.init(from: &reader, shapes: shapes)
+    }
+
+    /// Reads the index of `shapes` from the bytes of ``storedBytes()`` (copied).
+    public init(storedBytes bytes: UnsafeRawBufferPointer, shapes: [MultiPolygon]) throws(IndexBytesError) {
         var reader = IndexByteReader(bytes)
-        try self.init(from: &reader)
+        try self.init(from: &reader, shapes: shapes)
     }
 }

@@ -4,10 +4,12 @@
 /// rather than over whole features: a country with overseas territories has a box spanning
 /// half the world, but each of its parts has a tight one. All parts' y-stripe edge indexes
 /// live in one ``StripeTable``; nearest-feature queries use a second R-tree over the
-/// features' boxes and an edge R-tree per feature.
+/// features' boxes and, per feature, an R-tree over runs of its edges (``BoundaryRuns``).
+/// Both refer to edges by number into one ``LayerVertices`` buffer, the only copy of the
+/// layer's vertices the index holds.
 ///
-/// Items are identified by their position in the array given to ``init(_:)``. Immutable
-/// once built, so one index can be shared by any number of concurrent readers.
+/// Items are identified by their position in the array given to ``init(_:gridFromVertices:)``.
+/// Immutable once built, so one index can be shared by any number of concurrent readers.
 public struct PolygonIndex: Sendable {
     /// All parts of all items; an item's parts are consecutive.
     @usableFromInline let stripes: StripeTable
@@ -16,7 +18,7 @@ public struct PolygonIndex: Sendable {
     @usableFromInline let partTree: PackedRTree
     let itemBoxes: [BoundingBox]
     let itemTree: PackedRTree
-    let edgeIndexes: [EdgeIndex]
+    let boundaries: BoundaryRuns
     /// For a layer of at least ``soleCoverGridMinimumVertices`` vertices (the world's time
     /// zones), the cells far from every boundary, each answered by one array read.
     @usableFromInline let soleCover: SoleCoverGrid?
@@ -28,23 +30,30 @@ public struct PolygonIndex: Sendable {
     /// - Parameter gridFromVertices: the size from which a ``SoleCoverGrid`` is built (tests
     ///   lower it to compare the grid's answers with the index's on small layers).
     public init(_ shapes: [MultiPolygon], gridFromVertices: Int = PolygonIndex.soleCoverGridMinimumVertices) {
+        let vertices = LayerVertices(shapes)
+        let partRings = LayerVertices.ringRanges(of: shapes)
+        let partFeatures = shapes.enumerated().flatMap { item, shape in
+            Array(repeating: Int32(item), count: shape.polygons.count)
+        }
+        let firstPart = shapes.reduce(into: [0]) { $0.append($0.last! + $1.polygons.count) }
         stripes = StripeTable(
-            shapes.flatMap(\.polygons),
-            features: shapes.enumerated().flatMap { item, shape in
-                Array(repeating: Int32(item), count: shape.polygons.count)
-            })
-        firstPart = shapes.reduce(into: [0]) { $0.append($0.last! + $1.polygons.count) }
+            vertices: vertices, parts: Array(zip(partRings, partFeatures)),
+            stripesPerEdge: vertices.count >= gridFromVertices ? Self.stripesPerEdgeWithGrid : 1)
+        self.firstPart = firstPart
         partTree = PackedRTree(boxes: (0..<stripes.count).map(stripes.boundingBox(of:)))
         itemBoxes = shapes.map(\.boundingBox)
         itemTree = PackedRTree(boxes: itemBoxes)
-        edgeIndexes = shapes.map(EdgeIndex.init)
-        let vertices = shapes.reduce(0) { $0 + $1.vertexCount }
-        if vertices >= gridFromVertices {
+        boundaries = BoundaryRuns(
+            vertices: vertices,
+            items: (0..<shapes.count).map { item in
+                partRings[firstPart[item]..<firstPart[item + 1]].flatMap { $0 }
+            })
+        if vertices.count >= gridFromVertices {
             let (stripes, partTree) = (stripes, partTree)
             // About one cell per two vertices: 4 million cells (16 MB) of 0.13° for the time zones.
             soleCover = SoleCoverGrid(
                 rings: shapes.flatMap { $0.polygons.flatMap(\.rings) }, box: itemTree.boundingBox,
-                cellCount: vertices / 2
+                cellCount: vertices.count / 2
             ) { p in
                 var items: [Int32] = []
                 partTree.search(containing: p) { part in
@@ -58,6 +67,10 @@ public struct PolygonIndex: Sendable {
             soleCover = nil
         }
     }
+
+    /// Stripes per edge for a layer large enough for a ``SoleCoverGrid``: the grid answers most
+    /// points, so the stripes can be fewer (each edge listed in fewer of them, a smaller index).
+    static let stripesPerEdgeWithGrid = 0.25
 
     /// The share of the grid's cells answered without a point-in-polygon test (nil without a grid).
     public var soleCoverShare: Double? { soleCover?.soleShare }
@@ -126,8 +139,7 @@ public struct PolygonIndex: Sendable {
 
     /// The point of item `item`'s boundary nearest to `p` under `metric`, and its distance.
     public func nearestBoundaryPoint(to p: Point, item: Int, metric: LocalMetric) -> (point: Point, distance: Double) {
-        // In place: a copy of the edge index would cost four reference counts up and down.
-        edgeIndexes.withUnsafeBufferPointer { $0[item].nearestBoundaryPoint(to: p, metric: metric) }
+        boundaries.nearestBoundaryPoint(to: p, item: item, metric: metric) ?? (p, .infinity)
     }
 
     /// Items ordered by the distance from `p` to their boundary under `metric`, nearest first,
@@ -140,9 +152,9 @@ public struct PolygonIndex: Sendable {
         guard limit > 0 else { return result }
         itemTree.nearest(
             boxDistance: { metric.distance(p, $0) },
-            itemDistance: { edgeIndexes[$0].nearestBoundaryPoint(to: p, metric: metric).distance }
+            itemDistance: { nearestBoundaryPoint(to: p, item: $0, metric: metric).distance }
         ) { item, _ in
-            let nearest = edgeIndexes[item].nearestBoundaryPoint(to: p, metric: metric)
+            let nearest = nearestBoundaryPoint(to: p, item: item, metric: metric)
             result.append((item, nearest.point, nearest.distance))
             return result.count < limit
         }

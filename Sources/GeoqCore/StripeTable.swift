@@ -7,14 +7,14 @@
 ///
 /// Layout (as flatbush keeps an R-tree): per part only plain values (box, stripe count and
 /// scale, where its offsets start); all parts' stripe offsets in one buffer and all striped
-/// edges, stored by value, in another. Stripe `s` of part `i` is
-/// `edges[offsets[b + s] ..< offsets[b + s + 1]]` with `b = parts[i].offsetBase`. The
-/// buffers belong to one ``StripeStorage`` object, so a query reads plain memory and does no
-/// reference counting per part or edge.
+/// edges, as 4-byte edge numbers into the layer's ``LayerVertices``, in another. Stripe `s` of
+/// part `i` is `edges[offsets[b + s] ..< offsets[b + s + 1]]` with `b = parts[i].offsetBase`.
+/// The buffers belong to one ``StripeStorage`` object, so a query reads plain memory and does
+/// no reference counting per part or edge.
 ///
 /// Invariants (checked by ``checkInvariants()``): each part has `stripeCount + 1` offsets,
-/// non-decreasing, within `edges`; every edge of a part whose closed y-range meets stripe
-/// `s`'s y-range is listed in stripe `s`.
+/// non-decreasing, within `edges`; every edge number `e` has `e + 1 < vertices.count`; every
+/// edge of a part whose closed y-range meets stripe `s`'s y-range is listed in stripe `s`.
 @usableFromInline
 struct StripeTable: Sendable {
     @usableFromInline
@@ -31,22 +31,36 @@ struct StripeTable: Sendable {
 
     @usableFromInline let storage: StripeStorage
 
-    /// - Parameter features: for each polygon, the feature it is a part of (default: its own
-    ///   position).
-    init(_ polygons: [Polygon], features: [Int32]? = nil) {
+    /// Stripes per edge of a part (at most 2^20 stripes a part). About one stripe per edge
+    /// makes a stripe hold the edges crossing its y-line (two for a convex shape) plus the few
+    /// that start or end in it; fewer stripes list each edge in fewer of them (a smaller index)
+    /// and leave more edges to scan per query.
+    static let defaultStripesPerEdge = 1.0
+
+    /// - Parameters:
+    ///   - vertices: the layer's vertices, which the edge numbers refer to.
+    ///   - parts: each part's rings as vertex ranges in `vertices`, and its feature.
+    ///   - stripesPerEdge: see ``defaultStripesPerEdge``.
+    init(
+        vertices: LayerVertices, parts rings: [(rings: [Range<Int>], feature: Int32)],
+        stripesPerEdge: Double = StripeTable.defaultStripesPerEdge
+    ) {
         var parts: [Part] = []
         var offsets: [Int32] = []
-        var edges: [Segment] = []
-        parts.reserveCapacity(polygons.count)
-        for (index, polygon) in polygons.enumerated() {
-            let box = polygon.boundingBox
-            var own: [Segment] = []
-            for ring in polygon.rings {
-                for i in 1..<ring.points.count { own.append(Segment(ring.points[i - 1], ring.points[i])) }
+        var edges: [UInt32] = []
+        parts.reserveCapacity(rings.count)
+        let v = vertices.points
+        for (ranges, feature) in rings {
+            // The shell's box (the first ring's), as ``Polygon/boundingBox`` has it.
+            var box = BoundingBox.empty
+            for i in ranges.first ?? 0..<0 { box.expand(toInclude: v[i]) }
+            var own: [Int] = []
+            for range in ranges where range.count > 1 {
+                for e in range.lowerBound..<range.upperBound - 1 { own.append(e) }
             }
-            // About one stripe per edge: a stripe then holds the edges crossing its y-line
-            // (two for a convex shape) plus the few that start or end in it.
-            let count = box.height > 0 ? Swift.max(1, Swift.min(own.count, 1 << 20)) : 1
+            let count =
+                box.height > 0
+                ? Swift.max(1, Swift.min(Int((Double(own.count) * stripesPerEdge).rounded(.up)), 1 << 20)) : 1
             let perUnit = box.height > 0 ? Double(count) / box.height : 0
             func stripe(_ y: Double) -> Int {
                 let s = Int((y - box.minY) * perUnit)
@@ -55,27 +69,35 @@ struct StripeTable: Sendable {
             // Counting sort: first the size of each stripe, then the edges in place.
             var sizes = [Int](repeating: 0, count: count + 1)
             for e in own {
-                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) {
-                    sizes[s + 1] += 1
-                }
+                let (a, b) = (v[e].y, v[e + 1].y)
+                for s in stripe(Swift.min(a, b))...stripe(Swift.max(a, b)) { sizes[s + 1] += 1 }
             }
             for s in 0..<count { sizes[s + 1] += sizes[s] }
             let base = edges.count
             var cursor = sizes
-            edges.append(contentsOf: repeatElement(Segment(Point(x: 0, y: 0), Point(x: 0, y: 0)), count: sizes[count]))
+            edges.append(contentsOf: repeatElement(0, count: sizes[count]))
             for e in own {
-                for s in stripe(Swift.min(e.start.y, e.end.y))...stripe(Swift.max(e.start.y, e.end.y)) {
-                    edges[base + cursor[s]] = e
+                let (a, b) = (v[e].y, v[e + 1].y)
+                for s in stripe(Swift.min(a, b))...stripe(Swift.max(a, b)) {
+                    edges[base + cursor[s]] = UInt32(e)
                     cursor[s] += 1
                 }
             }
             parts.append(
                 Part(
                     boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsets.count,
-                    feature: features?[index] ?? Int32(index)))
+                    feature: feature))
             offsets.append(contentsOf: sizes.map { Int32(base + $0) })
         }
-        self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges)
+        self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges, vertices: vertices)
+    }
+
+    /// A table of its own over `polygons` (for one shape: ``IndexedPolygon``).
+    init(_ polygons: [Polygon]) {
+        let shapes = polygons.map { MultiPolygon([$0]) }
+        let ranges = LayerVertices.ringRanges(of: shapes)
+        self.init(
+            vertices: LayerVertices(shapes), parts: ranges.enumerated().map { ($1, Int32($0)) })
     }
 
     @usableFromInline var count: Int { storage.parts.count }
@@ -90,9 +112,11 @@ struct StripeTable: Sendable {
         let lower = Int(storage.offsets[meta.offsetBase + s])
         let upper = Int(storage.offsets[meta.offsetBase + s + 1])
         let edges = storage.edges
+        let v = storage.vertices.points
         var counter = RayCrossingCounter(point: p)
         for i in lower..<upper {
-            counter.count(edges[i].start, edges[i].end)
+            let e = Int(edges[i])
+            counter.count(v[e], v[e + 1])
             if counter.isOnBoundary { return .boundary }
         }
         return counter.location
@@ -133,40 +157,50 @@ struct StripeTable: Sendable {
                 let first = slice.first, let last = slice.last, first >= 0, Int(last) <= storage.edges.count
             else { return false }
         }
-        return true
+        // The largest edge number decides: one pass, no branch per edge.
+        let largest = storage.edges.reduce(0, Swift.max)
+        return storage.edges.isEmpty || Int(largest) + 1 < storage.vertices.count
     }
 }
 
-/// Owns the buffers of a ``StripeTable``. Immutable after `init` (hence safe to share
-/// between threads), freed in `deinit`.
+/// Owns the buffers of a ``StripeTable`` and keeps the vertices its edge numbers refer to.
+/// Immutable after `init` (hence safe to share between threads), freed in `deinit`.
 @usableFromInline
 final class StripeStorage: @unchecked Sendable {
     @usableFromInline let parts: UnsafeMutableBufferPointer<StripeTable.Part>
     @usableFromInline let offsets: UnsafeMutableBufferPointer<Int32>
-    @usableFromInline let edges: UnsafeMutableBufferPointer<Segment>
+    @usableFromInline let edges: UnsafeMutableBufferPointer<UInt32>
+    @usableFromInline let vertices: LayerVertices
+    /// The stored index's bytes when `edges` lies in them (then not freed here), else nil.
+    let edgesOwner: IndexBlob?
 
-    init(parts: [StripeTable.Part], offsets: [Int32], edges: [Segment]) {
+    init(parts: [StripeTable.Part], offsets: [Int32], edges: [UInt32], vertices: LayerVertices) {
         self.parts = .allocate(capacity: parts.count)
         _ = self.parts.initialize(from: parts)
         self.offsets = .allocate(capacity: offsets.count)
         _ = self.offsets.initialize(from: offsets)
-        self.edges = .allocate(capacity: edges.count)
+        self.edges = LargeAllocation.buffer(count: edges.count)
         _ = self.edges.initialize(from: edges)
+        self.vertices = vertices
+        self.edgesOwner = nil
     }
 
-    /// Takes ownership of buffers already filled (by a stored index's reader).
+    /// Takes ownership of buffers already filled (by a stored index's reader); `edges` lies in
+    /// `edgesIn` when that is not nil, else it is owned too.
     init(
         owning parts: UnsafeMutableBufferPointer<StripeTable.Part>, offsets: UnsafeMutableBufferPointer<Int32>,
-        edges: UnsafeMutableBufferPointer<Segment>
+        edges: UnsafeMutableBufferPointer<UInt32>, edgesIn owner: IndexBlob?, vertices: LayerVertices
     ) {
         self.parts = parts
         self.offsets = offsets
         self.edges = edges
+        self.vertices = vertices
+        self.edgesOwner = owner
     }
 
     deinit {
         parts.deallocate()
         offsets.deallocate()
-        edges.deallocate()
+        if edgesOwner == nil { edges.deallocate() }
     }
 }

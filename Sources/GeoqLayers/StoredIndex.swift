@@ -32,9 +32,10 @@ enum StoredIndex {
         of name: String, features: [Feature], in package: GeoPackage
     ) -> (index: PolygonIndex, origin: IndexOrigin) {
         let read: Result<PolygonIndex, GeoPackage.UnusableIndex>
+        let shapes = Layer.shapes(of: features)
         do {
             read = try package.withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) {
-                try PolygonIndex(storedBytes: $0)
+                try PolygonIndex(stored: $0, shapes: shapes)
             }
         } catch {
             read = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))

@@ -43,7 +43,10 @@ public struct Layer: Sendable {
 
     /// The index ``init(name:title:features:approximation:source:sourceCRS:notes:index:)``
     /// builds when it is given none: item `i` is `features[i]`'s areal part.
-    public static func index(of features: [Feature]) -> PolygonIndex {
-        PolygonIndex(features.map { $0.geometry.areal ?? MultiPolygon([]) })
+    public static func index(of features: [Feature]) -> PolygonIndex { PolygonIndex(shapes(of: features)) }
+
+    /// What a layer's index is built from: each feature's areal geometry (none for others).
+    public static func shapes(of features: [Feature]) -> [MultiPolygon] {
+        features.map { $0.geometry.areal ?? MultiPolygon([]) }
     }
 }

@@ -1,3 +1,5 @@
+import GeoqCore
+
 /// Each layer's packed index, stored beside it so that opening the store does not build it again.
 ///
 /// Two tables of geoq's own, outside gpkg_contents (GDAL and QGIS list no layer for them), and
@@ -105,13 +107,14 @@ extension GeoPackage {
         }
     }
 
-    /// Reads the index of layer `table` and hands its bytes to `decode`, after checking that
-    /// it is of `kind` and `format`, was written for the layer's present content (as many rows
-    /// and geometry bytes, the same last_change, no edit since) and matches its checksum. Returns what
-    /// `decode` returns, or why the index cannot be used (`decode` throwing counts as damaged).
+    /// Reads the index of layer `table` and hands its bytes to `decode` (which may keep them),
+    /// after checking that it is of `kind` and `format`, was written for the layer's present
+    /// content (as many rows and geometry bytes, the same last_change, no edit since) and
+    /// matches its checksum. Returns what `decode` returns, or why the index cannot be used
+    /// (`decode` throwing counts as damaged).
     public func withLayerIndex<T>(
         of table: String, kind: IndexKind, format: Int,
-        _ decode: (UnsafeRawBufferPointer) throws -> T
+        _ decode: (IndexBlob) throws -> T
     ) throws(StoreError) -> Result<T, UnusableIndex> {
         guard try tableExists("geoq_layer_index"), try tableExists("geoq_layer_index_chunks") else {
             return .failure(UnusableIndex(reason: .missing, detail: "the store has no stored indexes"))
@@ -168,8 +171,8 @@ extension GeoPackage {
                     + "\(chunkCount) of \(byteCount) recorded")
         }
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(byteCount), alignment: 16)
-        defer { buffer.deallocate() }
+        let blob = IndexBlob(count: Int(byteCount))
+        let buffer = blob.bytes
         // Each chunk's size first, then its bytes straight into place (see readBlob).
         let chunks = try connection.prepare(
             """
@@ -203,7 +206,7 @@ extension GeoPackage {
                 "checksum \(String(found, radix: 16)) of the bytes, \(String(checksum, radix: 16)) recorded")
         }
         do {
-            return .success(try decode(bytes))
+            return .success(try decode(blob))
         } catch {
             return damaged("\(error)")
         }

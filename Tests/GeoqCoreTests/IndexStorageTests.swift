@@ -29,10 +29,16 @@ import Testing
     }
 
     @Test func polygonIndexRoundTripAnswersTheSame() throws {
-        let built = PolygonIndex(try Self.shapes(count: 60, seed: 41))
+        let shapes = try Self.shapes(count: 60, seed: 41)
+        let built = PolygonIndex(shapes)
         let bytes = built.storedBytes()
-        let read = try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+        let copied = try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
+        // Read as the store reads it: the stripes' edge numbers stay in the blob.
+        let blob = IndexBlob(count: bytes.count)
+        blob.bytes.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count))
+        let read = try PolygonIndex(stored: blob, shapes: shapes)
         #expect(read.count == built.count && read.boundingBox == built.boundingBox)
+        #expect(copied.storedBytes() == bytes)
         var random = SeededRandom(seed: 42)
         let metric = LocalMetric.planar
         var hits = 0
@@ -58,14 +64,44 @@ import Testing
 
     /// Every prefix of the bytes (and the bytes with one more word) is refused with an error.
     @Test func cutOrLongerBytesAreRefused() throws {
-        let bytes = PolygonIndex(try Self.shapes(count: 5, seed: 43)).storedBytes()
+        let shapes = try Self.shapes(count: 5, seed: 43)
+        let bytes = PolygonIndex(shapes).storedBytes()
         for length in stride(from: 0, to: bytes.count, by: 8) {
             #expect(throws: IndexBytesError.self) {
-                try Array(bytes[..<length]).withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+                try Array(bytes[..<length]).withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
             }
         }
         #expect(throws: IndexBytesError.malformed("bytes left after the index")) {
-            try (bytes + [UInt8](repeating: 0, count: 8)).withUnsafeBytes { try PolygonIndex(storedBytes: $0) }
+            try (bytes + [UInt8](repeating: 0, count: 8)).withUnsafeBytes {
+                try PolygonIndex(storedBytes: $0, shapes: shapes)
+            }
+        }
+    }
+
+    /// Bytes written for other shapes are refused: another number of vertices, or the same
+    /// number with a stripe naming an edge beyond them.
+    @Test func bytesOfOtherShapesAreRefused() throws {
+        let shapes = try Self.shapes(count: 6, seed: 44)
+        var bytes = PolygonIndex(shapes).storedBytes()
+        let fewer = Array(shapes.dropLast())
+        #expect(throws: IndexBytesError.self) {
+            try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: fewer) }
+        }
+        // Layout: item count, vertex count, the stripe parts (count, stride, parts), the offsets
+        // (count, stride, Int32s, padded to 8), then the edge numbers (count, stride, UInt32s).
+        func word(_ at: Int) -> Int {
+            Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) })
+        }
+        let vertexCount = word(8)
+        var at = 16
+        for _ in 0..<2 {
+            let size = word(at) * word(at + 8)
+            at += 16 + (size + 7) / 8 * 8
+        }
+        #expect(word(at + 8) == 4 && word(at) > 0)
+        withUnsafeBytes(of: UInt32(vertexCount - 1).littleEndian) { bytes.replaceSubrange(at + 16..<at + 20, with: $0) }
+        #expect(throws: IndexBytesError.self) {
+            try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
         }
     }
 

@@ -125,9 +125,9 @@ extension StoreBenchmark {
             start = ContinuousClock.now
             let index = try package.withLayerIndex(
                 of: name, kind: .init(rawValue: "polygon"), format: PolygonIndex.storageFormat
-            ) { raw -> PolygonIndex in
-                bytes = raw.count
-                return try PolygonIndex(storedBytes: raw)
+            ) { blob -> PolygonIndex in
+                bytes = blob.bytes.count
+                return try PolygonIndex(stored: blob, shapes: Layer.shapes(of: features))
             }.get()
             read.append(GeoqBench.nanoseconds(ContinuousClock.now - start) / 1e6)
             start = ContinuousClock.now
