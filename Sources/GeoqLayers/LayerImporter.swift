@@ -53,9 +53,12 @@ public struct LayerImporter: Sendable {
                 try FileManager.default.createDirectory(
                     at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let package = try GeoPackage.open(at: storeFile.path, create: true)
+                // The index is built on a second thread while SQLite writes the rows on this one;
+                // it is written beside the layer once the layer is written whole.
+                let features = input.features
+                let index = writesIndex ? Alongside { StoredIndex.bytes(of: features) } : nil
                 try package.replaceLayer(input)
-                // A separate step: the layer is written whole first, then its index beside it.
-                if writesIndex { try StoredIndex.write(of: input.name, features: input.features, into: package) }
+                if let bytes = index?.result() { try StoredIndex.write(bytes, of: input.name, into: package) }
             case .postgreSQL(let address):
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
             }
