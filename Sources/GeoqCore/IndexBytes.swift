@@ -12,10 +12,22 @@
 /// time) can be written; the layout is this machine's (little-endian, as on every platform
 /// geoq builds for).
 public struct IndexByteWriter: Sendable {
-    /// The bytes written so far.
+    /// The bytes written so far (none when only counting).
     public private(set) var bytes: [UInt8] = []
+    /// How many bytes were written (or would have been, when only counting).
+    public private(set) var count = 0
+    /// Whether the writer only counts (to reserve the exact room before writing).
+    private let counts: Bool
 
-    public init(reservingCapacity capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    public init(reservingCapacity capacity: Int = 0) {
+        counts = false
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that keeps no bytes and only counts them.
+    public static func counting() -> IndexByteWriter { IndexByteWriter(countingOnly: ()) }
+
+    private init(countingOnly: Void) { counts = true }
 
     /// Appends one integer (as a count or a flag).
     public mutating func append(_ value: Int) { appendRaw(UInt64(bitPattern: Int64(value))) }
@@ -30,12 +42,17 @@ public struct IndexByteWriter: Sendable {
         precondition(_isPOD(T.self), "only plain values can be written as raw bytes")
         appendRaw(UInt64(buffer.count))
         appendRaw(UInt64(MemoryLayout<T>.stride))
+        let size = buffer.count * MemoryLayout<T>.stride
+        let padding = (8 - size % 8) % 8
+        count += size + padding
+        guard !counts else { return }
         bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
-        let padding = (8 - bytes.count % 8) % 8
         bytes.append(contentsOf: repeatElement(0, count: padding))
     }
 
     private mutating func appendRaw(_ value: UInt64) {
+        count += 8
+        guard !counts else { return }
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }

@@ -23,7 +23,11 @@ extension PolygonIndex {
 
     /// The index's bytes (see ``write(to:)``).
     public func storedBytes() -> [UInt8] {
-        var writer = IndexByteWriter()
+        // Counted first, so that the bytes (hundreds of megabytes for a large layer) are written
+        // once into room of the right size instead of being copied as the array grows.
+        var counter = IndexByteWriter.counting()
+        write(to: &counter)
+        var writer = IndexByteWriter(reservingCapacity: counter.count)
         write(to: &writer)
         return writer.bytes
     }

@@ -73,7 +73,7 @@ extension GeoPackage {
                 try deleteLayerIndex(of: table)
                 let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
                 let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
-                    bytes[$0..<min($0 + Self.chunkSize, bytes.count)]
+                    $0..<min($0 + Self.chunkSize, bytes.count)
                 }
                 let header = try connection.prepare(
                     "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
@@ -88,12 +88,21 @@ extension GeoPackage {
                 try header.bind(Int64(chunks.count), at: 9)
                 try header.run()
                 let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
-                for (number, chunk) in chunks.enumerated() {
-                    try insert.bind(table, at: 1)
-                    try insert.bind(Int64(number), at: 2)
-                    try insert.bind(blob: Array(chunk), at: 3)
-                    try insert.run()
+                // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
+                let failure = bytes.withUnsafeBytes { all -> StoreError? in
+                    do throws(StoreError) {
+                        for (number, chunk) in chunks.enumerated() {
+                            try insert.bind(table, at: 1)
+                            try insert.bind(Int64(number), at: 2)
+                            try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
+                            try insert.run()
+                        }
+                        return nil
+                    } catch {
+                        return error
+                    }
                 }
+                if let failure { throw failure }
                 let register = try connection.prepare(
                     "INSERT OR REPLACE INTO gpkg_extensions VALUES (?, 'geom', ?, ?, 'write-only')")
                 try register.bind(table, at: 1)

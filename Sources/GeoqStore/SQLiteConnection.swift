@@ -160,6 +160,12 @@ extension SQLiteConnection {
             try check(rc)
         }
 
+        /// Binds bytes without copying them: they must stay valid and unchanged until the
+        /// statement has run (for blobs of many megabytes, which a copy would double).
+        func bind(borrowedBlob blob: UnsafeRawBufferPointer, at index: Int32) throws(StoreError) {
+            try check(sqlite3_bind_blob(stmt, index, blob.baseAddress, Int32(blob.count), nil))
+        }
+
         func bindNull(at index: Int32) throws(StoreError) {
             try check(sqlite3_bind_null(stmt, index))
         }

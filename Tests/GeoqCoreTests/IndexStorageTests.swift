@@ -32,6 +32,10 @@ import Testing
         let shapes = try Self.shapes(count: 60, seed: 41)
         let built = PolygonIndex(shapes)
         let bytes = built.storedBytes()
+        // The counting pass that sizes the bytes counts exactly what the writing pass writes.
+        var counter = IndexByteWriter.counting()
+        built.write(to: &counter)
+        #expect(counter.count == bytes.count && counter.bytes.isEmpty)
         let copied = try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
         // Read as the store reads it: the stripes' edge numbers stay in the blob.
         let blob = IndexBlob(count: bytes.count)
