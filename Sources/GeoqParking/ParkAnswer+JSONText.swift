@@ -40,11 +40,20 @@ extension ParkAnswer: JSONWritable {
 }
 
 extension ParkAnswer.Sector: JSONWritable {
-    public func write(to json: inout JSONText) {
+    public func write(to json: inout JSONText) { write(to: &json, approximation: nil) }
+
+    /// - Parameter written: ``approximation`` written before (the layer's note, the same in
+    ///   every answer of a language), copied instead of written again.
+    func write(to json: inout JSONText, approximation written: JSONText.Fragment?) {
         json.object { json in
             json.key("approximate")
             json.bool(approximate)
-            json.member("approximation", approximation) { $0.string($1) }
+            if let written {
+                json.key("approximation")
+                json.value(written)
+            } else {
+                json.member("approximation", approximation) { $0.string($1) }
+            }
             json.member("distanceToEdgeMetres", distanceToEdgeMetres) { $0.number($1) }
             json.member("id", id) { $0.string($1) }
             json.key("layer")

@@ -111,11 +111,16 @@ struct GetEndpoints: Sendable {
                         request.parameters, data: current(), acceptLanguage: request.acceptLanguage))
             },
             "/v1/park": { request in
+                guard request.wantsGeoJSON else {
+                    // Written from the parts the snapshot keeps written: the same bytes as the
+                    // answer's JSONText.
+                    return Responses.json(
+                        text: try ParkEndpoint.answerText(
+                            request.parameters, data: current(), acceptLanguage: request.acceptLanguage))
+                }
                 let answer = try ParkEndpoint.answer(
                     request.parameters, data: current(), acceptLanguage: request.acceptLanguage)
-                return request.wantsGeoJSON
-                    ? Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
-                    : Responses.json(answer, reservingCapacity: 4096)
+                return Responses.json(ParkFeature(answer: answer), contentType: "application/geo+json")
             },
             "/v1/incidents": { request in
                 guard request.wantsGeoJSON else {

@@ -24,6 +24,11 @@ enum Responses {
         return Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text.bytes))
     }
 
+    /// JSON text already written.
+    static func json(text: [UInt8]) -> Answer {
+        Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text))
+    }
+
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.
     static func geoJSON(_ object: [String: Any]) -> Answer {
         guard
