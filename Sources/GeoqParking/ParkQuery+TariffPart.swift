@@ -14,6 +14,8 @@ final class TariffPart: Sendable {
     let regulation: ParkAnswer.Regulation
     /// The priced ticket, when a ticket was asked in a zone.
     let quote: TicketQuote?
+    /// `quote != nil`, read without copying the quote.
+    let priced: Bool
     let ticket: ParkAnswer.Ticket?
     let reminders: [TariffAnswer.Reminder]
     /// The ticket's sentences, in the answer's order (purchase to reminders).
@@ -32,6 +34,7 @@ final class TariffPart: Sendable {
         self.at = at
         self.regulation = regulation
         self.quote = quote
+        priced = quote != nil
         self.ticket = ticket
         self.reminders = reminders
         self.ticketMessages = ticketMessages

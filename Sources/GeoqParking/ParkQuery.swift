@@ -4,6 +4,7 @@ import GeoqJSON
 import GeoqQuery
 import GeoqSchedule
 import GeoqTariffs
+import Synchronization
 
 /// Joins the sector lookup and the city's tariffs into a ``ParkAnswer``.
 ///
@@ -16,10 +17,13 @@ public final class ParkQuery: Sendable {
     public let zones: ZoneLocator?
     /// Where answers share their tariff part; nil: each answer computes its own.
     public let cache: ParkAnswerCache?
-    /// The sector layer's approximation note in each language, written as the answer writes it.
-    let approximationTexts: [Language: ApproximationText]
-    /// Why no zone is known when none is given and none is found, in each language.
-    let noZoneNotes: [Language: NoZoneNote]
+    /// What every answer of a language says the same way, written once.
+    let written: ByLanguage<WrittenTexts>
+    /// Each zone of the tariffs by its id, as `tariffs.zone(id)` finds it (which lowercases
+    /// every zone's name on the way): most requests name a zone by its id.
+    let zonesByID: [String: Zone]
+    /// Whole answers without their numbers, by what they depend on (with a ``cache`` only).
+    let templates = Mutex<[TemplateKey: JSONText.Template]>([:])
 
     public convenience init(tariffs: CityTariffs, sectors: SectorLookup, zones: ZoneLocator?) {
         self.init(tariffs: tariffs, sectors: sectors, zones: zones, cache: nil)
@@ -37,23 +41,34 @@ public final class ParkQuery: Sendable {
         self.sectors = sectors
         self.zones = zones
         self.cache = cache
-        var texts: [Language: ApproximationText] = [:]
-        for language in Language.allCases {
-            if let note = sectors.layer.approximation?[language] {
-                texts[language] = ApproximationText(note: note, language: language)
-            }
+        zonesByID = Dictionary(
+            tariffs.zones.compactMap { zone in (try? tariffs.zone(zone.id)).map { (zone.id, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        written = ByLanguage { language in
+            let noZone =
+                zones.map { Messages.noZoneNearby(toleranceMetres: $0.toleranceMetres, language) }
+                ?? Messages.zoneUnknown(language)
+            return WrittenTexts(
+                approximation: sectors.layer.approximation.map {
+                    ApproximationText(note: $0[language], language: language)
+                },
+                noZoneNote: NoZoneNote(text: noZone, written: JSONText.Fragment(string: noZone)),
+                outsideResidents: ResidentsLines(
+                    Messages.residents(sectorID: nil, zone: nil, tariffs: tariffs, language)))
         }
-        approximationTexts = texts
-        noZoneNotes = Dictionary(
-            uniqueKeysWithValues: Language.allCases.map { language in
-                let text =
-                    zones.map { Messages.noZoneNearby(toleranceMetres: $0.toleranceMetres, language) }
-                    ?? Messages.zoneUnknown(language)
-                return (language, NoZoneNote(text: text, written: JSONText.Fragment(string: text)))
-            })
     }
 
-    /// The note of an answer with no zone: no zone layer, or no regulated segment near.
+    /// The texts of ``written``.
+    struct WrittenTexts: Sendable {
+        /// The sector layer's approximation note, when it has one.
+        var approximation: ApproximationText?
+        /// Why no zone is known: no zone layer, or no regulated segment near.
+        var noZoneNote: NoZoneNote
+        /// The residents' line of a spot in no sector (the same for every zone).
+        var outsideResidents: ResidentsLines
+    }
+
+    /// The note of an answer with no zone, as text and as the answer's JSON writes it.
     struct NoZoneNote: Sendable {
         var text: String
         var written: JSONText.Fragment
@@ -125,18 +140,24 @@ public final class ParkQuery: Sendable {
             nearestID: match == nil ? found.nearest?.id : nil)
         var spot = Spot(found: found, match: match, sector: sector)
         if let zoneID {
-            let z = try tariffs.zone(zoneID)
+            let z = try zone(zoneID)
             spot.zone = z
             spot.zoneInfo = .init(id: z.id, name: z.name[language], source: "argument", distanceMetres: nil)
         } else if let hit = zones?.zone(at: point) {
-            let z = try tariffs.zone(hit.zone)
+            let z = try zone(hit.zone)
             spot.zone = z
             spot.zoneInfo = .init(
                 id: z.id, name: z.name[language], source: "zone-layer", distanceMetres: hit.distanceMetres)
         } else {
-            spot.noZoneNote = noZoneNotes[language]
+            spot.noZoneNote = written[language].noZoneNote
         }
         return spot
+    }
+
+    /// The zone `id` names, as `tariffs.zone(id)` finds it.
+    func zone(_ id: String) throws(TariffError) -> Zone {
+        if let zone = zonesByID[id] { return zone }
+        return try tariffs.zone(id)
     }
 
     /// The tariff part of the answer for `spot`, from the ``cache`` when there is one.

@@ -24,9 +24,14 @@ enum Responses {
         return Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text.bytes))
     }
 
-    /// JSON text already written.
+    /// JSON text already written, with room before it for the HTTP head (see ``Answer/headroom``).
     static func json(text: [UInt8]) -> Answer {
-        Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text))
+        var body = ByteBuffer()
+        body.reserveCapacity(Answer.headroom + text.count)
+        body.moveWriterIndex(to: Answer.headroom)
+        body.moveReaderIndex(to: Answer.headroom)
+        body.writeBytes(text)
+        return Answer(status: .ok, contentType: "application/json", body: body)
     }
 
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.

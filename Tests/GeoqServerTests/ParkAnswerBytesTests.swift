@@ -136,4 +136,34 @@ import Testing
             #expect(Self.same(try Self.served(query, acceptLanguage: language, state: state), before))
         }
     }
+
+    /// On the wire from the event loop, where the head is written in the room left before the
+    /// body: a GET's head and body, a HEAD's head alone with the GET's Content-Length, and the
+    /// next answer on the connection right after.
+    @Test func theWireCarriesTheHeadAndTheBody() throws {
+        let state = GoldenResponseTests.state
+        let data = try #require(state.data)
+        let pipeline = try InlineAnswerTests.Pipeline(state: state)
+        let target = "/v1/park?lat=42.8169&lon=-1.6440&zone=blue&minutes=45&at=2026-11-23T13:50"
+        let query = String(target.split(separator: "?")[1])
+        for language in ["eu", "es;q=0.5, en"] {
+            try pipeline.send("GET", target, headers: ["Accept-Language: \(language)"])
+            let get = try #require(try pipeline.answers().first)
+            let expected = Self.encoded(query, acceptLanguage: language, data: data)
+            #expect(get.statusLine == "HTTP/1.1 200 OK" && get.header("Content-Type") == "application/json")
+            #expect(Array(get.body.utf8) == Array(expected.body.readableBytesView))
+            #expect(get.header("Content-Length") == String(expected.body.readableBytes))
+        }
+        try pipeline.send("HEAD", target)
+        try pipeline.send("GET", "/healthz")
+        var wire = ""
+        while let bytes = try pipeline.channel.readOutbound(as: IOData.self) {
+            if case .byteBuffer(let buffer) = bytes { wire += String(buffer: buffer) }
+        }
+        let parts = wire.components(separatedBy: "\r\n\r\n")
+        let expected = Self.encoded(query, acceptLanguage: nil, data: data)
+        #expect(parts.count == 3 && parts[0].hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(parts[0].contains("Content-Length: \(expected.body.readableBytes)\r\n"))
+        #expect(parts[1].hasPrefix("HTTP/1.1 200 OK\r\n") && parts[2] == #"{"status":"ok"}"#)
+    }
 }
