@@ -30,7 +30,7 @@ public enum ParkEndpoint {
     /// `ParkAnswer`'s JSONText writes), written from the parts the snapshot keeps written.
     public static func answerText(
         _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date = Date()
-    ) throws(Problem) -> [UInt8] {
+    ) throws(Problem) -> ParkAnswerText {
         try answering(query, data: data, acceptLanguage: acceptLanguage, now: now) {
             parkQuery, asked throws(TariffError) in
             try parkQuery.answerText(

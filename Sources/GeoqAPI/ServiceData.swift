@@ -7,7 +7,10 @@ import GeoqTariffs
 
 /// Everything the service answers from, loaded and indexed once: an immutable snapshot that
 /// many requests read at once and a reload replaces whole (never a mix of two loads).
-public struct ServiceData: Sendable {
+///
+/// A class: each request takes the current snapshot, which then costs one reference rather
+/// than a copy of every table in it.
+public final class ServiceData: Sendable {
     /// One layer as `/v1/layers` lists it.
     public struct LayerSummary: Codable, Hashable, Sendable {
         public var name: String

@@ -35,6 +35,40 @@ extension JSONText {
             text.storage.append(contentsOf: bytes[start...])
             return text.storage
         }
+
+        /// The same text as ``filled(_:reservingCapacity:)``, handed to `append` piece by piece
+        /// (for a buffer that is not an array, without making the array first).
+        public func write(_ numbers: [Double], to append: (UnsafeRawBufferPointer) -> Void) {
+            precondition(numbers.count == holes.count, "one number for each hole")
+            bytes.withUnsafeBytes { text in
+                var start = 0
+                for (hole, number) in zip(holes, numbers) {
+                    append(UnsafeRawBufferPointer(rebasing: text[start..<hole]))
+                    JSONText.withNumberText(number, append)
+                    start = hole
+                }
+                append(UnsafeRawBufferPointer(rebasing: text[start...]))
+            }
+        }
+
+        /// The most bytes the text takes with its numbers.
+        public var maximumCount: Int { bytes.count + 32 * holes.count }
+    }
+
+    /// The text ``number(_:)`` writes for `value`, handed to `body` (without making an array).
+    static func withNumberText(_ value: Double, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard value.isFinite else {
+            let null: StaticString = "null"
+            body(UnsafeRawBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount))
+            return
+        }
+        var text = value.description
+        text.withUTF8 { bytes in
+            let count = bytes.count
+            // A whole number without its ".0", as number(_:) writes it.
+            let whole = count >= 2 && bytes[count - 1] == UInt8(ascii: "0") && bytes[count - 2] == UInt8(ascii: ".")
+            body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<(whole ? count - 2 : count)])))
+        }
     }
 
     /// Leaves the place of one number empty, as if it had been written (the comma before it

@@ -21,13 +21,13 @@ extension ParkQuery {
     public func answerText(
         at point: Point, time: Date, zoneID: String?, request: TicketQuote.Request?, reminders: [Int] = [],
         language: Language
-    ) throws(TariffError) -> (text: [UInt8], priced: Bool) {
+    ) throws(TariffError) -> (text: ParkAnswerText, priced: Bool) {
         let spot = try locate(point, zoneID: zoneID, language: language)
         let part = try tariffPart(for: spot, time: time, request: request, reminders: reminders, language: language)
         guard cache != nil else {
             var json = JSONText(reservingCapacity: 4096)
             write(&json, point: point, spot: spot, part: part, language: language) { $0.number($1) }
-            return (json.bytes, part.priced)
+            return (ParkAnswerText(template: JSONText.Template(json, holes: []), numbers: []), part.priced)
         }
         // The numbers in the order the answer writes them (query, sector, zone).
         var numbers: [Double] = []
@@ -37,7 +37,9 @@ extension ParkQuery {
         if let distance = spot.sector.distanceToEdgeMetres { numbers.append(distance) }
         if let distance = spot.zoneInfo?.distanceMetres { numbers.append(distance) }
         let key = TemplateKey(part: part, spot: spot)
-        if let template = templates.withLock({ $0[key] }) { return (template.filled(numbers), part.priced) }
+        if let template = templates.withLock({ $0[key] }) {
+            return (ParkAnswerText(template: template, numbers: numbers), part.priced)
+        }
         var json = JSONText(reservingCapacity: 4096)
         var holes: [Int] = []
         write(&json, point: point, spot: spot, part: part, language: language) { json, _ in holes.append(json.hole()) }
@@ -46,7 +48,7 @@ extension ParkQuery {
             if templates.count >= Self.templateCapacity { templates.removeAll(keepingCapacity: true) }
             templates[key] = template
         }
-        return (template.filled(numbers), part.priced)
+        return (ParkAnswerText(template: template, numbers: numbers), part.priced)
     }
 
     /// The most answer templates kept at once (then they start again empty): a few per tariff
@@ -163,4 +165,20 @@ struct ApproximationText: Sendable {
         written = JSONText.Fragment(string: note)
         message = JSONText.Fragment(string: Messages.approximateSector(note, language))
     }
+}
+
+/// A park answer's JSON text: a template and the numbers that fill it, written out where the
+/// caller wants it (a network buffer) without an array in between.
+public struct ParkAnswerText: Sendable {
+    let template: JSONText.Template
+    let numbers: [Double]
+
+    /// The text.
+    public var bytes: [UInt8] { template.filled(numbers) }
+
+    /// The most bytes the text takes.
+    public var maximumCount: Int { template.maximumCount }
+
+    /// Hands the text to `append`, piece by piece.
+    public func write(to append: (UnsafeRawBufferPointer) -> Void) { template.write(numbers, to: append) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqJSON
+import GeoqParking
 import GeoqPostGIS
 import GeoqSchedule
 import Hummingbird
@@ -24,13 +25,14 @@ enum Responses {
         return Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text.bytes))
     }
 
-    /// JSON text already written, with room before it for the HTTP head (see ``Answer/headroom``).
-    static func json(text: [UInt8]) -> Answer {
+    /// A park answer's text, written straight into the body, with room before it for the HTTP
+    /// head (see ``Answer/headroom``).
+    static func json(text: ParkAnswerText) -> Answer {
         var body = ByteBuffer()
-        body.reserveCapacity(Answer.headroom + text.count)
+        body.reserveCapacity(Answer.headroom + text.maximumCount)
         body.moveWriterIndex(to: Answer.headroom)
         body.moveReaderIndex(to: Answer.headroom)
-        body.writeBytes(text)
+        text.write { body.writeBytes($0) }
         return Answer(status: .ok, contentType: "application/json", body: body)
     }
 

@@ -44,7 +44,9 @@ import Testing
             }
             var direct = JSONText()
             Self.write(&direct, { $0.number($1) }, values)
-            guard template.filled(values) == direct.bytes else {
+            var pieces: [UInt8] = []
+            template.write(values) { pieces.append(contentsOf: $0) }
+            guard template.filled(values) == direct.bytes, pieces == direct.bytes else {
                 Issue.record("differs for \(values)")
                 return
             }

@@ -63,7 +63,7 @@ import Testing
             let (text, priced) = try query.answerText(
                 at: q.point, time: q.time, zoneID: q.zone, request: q.request, reminders: q.reminders,
                 language: q.language)
-            return .answer(text, priced: priced)
+            return .answer(text.bytes, priced: priced)
         } catch {
             return .refused(error)
         }
@@ -171,7 +171,7 @@ import Testing
             let text = try cached.answerText(
                 at: question.point, time: question.time, zoneID: question.zone, request: question.request,
                 reminders: question.reminders, language: question.language
-            ).text
+            ).text.bytes
             guard text == Array(try encoder.encode(answer)) else {
                 Issue.record("differs from JSONEncoder: \(question)")
                 return
