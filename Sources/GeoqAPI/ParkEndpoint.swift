@@ -1,4 +1,5 @@
 import Foundation
+import GeoqCore
 import GeoqParking
 import GeoqQuery
 import GeoqSchedule
@@ -16,15 +17,55 @@ public enum ParkEndpoint {
     public static func answer(
         _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date = Date()
     ) throws(Problem) -> ParkAnswer {
-        try query.allowOnly(parameters)
-        return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage) { language throws(Problem) in
-            try answer(query, data: data, language: language, now: now)
+        try answering(query, data: data, acceptLanguage: acceptLanguage, now: now) {
+            parkQuery, asked throws(TariffError) in
+            let (answer, quote) = try parkQuery.answer(
+                at: asked.point, time: asked.time, zoneID: asked.zone, request: asked.request,
+                reminders: asked.reminders, language: asked.language)
+            return (answer, quote != nil)
         }
     }
 
-    static func answer(_ query: QueryParameters, data: ServiceData, language: Language, now: Date) throws(Problem)
-        -> ParkAnswer
-    {
+    /// The same answer as ``answer(_:data:acceptLanguage:now:)``, as its JSON text (the bytes
+    /// `ParkAnswer`'s JSONText writes), written from the parts the snapshot keeps written.
+    public static func answerText(
+        _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date = Date()
+    ) throws(Problem) -> ParkAnswerText {
+        try answering(query, data: data, acceptLanguage: acceptLanguage, now: now) {
+            parkQuery, asked throws(TariffError) in
+            try parkQuery.answerText(
+                at: asked.point, time: asked.time, zoneID: asked.zone, request: asked.request,
+                reminders: asked.reminders, language: asked.language)
+        }
+    }
+
+    /// What a park request asks, read from its query.
+    struct Asked {
+        var point: Point
+        var time: Date
+        var zone: String?
+        var request: TicketQuote.Request?
+        var reminders: [Int]
+        var language: Language
+    }
+
+    /// Reads the query, then answers with `answer` over the city's park query (which also says
+    /// whether a ticket was priced); every refusal becomes the problem the API promises, in the
+    /// answer's language.
+    static func answering<Answer>(
+        _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date,
+        _ answer: (ParkQuery, Asked) throws(TariffError) -> (Answer, priced: Bool)
+    ) throws(Problem) -> Answer {
+        try query.allowOnly(parameters)
+        return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage) { language throws(Problem) in
+            try answering(query, data: data, language: language, now: now, answer)
+        }
+    }
+
+    static func answering<Answer>(
+        _ query: QueryParameters, data: ServiceData, language: Language, now: Date,
+        _ answer: (ParkQuery, Asked) throws(TariffError) -> (Answer, priced: Bool)
+    ) throws(Problem) -> Answer {
         let point = try query.point()
         let zone = try query.value("zone")
         let euros = try query.value("euros"), minutes = try query.value("minutes")
@@ -33,15 +74,24 @@ public enum ParkEndpoint {
         let reminders = try TariffEndpoint.reminderMinutes(query)
         let atText = try query.value("at")
         let city = try query.value("city") ?? "pamplona"
-        let tariffs = try TariffEndpoint.cityTariffs(city, data: data, language: language)
-        let sectorLayer = tariffs.sectorLayer ?? data.defaultSectorLayer
-        guard let sectors = data.sectorLookups[sectorLayer] else {
-            throw .internalError("the sector layer \(sectorLayer) of \(city) is not loaded (see /v1/layers)")
+        // The snapshot's park query; without one (the city's sector layer is not loaded), the
+        // refusal that says why.
+        let parkQuery: ParkQuery
+        if let kept = data.parkQueries[city] {
+            parkQuery = kept
+        } else {
+            let tariffs = try TariffEndpoint.cityTariffs(city, data: data, language: language)
+            let sectorLayer = tariffs.sectorLayer ?? data.defaultSectorLayer
+            guard let sectors = data.sectorLookups[sectorLayer] else {
+                throw .internalError("the sector layer \(sectorLayer) of \(city) is not loaded (see /v1/layers)")
+            }
+            parkQuery = ParkQuery(tariffs: tariffs, sectors: sectors, zones: data.zoneLocators[city])
         }
         // `at` reads as `start` of /v1/tariff does; its errors name `at`.
         var time = now
         if let atText {
-            do throws(TariffError) { time = try TariffEndpoint.startTime(atText, clock: tariffs.clock) } catch {
+            do throws(TariffError) { time = try TariffEndpoint.startTime(atText, clock: parkQuery.tariffs.clock) } catch
+            {
                 var problem = Problem.invalid("at", error.message(language))
                 problem.localizedDetail = LocalizedText(
                     es: error.message(.es), eu: error.message(.eu), en: error.message(.en))
@@ -49,16 +99,11 @@ public enum ParkEndpoint {
             }
         }
         do throws(TariffError) {
-            // The snapshot's cache holds the same tariffs (both are made from one load).
-            let query =
-                data.parkAnswerCaches[city].map {
-                    ParkQuery(cache: $0, sectors: sectors, zones: data.zoneLocators[city])
-                }
-                ?? ParkQuery(tariffs: tariffs, sectors: sectors, zones: data.zoneLocators[city])
-            let result = try query.answer(
-                at: point, time: time, zoneID: zone, request: request, reminders: reminders, language: language)
-            if request != nil && result.quote == nil { throw TariffError.zoneNeeded(city: city) }
-            return result.answer
+            let asked = Asked(
+                point: point, time: time, zone: zone, request: request, reminders: reminders, language: language)
+            let (result, priced) = try answer(parkQuery, asked)
+            if request != nil && !priced { throw TariffError.zoneNeeded(city: city) }
+            return result
         } catch {
             throw Problem(error, language: language, request: request)
         }

@@ -7,7 +7,10 @@ import GeoqTariffs
 
 /// Everything the service answers from, loaded and indexed once: an immutable snapshot that
 /// many requests read at once and a reload replaces whole (never a mix of two loads).
-public struct ServiceData: Sendable {
+///
+/// A class: each request takes the current snapshot, which then costs one reference rather
+/// than a copy of every table in it.
+public final class ServiceData: Sendable {
     /// One layer as `/v1/layers` lists it.
     public struct LayerSummary: Codable, Hashable, Sendable {
         public var name: String
@@ -61,6 +64,9 @@ public struct ServiceData: Sendable {
     /// Each city's park answers' tariff parts, kept for the requests of the same minute; made
     /// empty with each snapshot, so that a reload never answers from the previous tariffs.
     public let parkAnswerCaches: [String: ParkAnswerCache]
+    /// Each city's park query over its cache, its sector layer and its zone lines, made once
+    /// for the snapshot (absent when the city's sector layer is not loaded).
+    public let parkQueries: [String: ParkQuery]
     /// Each city's zone lines (its tariffs' zone layer), when that layer loaded.
     public let zoneLocators: [String: ZoneLocator]
     /// The incidents held in the store (layer `incidents`, written by `geoq incidents
@@ -92,7 +98,14 @@ public struct ServiceData: Sendable {
         self.incidentsProblem = incidentsProblem
         self.tariffs = tariffs
         self.tariffProblems = tariffProblems
-        parkAnswerCaches = tariffs.mapValues { ParkAnswerCache(tariffs: $0) }
+        let parkAnswerCaches = tariffs.mapValues { ParkAnswerCache(tariffs: $0) }
+        self.parkAnswerCaches = parkAnswerCaches
+        parkQueries = Dictionary(
+            uniqueKeysWithValues: parkAnswerCaches.compactMap { city, cache in
+                sectorLookups[cache.tariffs.sectorLayer ?? defaultSectorLayer].map { sectors in
+                    (city, ParkQuery(cache: cache, sectors: sectors, zones: zoneLocators[city]))
+                }
+            })
         self.zoneLocators = zoneLocators
         self.sectorLookups = sectorLookups
         swapCandidates = Dictionary(

@@ -73,8 +73,8 @@ public enum TariffEndpoint {
     static func language(_ query: QueryParameters, acceptLanguage: String?, default fallback: Language = .es)
         throws(Problem) -> Language
     {
-        let choices = Language.allCases.map(\.rawValue)
         if try query.value("lang") != nil {
+            let choices = Language.allCases.map(\.rawValue)
             return Language(rawValue: try query.choice("lang", of: choices, default: fallback.rawValue)) ?? fallback
         }
         return acceptLanguage.flatMap(Language.preferred(acceptLanguage:)) ?? fallback

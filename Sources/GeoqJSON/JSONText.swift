@@ -61,9 +61,14 @@ public struct JSONText: Sendable {
     @inlinable public mutating func number(_ value: Double) {
         guard value.isFinite else { return null() }
         startValue()
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        storage.append(contentsOf: text.utf8)
+        // The ".0" of a whole number looked for in the bytes written (the text is ASCII):
+        // `hasSuffix` on the String compares characters, a measurable part of every number.
+        let start = storage.count
+        storage.append(contentsOf: value.description.utf8)
+        let end = storage.count
+        if end - start >= 2, storage[end - 1] == UInt8(ascii: "0"), storage[end - 2] == UInt8(ascii: ".") {
+            storage.removeLast(2)
+        }
         needsComma = true
     }
 

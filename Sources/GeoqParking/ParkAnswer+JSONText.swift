@@ -40,12 +40,26 @@ extension ParkAnswer: JSONWritable {
 }
 
 extension ParkAnswer.Sector: JSONWritable {
-    public func write(to json: inout JSONText) {
+    public func write(to json: inout JSONText) { write(to: &json, approximation: nil) { $0.number($1) } }
+
+    /// - Parameters:
+    ///   - written: ``approximation`` written before (the layer's note, the same in every
+    ///     answer of a language), copied instead of written again.
+    ///   - number: writes ``distanceToEdgeMetres`` (or leaves its hole, for a template).
+    func write(
+        to json: inout JSONText, approximation written: JSONText.Fragment?,
+        number: (inout JSONText, Double) -> Void
+    ) {
         json.object { json in
             json.key("approximate")
             json.bool(approximate)
-            json.member("approximation", approximation) { $0.string($1) }
-            json.member("distanceToEdgeMetres", distanceToEdgeMetres) { $0.number($1) }
+            if let written {
+                json.key("approximation")
+                json.value(written)
+            } else {
+                json.member("approximation", approximation) { $0.string($1) }
+            }
+            json.member("distanceToEdgeMetres", distanceToEdgeMetres, number)
             json.member("id", id) { $0.string($1) }
             json.key("layer")
             json.string(layer)
@@ -56,9 +70,12 @@ extension ParkAnswer.Sector: JSONWritable {
 }
 
 extension ParkAnswer.ZoneInfo: JSONWritable {
-    public func write(to json: inout JSONText) {
+    public func write(to json: inout JSONText) { write(to: &json) { $0.number($1) } }
+
+    /// - Parameter number: writes ``distanceMetres`` (or leaves its hole, for a template).
+    func write(to json: inout JSONText, number: (inout JSONText, Double) -> Void) {
         json.object { json in
-            json.member("distanceMetres", distanceMetres) { $0.number($1) }
+            json.member("distanceMetres", distanceMetres, number)
             json.key("id")
             json.string(id)
             json.key("name")

@@ -1,4 +1,5 @@
 import Foundation
+import GeoqJSON
 import GeoqSchedule
 import GeoqTariffs
 import Synchronization
@@ -24,12 +25,16 @@ public final class ParkAnswerCache: Sendable {
     /// The most parts kept at once.
     public let capacity: Int
     private let parts: Mutex<[Key: TariffPart]>
+    /// The residents' lines by sector, zone and language: they depend on nothing else (not on
+    /// the minute), and there are few (the layer's sectors, the city's zones, three languages).
+    private let residents: Mutex<[ResidentsKey: ResidentsLines]>
 
     public init(tariffs: CityTariffs, capacity: Int = 4096) {
         precondition(capacity > 0, "a cache keeps at least one part")
         self.tariffs = tariffs
         self.capacity = capacity
         parts = Mutex([:])
+        residents = Mutex([:])
     }
 
     /// How many parts are kept now.
@@ -79,5 +84,35 @@ public final class ParkAnswerCache: Sendable {
         let first = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(minute * 60)))
         let last = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(minute * 60 + 59)))
         return first == last && first % 60 == 0
+    }
+
+    struct ResidentsKey: Hashable, Sendable {
+        var sector: String?
+        var zone: String?
+        var language: Language
+    }
+
+    /// The residents' lines kept for `key`, else `compute`'s, kept (at most ``capacity`` sets).
+    func residents(for key: ResidentsKey, compute: () -> ResidentsLines) -> ResidentsLines {
+        if let kept = residents.withLock({ $0[key] }) { return kept }
+        let lines = compute()
+        residents.withLock { residents in
+            if residents.count >= capacity { residents.removeAll(keepingCapacity: true) }
+            residents[key] = lines
+        }
+        return lines
+    }
+}
+
+/// Who may park as a resident at a spot (``Messages/residents(sectorID:zone:tariffs:_:)``), as
+/// text and as the answer's JSON writes each line.
+final class ResidentsLines: Sendable {
+    let lines: [String]
+    /// The lines as elements of a JSON array; nil when there are none.
+    let elements: JSONText.Fragment?
+
+    init(_ lines: [String]) {
+        self.lines = lines
+        elements = JSONText.Fragment(elements: lines)
     }
 }

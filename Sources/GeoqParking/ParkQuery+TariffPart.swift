@@ -6,18 +6,43 @@ import GeoqTariffs
 /// ticket, the max stay. It is a function of the tariffs, the zone, the ticket asked, the
 /// reminders, the language and the minute of the instant, which is what ``ParkAnswerCache``
 /// keys it by.
-struct TariffPart: Sendable {
-    var at: String
-    var regulation: ParkAnswer.Regulation
+///
+/// A class, immutable: a kept part is handed to every request of its minute, and sharing it
+/// costs one reference instead of a copy of each of its strings.
+final class TariffPart: Sendable {
+    let at: String
+    let regulation: ParkAnswer.Regulation
     /// The priced ticket, when a ticket was asked in a zone.
-    var quote: TicketQuote?
-    var ticket: ParkAnswer.Ticket?
-    var reminders: [TariffAnswer.Reminder]
+    let quote: TicketQuote?
+    /// `quote != nil`, read without copying the quote.
+    let priced: Bool
+    let ticket: ParkAnswer.Ticket?
+    let reminders: [TariffAnswer.Reminder]
     /// The ticket's sentences, in the answer's order (purchase to reminders).
-    var ticketMessages: [String]
-    var maxStay: ParkAnswer.MaxStay?
-    var maxStayMessage: String?
-    var provisionalCalendar: Bool
+    let ticketMessages: [String]
+    let maxStay: ParkAnswer.MaxStay?
+    let maxStayMessage: String?
+    let provisionalCalendar: Bool
+    /// The same, written as the answer's JSON writes it, with the zone's sentences.
+    let text: Text
+
+    init(
+        at: String, regulation: ParkAnswer.Regulation, quote: TicketQuote?, ticket: ParkAnswer.Ticket?,
+        reminders: [TariffAnswer.Reminder], ticketMessages: [String], maxStay: ParkAnswer.MaxStay?,
+        maxStayMessage: String?, provisionalCalendar: Bool, text: Text
+    ) {
+        self.at = at
+        self.regulation = regulation
+        self.quote = quote
+        priced = quote != nil
+        self.ticket = ticket
+        self.reminders = reminders
+        self.ticketMessages = ticketMessages
+        self.maxStay = maxStay
+        self.maxStayMessage = maxStayMessage
+        self.provisionalCalendar = provisionalCalendar
+        self.text = text
+    }
 }
 
 extension ParkQuery {
@@ -59,10 +84,15 @@ extension ParkQuery {
             maxStay = .init(minutes: minutes, amount: price.decimal)
             maxStayMessage = Messages.maxStay(minutes: minutes, price: price, language)
         }
+        let reminderList = quote.map { TariffAnswer.Reminder.list($0, clock: clock) } ?? []
+        let provisionalCalendar = status.provisionalCalendar || (quote?.provisionalCalendar ?? false)
+        let text = TariffPart.Text(
+            at: clock.iso8601(time), city: tariffs.city, language: language, regulation: regulation,
+            ticket: ticket, reminders: reminderList, ticketMessages: ticketMessages, maxStay: maxStay,
+            maxStayMessage: maxStayMessage, provisionalCalendar: provisionalCalendar, zone: zone)
         return TariffPart(
             at: clock.iso8601(time), regulation: regulation, quote: quote, ticket: ticket,
-            reminders: quote.map { TariffAnswer.Reminder.list($0, clock: clock) } ?? [],
-            ticketMessages: ticketMessages, maxStay: maxStay, maxStayMessage: maxStayMessage,
-            provisionalCalendar: status.provisionalCalendar || (quote?.provisionalCalendar ?? false))
+            reminders: reminderList, ticketMessages: ticketMessages, maxStay: maxStay,
+            maxStayMessage: maxStayMessage, provisionalCalendar: provisionalCalendar, text: text)
     }
 }

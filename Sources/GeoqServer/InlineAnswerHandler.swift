@@ -60,6 +60,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A read was asked for while the connection could not take more writes.
     private var readHeldBack = false
     private var date = HTTPDate()
+    /// Where each answer's head is written before it joins the body (kept: one per connection).
+    private var head = ByteBuffer()
     /// Where encoded answers are written: the response encoder's context, found when this
     /// handler is added. Without an encoder before this handler, every request goes on to the
     /// router.
@@ -165,10 +167,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let request = EndpointRequest(
             path: path, query: query, accept: head.headers.combined("accept"),
             acceptLanguage: head.headers.combined("accept-language"))
-        let answer = endpoints.answer(request, by: endpoint)
+        var answer = endpoints.answer(request, by: endpoint)
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
         let bytes = encode(
-            answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
+            &answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
         deadlines?.note(.answerWritten)
@@ -199,35 +201,44 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The answer as HTTP/1.1 bytes: status line, headers, and the body unless the request was a
-    /// HEAD (whose answer has the GET's headers, Content-Length included, and no body).
+    /// HEAD (whose answer has the GET's headers, Content-Length included, and no body). The
+    /// answer's body is taken: when it has room before its text (``Answer/headroom``), the head
+    /// is written there, and the body's buffer goes out as it is.
     private func encode(
-        _ answer: Answer, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
+        _ answer: inout Answer, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
     ) -> ByteBuffer {
-        var buffer = context.channel.allocator.buffer(capacity: 192 + answer.body.readableBytes)
+        var body = answer.body
+        // The answer lets go of its body, so that writing in front of the text copies nothing.
+        answer.body = ByteBuffer()
+        head.clear()
         // SwiftNIO's reason phrases: a problem's status is made from its code alone, without one.
         let status = HTTPResponseStatus(statusCode: answer.status.code)
-        buffer.writeStaticString("HTTP/1.1 ")
-        buffer.writeString(String(status.code))
-        buffer.writeStaticString(" ")
-        buffer.writeString(status.reasonPhrase)
-        buffer.writeStaticString("\r\nContent-Type: ")
-        buffer.writeString(answer.contentType)
-        buffer.writeStaticString("\r\nContent-Length: ")
-        buffer.writeString(String(answer.body.readableBytes))
-        buffer.writeStaticString("\r\nDate: ")
-        buffer.writeString(date.now())
-        buffer.writeStaticString("\r\nServer: ")
-        buffer.writeString(serverName)
+        head.writeStaticString("HTTP/1.1 ")
+        head.writeString(String(status.code))
+        head.writeStaticString(" ")
+        head.writeString(status.reasonPhrase)
+        head.writeStaticString("\r\nContent-Type: ")
+        head.writeString(answer.contentType)
+        head.writeStaticString("\r\nContent-Length: ")
+        head.writeString(String(body.readableBytes))
+        head.writeStaticString("\r\nDate: ")
+        head.writeString(date.now())
+        head.writeStaticString("\r\nServer: ")
+        head.writeString(serverName)
         if !keepAlive {
-            buffer.writeStaticString("\r\nConnection: close")
+            head.writeStaticString("\r\nConnection: close")
         } else if version == .http1_0 {
-            buffer.writeStaticString("\r\nConnection: keep-alive")
+            head.writeStaticString("\r\nConnection: keep-alive")
         }
-        buffer.writeStaticString("\r\n\r\n")
-        if withBody {
-            var body = answer.body
-            buffer.writeBuffer(&body)
+        head.writeStaticString("\r\n\r\n")
+        if withBody, body.readerIndex >= head.readableBytes {
+            body.moveReaderIndex(to: body.readerIndex - head.readableBytes)
+            body.setBuffer(head, at: body.readerIndex)
+            return body
         }
+        var buffer = context.channel.allocator.buffer(capacity: head.readableBytes + body.readableBytes)
+        buffer.writeBuffer(&head)
+        if withBody { buffer.writeBuffer(&body) }
         return buffer
     }
 }

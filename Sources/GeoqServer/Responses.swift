@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqJSON
+import GeoqParking
 import GeoqPostGIS
 import GeoqSchedule
 import Hummingbird
@@ -22,6 +23,25 @@ enum Responses {
         var text = JSONText(reservingCapacity: capacity)
         value.write(to: &text)
         return Answer(status: .ok, contentType: "application/json", body: ByteBuffer(bytes: text.bytes))
+    }
+
+    /// A park answer's text, written straight into the body, with room before it for the HTTP
+    /// head (see ``Answer/headroom``).
+    static func json(text: ParkAnswerText) -> Answer {
+        var body = ByteBuffer()
+        body.reserveCapacity(Answer.headroom + text.maximumCount)
+        body.moveWriterIndex(to: Answer.headroom)
+        body.moveReaderIndex(to: Answer.headroom)
+        // One reservation, the pieces copied into it (rather than a checked write per piece).
+        body.writeWithUnsafeMutableBytes(minimumWritableBytes: text.maximumCount) { free in
+            var written = 0
+            text.write { piece in
+                UnsafeMutableRawBufferPointer(rebasing: free[written..<(written + piece.count)]).copyMemory(from: piece)
+                written += piece.count
+            }
+            return written
+        }
+        return Answer(status: .ok, contentType: "application/json", body: body)
     }
 
     /// A GeoJSON object (already a Foundation tree), as `application/geo+json`.

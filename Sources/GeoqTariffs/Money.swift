@@ -9,7 +9,10 @@ public struct Money: Hashable, Comparable, Sendable, Codable {
     /// Parses what a person types: `2.10`, `2,10`, `2.1`, `2`. Nil for anything else (signs,
     /// three decimals, letters).
     public init?(euros text: String) {
-        let parts = text.split(separator: text.contains(",") ? "," : ".", omittingEmptySubsequences: false)
+        // The comma looked for in the bytes: `contains(",")` is Foundation's substring search,
+        // a measurable part of every priced park request.
+        let comma = text.utf8.contains(UInt8(ascii: ","))
+        let parts = text.split(separator: comma ? "," : ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 7,
             whole.allSatisfy({ $0.isASCII && $0.isNumber })
         else { return nil }

@@ -60,11 +60,12 @@ import Testing
         private let wire = Wire()
         final class Wire: @unchecked Sendable { var text = "" }
 
-        /// With `deadlines`, ``ConnectionDeadlines`` first, as in the service.
-        init(deadlines: ConnectionDeadlines? = nil) throws {
+        /// With `deadlines`, ``ConnectionDeadlines`` first, as in the service; over `state`, else
+        /// the default layer alone.
+        init(deadlines: ConnectionDeadlines? = nil, state: ServiceState? = nil) throws {
             metrics = RequestMetrics()
             let endpoints = GetEndpoints(
-                state: ServiceState(try RoutesTests.data()), metrics: metrics, limits: ServiceLimits())
+                state: try state ?? ServiceState(try RoutesTests.data()), metrics: metrics, limits: ServiceLimits())
             recorder = EventRecorder()
             channel = EmbeddedChannel()
             if let deadlines { try channel.pipeline.syncOperations.addHandler(deadlines) }
