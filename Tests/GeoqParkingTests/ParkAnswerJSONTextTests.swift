@@ -28,18 +28,20 @@ import Testing
         (tariffs, sectors) = (pamplona.tariffs, pamplona.sectors)
     }
 
+    /// A kerb line by the Casco Antiguo, so that some zones come from the zone layer with their
+    /// distance.
+    static let kerbs = ZoneLocator(
+        segments: [
+            .init(
+                zone: "blue", featureID: "k1", a: Point(latitude: 42.8160, longitude: -1.6450),
+                b: Point(latitude: 42.8180, longitude: -1.6450))
+        ], toleranceMetres: 200)
+
     /// Spots inside and around the sectors, every zone (or none, or one found on a kerb line),
     /// tickets by minutes and by euros with reminders, times over two years (Sundays, holidays,
     /// San Fermín, nights), in the three languages.
     @Test func realAnswersAsJSONEncoderWritesThem() throws {
-        // A kerb line by the Casco Antiguo, so that some zones come from the zone layer with
-        // their distance.
-        let kerbs = ZoneLocator(
-            segments: [
-                .init(
-                    zone: "blue", featureID: "k1", a: Point(latitude: 42.8160, longitude: -1.6450),
-                    b: Point(latitude: 42.8180, longitude: -1.6450))
-            ], toleranceMetres: 200)
+        let kerbs = Self.kerbs
         let plain = ParkQuery(tariffs: tariffs, sectors: sectors, zones: nil)
         let withKerbs = ParkQuery(tariffs: tariffs, sectors: sectors, zones: kerbs)
         let start = try #require(try tariffs.clock.parse("2026-01-01T00:00")).timeIntervalSince1970

@@ -16,12 +16,7 @@ import Testing
     let tariffs: CityTariffs
     let sectors: SectorLookup
     /// A kerb line by the Casco Antiguo, so that some zones come from the zone layer.
-    let kerbs = ZoneLocator(
-        segments: [
-            .init(
-                zone: "blue", featureID: "k1", a: Point(latitude: 42.8160, longitude: -1.6450),
-                b: Point(latitude: 42.8180, longitude: -1.6450))
-        ], toleranceMetres: 200)
+    let kerbs = ParkAnswerJSONTextTests.kerbs
 
     init() throws {
         let pamplona = try PamplonaParking()
@@ -69,44 +64,22 @@ import Testing
         }
     }
 
-    /// Seeded questions over two years (the days and minutes of ParkAnswerCacheTests, any second
-    /// of the minute, its first and last), spots inside and outside the sectors and by the kerb
-    /// line, every zone, none and a zone's Spanish name, tickets the tariff prices and refuses.
+    /// Seeded questions over two years (those of ParkAnswerCacheTests: its days and minutes,
+    /// every zone, none and a zone's Spanish name, tickets the tariff prices and refuses), each
+    /// at any second of its minute, its first or its last, at a spot inside or outside the
+    /// sectors or by the kerb line.
     func questions(count: Int, using generator: inout SeededRandom) throws -> [Question] {
-        let clock = tariffs.clock
-        let first = try #require(CivilDate(iso: "2026-01-01"))
-        var questions: [Question] = []
-        while questions.count < count {
-            let date =
-                Bool.random(using: &generator)
-                ? try #require(CivilDate(iso: ParkAnswerCacheTests.specialDays.randomElement(using: &generator)!))
-                : first.adding(days: Int.random(in: 0..<730, using: &generator))
-            let minuteOfDay =
-                Bool.random(using: &generator)
-                ? ParkAnswerCacheTests.specialMinutes.randomElement(using: &generator)!
-                : Int.random(in: 0..<1440, using: &generator)
-            guard let minute = try? clock.instant(LocalDateTime(date: date, minuteOfDay: minuteOfDay)) else {
-                continue
-            }
+        let cache = ParkAnswerCacheTests(tariffs: tariffs, sectors: sectors)
+        return try cache.questions(count: count, using: &generator).map { asked in
             let second = [0, 59.999, Double.random(in: 0..<60, using: &generator)].randomElement(using: &generator)!
             let point =
                 Bool.random(using: &generator)
                 ? Point(latitude: generator.uniform(42.815...42.819), longitude: generator.uniform(-1.647 ... -1.643))
                 : Point(latitude: generator.uniform(42.795...42.830), longitude: generator.uniform(-1.670 ... -1.625))
-            let request: TicketQuote.Request? =
-                [
-                    nil, .minutes(1), .minutes(30), .minutes(55), .minutes(120), .minutes(570), .minutes(600),
-                    .amount(Money(cents: 25)), .amount(Money(cents: 100)), .amount(Money(cents: 210)),
-                    .amount(Money(cents: 435)), .amount(Money(cents: 7)),
-                ].randomElement(using: &generator)!
-            questions.append(
-                Question(
-                    point: point, time: minute.addingTimeInterval(second),
-                    zone: [nil, "blue", "orange", "red", "green", "azul"].randomElement(using: &generator)!,
-                    request: request, reminders: [[], [5], [10, 15], [600]].randomElement(using: &generator)!,
-                    language: Language.allCases.randomElement(using: &generator)!))
+            return Question(
+                point: point, time: asked.minute.addingTimeInterval(second), zone: asked.zone,
+                request: asked.request, reminders: asked.reminders, language: asked.language)
         }
-        return questions
     }
 
     /// 5,000 seeded questions, a third of them asked again later (another spot, another second
