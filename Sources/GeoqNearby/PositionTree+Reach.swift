@@ -119,7 +119,9 @@ extension PositionTree {
             }
             entries[at] = Reached(squaredChord: c2, position: Int32(position))
             count += 1
-            guard count >= limit else { return }
+            // The k-th chord changes only when the new one lands among the first k (the bound
+            // costs an asin beyond 634 km).
+            guard count >= limit, at < limit else { return }
             let kth = ChordBound.longestGeodesic(chord: entries[limit - 1].squaredChord.squareRoot()) + margin
             guard kth < reach else { return }
             reach = kth
