@@ -1,5 +1,5 @@
 /// The nearest-k search of ``PositionTree``: the points that can be among the k nearest, found
-/// by chords alone, and the two small containers it keeps as it goes.
+/// by chords alone, and the small containers it keeps as it goes.
 extension PositionTree {
     /// A point the search found within reach: its squared chord from the query (square metres)
     /// and its tree position.
@@ -8,11 +8,11 @@ extension PositionTree {
         var position: Int32
     }
 
-    /// One entry of the search queue: a box of the tree and its squared-chord bound.
+    /// One entry of the search queue: a sibling group (its slot in ``SiblingGroups``) keyed
+    /// by the squared-chord bound of its nearest child not yet taken.
     struct QueueEntry {
         var key: Double
-        var level: Int32
-        var entry: Int32
+        var slot: Int32
     }
 
     /// Every point for which `include` (given the caller's index) is true whose chord from
@@ -26,6 +26,8 @@ extension PositionTree {
     ///
     /// Search: best first by chord over boxes and points (Hjaltason and Samet, "Distance
     /// Browsing in Spatial Databases", 1999); stops when the nearest box left is beyond reach.
+    /// The queue holds sibling groups rather than boxes (see ``SiblingGroup``); the boxes come
+    /// out in the same order.
     func pointsWithinReach(
         of query: EllipsoidPosition, limit: Int, reach: Double, margin: Double, where include: (Int) -> Bool
     ) -> [Reached] {
@@ -38,15 +40,48 @@ extension PositionTree {
                 item: Int(positions[0].w))
             return found.sorted
         }
-        var queue = SearchQueue(capacity: 64)
-        queue.push(
-            QueueEntry(key: squaredDistance(from: q, level: rootLevel, entry: 0), level: Int32(rootLevel), entry: 0))
+        if rootLevel == 1 {
+            for j in 0..<count {
+                let position = positions[j]
+                let c2 = Self.squaredChord(q, position)
+                if c2 <= found.squaredReach {
+                    found.offer(squaredChord: c2, position: j, include: include, item: Int(position.w))
+                }
+            }
+            return found.sorted
+        }
+        // The queue holds sibling groups, each keyed by its nearest child not yet taken: a
+        // group goes back in with its next child's key when one is taken, so an expansion
+        // costs one push rather than one per child (most children are never taken).
+        var groups = SiblingGroups(capacity: 32)
+        var queue = SearchQueue(capacity: 32)
+        func open(level: Int, entry: Int) {
+            let halves = squaredDistances(from: q, level: level - 1, group: entry)
+            let keys = SIMD8<Double>(lowHalf: halves.low, highHalf: halves.high)
+            let nearest = keys.min()
+            guard nearest <= found.squaredReach && nearest < .infinity else { return }
+            let first = entry * Self.nodeSize
+            for lane in 0..<(Swift.min(first + Self.nodeSize, levelCounts[level - 1]) - first)
+            where keys[lane] <= found.squaredReach {
+                prefetch(level: level - 1, entry: first + lane)
+            }
+            let slot = groups.append(SiblingGroup(keys: keys, level: Int32(level - 1), first: Int32(first)))
+            queue.push(QueueEntry(key: nearest, slot: Int32(slot)))
+        }
+        open(level: rootLevel, entry: 0)
         while let next = queue.pop(), next.key <= found.squaredReach {
-            let level = Int(next.level)
-            let first = Int(next.entry) * Self.nodeSize
-            let end = Swift.min(first + Self.nodeSize, levelCounts[level - 1])
+            let slot = Int(next.slot)
+            let lane = groups.take(slot, key: next.key)
+            // Taken children and lanes past the end are infinite, and so may the reach be.
+            let following = groups[slot].keys.min()
+            if following <= found.squaredReach && following < .infinity {
+                queue.push(QueueEntry(key: following, slot: Int32(slot)))
+            }
+            let level = Int(groups[slot].level)
+            let entry = Int(groups[slot].first) + lane
             if level == 1 {
-                for j in first..<end {
+                let first = entry * Self.nodeSize
+                for j in first..<Swift.min(first + Self.nodeSize, count) {
                     let position = positions[j]
                     let c2 = Self.squaredChord(q, position)
                     if c2 <= found.squaredReach {
@@ -54,15 +89,7 @@ extension PositionTree {
                     }
                 }
             } else {
-                let keys = squaredDistances(from: q, level: level - 1, group: Int(next.entry))
-                for child in first..<end {
-                    let lane = child - first
-                    let key = lane < 4 ? keys.low[lane] : keys.high[lane - 4]
-                    if key <= found.squaredReach {
-                        queue.push(QueueEntry(key: key, level: Int32(level - 1), entry: Int32(child)))
-                        prefetch(level: level - 1, entry: child)
-                    }
-                }
+                open(level: level, entry: entry)
             }
         }
         return found.sorted
@@ -119,7 +146,9 @@ extension PositionTree {
             }
             entries[at] = Reached(squaredChord: c2, position: Int32(position))
             count += 1
-            guard count >= limit else { return }
+            // The k-th chord changes only when the new one lands among the first k (the bound
+            // costs an asin beyond 634 km).
+            guard count >= limit, at < limit else { return }
             let kth = ChordBound.longestGeodesic(chord: entries[limit - 1].squaredChord.squareRoot()) + margin
             guard kth < reach else { return }
             reach = kth
@@ -196,5 +225,53 @@ struct SearchQueue: ~Copyable {
         storage.deallocate()
         storage = larger
         capacity *= 2
+    }
+}
+
+/// One sibling group in the search: the squared-chord keys of up to eight children (lanes
+/// past the end of the level, and children already taken, infinite), their level and the
+/// entry number of lane 0.
+struct SiblingGroup {
+    var keys: SIMD8<Double>
+    var level: Int32
+    var first: Int32
+}
+
+/// The search's sibling groups, in storage it owns (no uniqueness checks in the inner loop).
+struct SiblingGroups: ~Copyable {
+    private var storage: UnsafeMutablePointer<SiblingGroup>
+    private var capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    subscript(slot: Int) -> SiblingGroup { storage[slot] }
+
+    /// Adds `group`; returns its slot.
+    mutating func append(_ group: SiblingGroup) -> Int {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<SiblingGroup>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        storage[count] = group
+        count += 1
+        return count - 1
+    }
+
+    /// Takes the child of group `slot` whose key is `key` (the first such lane): marks it
+    /// taken and returns its lane.
+    mutating func take(_ slot: Int, key: Double) -> Int {
+        var lane = 0
+        while storage[slot].keys[lane] != key { lane += 1 }
+        storage[slot].keys[lane] = .infinity
+        return lane
     }
 }

@@ -119,11 +119,29 @@ struct ShortGeodesic {
         return (d * d).sum()
     }
 
+    /// What the bearing needs of a line whose distance was worked out: the chord's east and
+    /// north components at the start, its squared length, and sin² of the mean latitude.
+    struct Line {
+        var distance: Double
+        var east: Double
+        var north: Double
+        var squaredChord: Double
+        var squaredSineOfMeanLatitude: Double
+    }
+
     /// Distance in metres to `end` whose ``squaredChord(to:)`` is `c2`, or nil when the line
     /// is longer than ``maximumChord`` or shorter than ``minimumChord``, or starts at a pole
     /// (Karney answers those).
     @inline(__always)
     func distance(to end: EllipsoidPosition, squaredChord c2: Double) -> Double? {
+        line(to: end, squaredChord: c2)?.distance
+    }
+
+    /// The line to `end` whose ``squaredChord(to:)`` is `c2`: its distance, and what
+    /// ``bearing(of:)`` needs, so that a bearing asked later reads no position again; nil as
+    /// for ``distance(to:squaredChord:)``.
+    @inline(__always)
+    func line(to end: EllipsoidPosition, squaredChord c2: Double) -> Line? {
         guard c2 <= Self.maximumChord * Self.maximumChord, c2 >= Self.minimumChord * Self.minimumChord,
             normal.z.magnitude < 1 - 1e-12
         else { return nil }
@@ -136,7 +154,9 @@ struct ShortGeodesic {
         // κ = cos²α / M + sin²α / N with M = a (1 − e²) / W³ and N = a / W.
         let kappa = (dn * dn * w2 * w / (1 - Self.e2) + de * de * w) / (h2 * Self.a)
         let k2c2 = kappa * kappa * c2
-        return c2.squareRoot() * (1 + k2c2 / 24 + 3 * k2c2 * k2c2 / 640)
+        return Line(
+            distance: c2.squareRoot() * (1 + k2c2 / 24 + 3 * k2c2 * k2c2 / 640), east: de, north: dn,
+            squaredChord: c2, squaredSineOfMeanLatitude: sin2Phi)
     }
 
     /// sin² of the geodetic latitude at the chord's midpoint m. For a point on the ellipsoid
@@ -159,12 +179,22 @@ struct ShortGeodesic {
     /// Initial bearing in degrees [0, 360) to `end`, for an `end` whose distance is not nil.
     func bearing(to end: EllipsoidPosition) -> Double {
         let d = chord(to: end)
-        let c2 = (d * d).sum()
         let de = (d * east).sum(), dn = (d * north).sum()
+        return bearing(
+            of: Line(
+                distance: 0, east: de, north: dn, squaredChord: (d * d).sum(),
+                squaredSineOfMeanLatitude: Self.squaredSineOfMeanLatitude(start, end)))
+    }
+
+    /// Initial bearing in degrees [0, 360) of a line made by ``line(to:squaredChord:)``.
+    @inline(__always)
+    func bearing(of line: Line) -> Double {
+        let de = line.east, dn = line.north, sin2Phi = line.squaredSineOfMeanLatitude
         let h2 = de * de + dn * dn
-        let sin2Phi = Self.squaredSineOfMeanLatitude(start, end)
         // (c/N)² cos²φ sin 2α, with (1/N)² = W² / a², cos²φ = 1 − sin²φ, sin 2α = 2 de dn / h².
-        let skew = Self.ep2 / 12 * c2 * (1 - Self.e2 * sin2Phi) / (Self.a * Self.a) * (1 - sin2Phi) * 2 * de * dn / h2
+        let skew =
+            Self.ep2 / 12 * line.squaredChord * (1 - Self.e2 * sin2Phi) / (Self.a * Self.a) * (1 - sin2Phi) * 2 * de
+            * dn / h2
         var bearing = (atan2(de, dn) - skew) * 180 / .pi
         if bearing < 0 { bearing += 360 }
         return bearing >= 360 ? bearing - 360 : bearing
