@@ -26,32 +26,22 @@ public enum IndexOrigin: Hashable, Sendable, CustomStringConvertible {
 enum StoredIndex {
     static let polygonKind = GeoPackage.IndexKind(rawValue: "polygon")
 
-    /// Stored indexes from this size on are read on a second connection while the layer's rows
-    /// are read on the first (the time zones' 129 MB: about 40 ms of copying and checking
-    /// beside about 40 ms of decoding rows); smaller ones after the rows, on the one connection.
-    static let readAlongsideFromBytes = 16 << 20
-
     /// The layer's rows (by `readRows`) and its stored index if that is usable, else one built
     /// now, and which of the two it is. A store error while reading the index counts as a
     /// damaged index: the layer's own rows were read, so the layer is still served.
     ///
-    /// - Parameter alongsideFrom: the index size from which it is read on a second connection.
+    /// The rows and the index are read one after the other: read side by side on two
+    /// connections, the time zones were ready in 92 ms at best but in up to 360 ms when the two
+    /// threads' page faults met, against 121 to 123 ms every time one after the other.
     static func polygonLayer(
-        of name: String, in package: GeoPackage, readAlongsideFrom alongsideFrom: Int = readAlongsideFromBytes,
-        readRows: () throws(LayerError) -> [Feature]
+        of name: String, in package: GeoPackage, readRows: () throws(LayerError) -> [Feature]
     ) throws(LayerError) -> (features: [Feature], index: PolygonIndex, origin: IndexOrigin) {
+        let features = try readRows()
         let blob: Result<IndexBlob, GeoPackage.UnusableIndex>
-        let features: [Feature]
-        if let size = try? package.layerIndexByteCount(of: name), size >= alongsideFrom {
-            let path = package.path
-            let alongside = Alongside {
-                Self.blob(of: name) { try GeoPackage.open(at: path, create: false, readOnly: true) }
-            }
-            features = try readRows()
-            blob = alongside.result()
-        } else {
-            features = try readRows()
-            blob = Self.blob(of: name) { package }
+        do {
+            blob = try package.withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) { $0 }
+        } catch {
+            blob = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: "\(error)"))
         }
         let shapes = Layer.shapes(of: features)
         let read = blob.flatMap { blob -> Result<PolygonIndex, GeoPackage.UnusableIndex> in
@@ -71,20 +61,6 @@ enum StoredIndex {
             )
         case .failure(let unusable):
             return (features, Layer.index(of: features), .rebuilt(reason: unusable.description))
-        }
-    }
-
-    /// The checked bytes of layer `name`'s stored index in the store `package` opens, or why
-    /// they are unusable (a store that cannot be opened or read makes them damaged).
-    private static func blob(
-        of name: String, in package: () throws -> GeoPackage
-    ) -> Result<IndexBlob, GeoPackage.UnusableIndex> {
-        do {
-            return try package().withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) {
-                $0
-            }
-        } catch {
-            return .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: "\(error)"))
         }
     }
 

@@ -221,15 +221,6 @@ extension GeoPackage {
         }
     }
 
-    /// The size in bytes of layer `table`'s stored index as recorded (nil when none is stored);
-    /// unchecked, for deciding how to read it.
-    public func layerIndexByteCount(of table: String) throws(StoreError) -> Int? {
-        guard try tableExists("geoq_layer_index") else { return nil }
-        let stmt = try connection.prepare("SELECT byte_count FROM geoq_layer_index WHERE table_name = ?")
-        try stmt.bind(table, at: 1)
-        return try stmt.step() ? Int(stmt.int64(at: 0)) : nil
-    }
-
     /// Removes the stored index of layer `table`, if any (its triggers stay: they only count);
     /// the layer is then indexed at every load, as before indexes were stored.
     public func deleteLayerIndex(of table: String) throws(StoreError) {
