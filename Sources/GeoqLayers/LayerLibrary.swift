@@ -152,23 +152,19 @@ public final class LayerLibrary {
         if let layer = loaded[name] { return layer }
         var layer: Layer
         if let info = stored[name] {
-            let readRows = { () throws(LayerError) -> [Feature] in
-                let features = try self.storedFeatures(of: name)
-                guard !features.isEmpty else { throw .emptyLayer(path: "\(self.store) layer \(name)") }
-                for (i, f) in features.enumerated() where f.geometry.areal == nil {
-                    throw .notAreal(
-                        path: "\(self.store) layer \(name)", feature: LayerLoader.describe(f, at: i),
-                        geometryType: f.geometry.typeName)
-                }
-                return features
+            let features = try storedFeatures(of: name)
+            guard !features.isEmpty else { throw .emptyLayer(path: "\(store) layer \(name)") }
+            for (i, f) in features.enumerated() where f.geometry.areal == nil {
+                throw .notAreal(
+                    path: "\(store) layer \(name)", feature: LayerLoader.describe(f, at: i),
+                    geometryType: f.geometry.typeName)
             }
-            let features: [Feature]
             let index: PolygonIndex?
             if case .geoPackage(let package) = backend {
-                let found = try StoredIndex.polygonLayer(of: name, in: package, readRows: readRows)
-                (features, index, indexOrigins[name]) = (found.features, found.index, found.origin)
+                let found = StoredIndex.polygonIndex(of: name, features: features, in: package)
+                (index, indexOrigins[name]) = (found.index, found.origin)
             } else {
-                (features, index, indexOrigins[name]) = (try readRows(), nil, .built)
+                (index, indexOrigins[name]) = (nil, .built)
             }
             layer = Layer(
                 name: name, title: info.title, features: features,

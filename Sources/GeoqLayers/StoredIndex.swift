@@ -1,4 +1,3 @@
-import Foundation
 import GeoqCore
 import GeoqQuery
 import GeoqStore
@@ -26,58 +25,46 @@ public enum IndexOrigin: Hashable, Sendable, CustomStringConvertible {
 enum StoredIndex {
     static let polygonKind = GeoPackage.IndexKind(rawValue: "polygon")
 
-    /// The layer's rows (by `readRows`) and its stored index if that is usable, else one built
-    /// now, and which of the two it is. A store error while reading the index counts as a
-    /// damaged index: the layer's own rows were read, so the layer is still served.
+    /// The stored index of layer `name` over `features` (its rows, in order) if it is usable,
+    /// else one built now, and which of the two it is. A store error while reading the index
+    /// counts as a damaged index: the layer's own rows were read, so the layer is still served.
     ///
-    /// The rows and the index are read one after the other: read side by side on two
-    /// connections, the time zones were ready in 92 ms at best but in up to 360 ms when the two
-    /// threads' page faults met, against 121 to 123 ms every time one after the other.
-    static func polygonLayer(
-        of name: String, in package: GeoPackage, readRows: () throws(LayerError) -> [Feature]
-    ) throws(LayerError) -> (features: [Feature], index: PolygonIndex, origin: IndexOrigin) {
-        let features = try readRows()
-        let blob: Result<IndexBlob, GeoPackage.UnusableIndex>
-        do {
-            blob = try package.withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) { $0 }
-        } catch {
-            blob = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: "\(error)"))
-        }
+    /// Called after the rows are read: read side by side on two connections, the time zones'
+    /// rows and index were ready in 92 ms at best but in up to 360 ms when the two threads'
+    /// page faults met, against 121 to 123 ms every time one after the other.
+    static func polygonIndex(
+        of name: String, features: [Feature], in package: GeoPackage
+    ) -> (index: PolygonIndex, origin: IndexOrigin) {
         let shapes = Layer.shapes(of: features)
-        let read = blob.flatMap { blob -> Result<PolygonIndex, GeoPackage.UnusableIndex> in
-            do throws(IndexBytesError) {
-                return .success(try PolygonIndex(stored: blob, shapes: shapes))
-            } catch {
-                return .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))
+        let read: Result<PolygonIndex, GeoPackage.UnusableIndex>
+        do {
+            read = try package.withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) {
+                try PolygonIndex(stored: $0, shapes: shapes)
             }
+        } catch {
+            read = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))
         }
         switch read {
         case .success(let index) where index.count == features.count:
-            return (features, index, .stored)
+            return (index, .stored)
         case .success(let index):
             return (
-                features, Layer.index(of: features),
+                Layer.index(of: features),
                 .rebuilt(reason: "stale: it indexes \(index.count) features, the layer has \(features.count)")
             )
         case .failure(let unusable):
-            return (features, Layer.index(of: features), .rebuilt(reason: unusable.description))
+            return (Layer.index(of: features), .rebuilt(reason: unusable.description))
         }
     }
 
-    /// Builds the index of `features` (a stored layer's rows, in order) and writes it beside
-    /// layer `name`. Point and line layers get none (they are indexed at load).
-    static func write(of name: String, features: [Feature], into package: GeoPackage) throws(StoreError) {
-        guard let bytes = bytes(of: features) else { return }
-        try write(bytes, of: name, into: package)
-    }
-
-    /// The stored form of the index of `features`; nil unless every feature is areal.
+    /// The stored form of the index of `features`; nil unless every feature is areal (point
+    /// and line layers store none: they are indexed at load).
     static func bytes(of features: [Feature]) -> [UInt8]? {
         guard features.allSatisfy({ $0.geometry.areal != nil }) else { return nil }
         return Layer.index(of: features).storedBytes()
     }
 
-    /// Writes index `bytes` (of ``bytes(of:)``) beside layer `name`.
+    /// Writes index `bytes` (of ``bytes(of:)``) beside layer `name`, after the layer's rows.
     static func write(_ bytes: [UInt8], of name: String, into package: GeoPackage) throws(StoreError) {
         try package.replaceLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat, bytes: bytes)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoqSchedule
 
 /// The time at a place of a time-zone layer: the IANA zone that covers it, that zone's offset
 /// from UTC at the instant asked about, and the local wall-clock time then.
@@ -68,18 +69,10 @@ public struct LocalTime: Codable, Hashable, Sendable {
         return date + "T" + time + (offset.map(offsetText) ?? "Z")
     }
 
-    /// Howard Hinnant's days-to-civil algorithm: the Gregorian date `days` after 1970-01-01.
+    /// The Gregorian date `days` after 1970-01-01 (``CivilDate``'s arithmetic).
     static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
+        let date = CivilDate(dayNumber: Int(days))
+        return (date.year, date.month, date.day)
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
