@@ -167,7 +167,7 @@ public enum LayerFeaturesEndpoint {
                 json.number(point.y)
             }
         }
-        func line(_ json: inout JSONText, _ points: [Point]) {
+        func line(_ json: inout JSONText, _ points: some Collection<Point>) {
             json.array { json in for point in points { position(&json, point) } }
         }
         func polygon(_ json: inout JSONText, _ polygon: Polygon) {

@@ -48,7 +48,7 @@ public enum DouglasPeucker {
     /// `ring` simplified, its closing position kept; unchanged when fewer than 4 positions
     /// would remain.
     public static func simplify(_ ring: Ring, tolerance: Double, metric: LocalMetric) -> Ring {
-        let kept = simplify(ring.points, tolerance: tolerance, metric: metric)
+        let kept = simplify(ring.points.array, tolerance: tolerance, metric: metric)
         guard kept.count >= 4, let simplified = try? Ring(kept) else { return ring }
         return simplified
     }

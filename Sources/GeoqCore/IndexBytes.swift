@@ -62,11 +62,14 @@ public struct IndexByteWriter: Sendable {
 /// ``IndexByteReader/readShared(of:)``). Immutable once filled; freed when the last structure
 /// that uses it goes.
 public final class IndexBlob: @unchecked Sendable {
-    /// The bytes, 16-byte aligned (on huge pages when large). Fill them before reading.
+    /// The bytes, 16-byte aligned. Fill them, then ``settle()``, before reading.
     public let bytes: UnsafeMutableRawBufferPointer
 
     /// Room for `count` bytes, not yet filled.
     public init(count: Int) { bytes = LargeAllocation.bytes(count: count) }
+
+    /// Says the bytes are filled (see ``LargeAllocation/settle(_:)``).
+    public func settle() { LargeAllocation.settle(bytes) }
 
     deinit { bytes.deallocate() }
 }
@@ -122,6 +125,7 @@ public struct IndexByteReader {
         let buffer = LargeAllocation.buffer(of: T.self, count: count)
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
             from: UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: count * MemoryLayout<T>.stride))
+        LargeAllocation.settle(UnsafeMutableRawBufferPointer(buffer))
         return buffer
     }
 

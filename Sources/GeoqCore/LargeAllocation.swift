@@ -3,13 +3,18 @@
 #endif
 
 /// Memory for the large buffers of an index (a layer's vertices, its stored bytes): aligned to
-/// 2 MiB and marked for transparent huge pages where the kernel offers them, so that filling
-/// 100 MB takes 50 page faults instead of 25,000 (on the time zones, the faults were most of
-/// the time of reading an index). Smaller buffers are allocated as usual.
+/// 2 MiB, filled as small pages, and offered for transparent huge pages once filled
+/// (``settle(_:)``), so that a long-running process's lookups take fewer TLB misses.
+///
+/// Why not huge pages from the start: on a virtual machine whose host takes back the guest's
+/// free memory (virtio-balloon free page reporting, in 2 MiB blocks), a huge page's first
+/// touch after a few seconds idle cost 1 to 1.8 ms against 0.4 ms for 512 small pages: 256 MB
+/// took 265 to 457 ms to fill against 100 to 170 ms. A new process pays that on every start;
+/// the kernel's khugepaged merges the settled buffers later, off the critical path.
 ///
 /// Free the memory with `deallocate()` as any other: it comes from the same allocator.
 enum LargeAllocation {
-    /// Buffers from this size on get huge pages.
+    /// Buffers from this size on are aligned for huge pages and settled.
     static let threshold = 4 << 20
     static let hugePage = 2 << 20
 
@@ -19,10 +24,6 @@ enum LargeAllocation {
         guard bytes >= threshold else { return .allocate(capacity: count) }
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: bytes, alignment: Swift.max(hugePage, MemoryLayout<T>.alignment))
-        #if canImport(Glibc)
-            // Advice only: without huge pages the memory is the same, only slower to fill.
-            _ = madvise(raw, bytes, MADV_HUGEPAGE)
-        #endif
         return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: count), count: count)
     }
 
@@ -30,5 +31,18 @@ enum LargeAllocation {
     static func bytes(count: Int) -> UnsafeMutableRawBufferPointer {
         let words = buffer(of: SIMD2<UInt64>.self, count: (count + 15) / 16)
         return UnsafeMutableRawBufferPointer(start: words.baseAddress, count: count)
+    }
+
+    /// Marks a filled buffer of ``buffer(of:count:)`` for huge pages: advice only, which the
+    /// kernel's khugepaged may follow later (the buffer is the same either way).
+    static func settle(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+            guard buffer.count >= threshold, let base = buffer.baseAddress else { return }
+            // Whole huge pages inside the buffer only: advice never reaches memory of others.
+            let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+            let end = (Int(bitPattern: base) + buffer.count) & ~(hugePage - 1)
+            guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(first, end - start, MADV_HUGEPAGE)
+        #endif
     }
 }

@@ -7,14 +7,26 @@
 /// structure rather than the 32 of a ``Segment``, and the vertices are never stored with the
 /// index: the layer's own geometry gives them back.
 ///
-/// Invariant: immutable after `init` (hence safe to share between threads); freed in `deinit`.
+/// Invariant: immutable after `init` (hence safe to share between threads). Its memory is
+/// either its own (freed in `deinit`) or the ``PointArena`` the shapes' rings already share,
+/// which it keeps alive.
 @usableFromInline
 final class LayerVertices: @unchecked Sendable {
     @usableFromInline let points: UnsafeMutableBufferPointer<Point>
+    /// The shapes' own buffer when their rings lie in it back to back; nil when the vertices
+    /// were copied into memory of this object's own.
+    private let shared: PointArena?
 
     /// The vertices of `shapes` in order, and for each part (polygon) of each shape the range
-    /// of vertices of each of its rings.
+    /// of vertices of each of its rings: the rings' own buffer if they lie in one back to back
+    /// from its start, in this order, else a copy.
     init(_ shapes: [MultiPolygon]) {
+        if let buffer = Self.sharedBuffer(of: shapes) {
+            shared = buffer
+            points = buffer.written
+            return
+        }
+        shared = nil
         let count = shapes.reduce(0) { total, shape in
             shape.polygons.reduce(total) { $0 + $1.rings.reduce(0) { $0 + $1.points.count } }
         }
@@ -31,9 +43,28 @@ final class LayerVertices: @unchecked Sendable {
                 }
             }
         }
+        LargeAllocation.settle(UnsafeMutableRawBufferPointer(points))
     }
 
-    deinit { points.deallocate() }
+    deinit { if shared == nil { points.deallocate() } }
+
+    /// The buffer every ring of `shapes` lies in, in order and back to back, filling it from
+    /// its first position to its last written one; nil if there is no such buffer.
+    private static func sharedBuffer(of shapes: [MultiPolygon]) -> PointArena? {
+        guard case .shared(let buffer, _)? = shapes.first?.polygons.first?.shell.points.storage else { return nil }
+        var next = 0
+        for shape in shapes {
+            for polygon in shape.polygons {
+                guard let shell = polygon.shell.points.range(in: buffer), shell.lowerBound == next else { return nil }
+                next = shell.upperBound
+                for hole in polygon.holes {
+                    guard let range = hole.points.range(in: buffer), range.lowerBound == next else { return nil }
+                    next = range.upperBound
+                }
+            }
+        }
+        return next == buffer.count ? buffer : nil
+    }
 
     @inlinable var count: Int { points.count }
 

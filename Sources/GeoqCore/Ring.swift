@@ -5,18 +5,38 @@
 /// do not always comply, and point-in-polygon does not depend on it).
 public struct Ring: Hashable, Sendable {
     /// The positions, closing position included.
-    public let points: [Point]
+    public let points: RingPoints
 
     /// Validates and wraps `points`.
     public init(_ points: [Point]) throws(GeometryError) {
+        try self.init(RingPoints(points))
+    }
+
+    /// Validates and wraps `points` (an array's or a shared buffer's).
+    public init(_ points: RingPoints) throws(GeometryError) {
         guard points.count >= 4 else { throw .tooFewPoints(count: points.count) }
-        for (i, p) in points.enumerated() where !(p.x.isFinite && p.y.isFinite) {
-            throw .nonFiniteCoordinate(index: i)
-        }
-        guard points.first == points.last else {
-            throw .notClosed(first: points[0], last: points[points.count - 1])
+        try points.withUnsafeBufferPointer { (points) throws(GeometryError) in
+            for (i, p) in points.enumerated() where !(p.x.isFinite && p.y.isFinite) {
+                throw .nonFiniteCoordinate(index: i)
+            }
+            guard points[0] == points[points.count - 1] else {
+                throw .notClosed(first: points[0], last: points[points.count - 1])
+            }
         }
         self.points = points
+    }
+
+    /// The ring of the positions of `buffer` from `start` to its end, closing it first by
+    /// appending its first position if it is open and the buffer has room (see
+    /// ``init(closing:)``). Nil if an open ring does not fit: the caller keeps the positions
+    /// elsewhere.
+    public init?(closingPositionsOf buffer: PointArena, from start: Int) throws(GeometryError) {
+        let n = buffer.count - start
+        if n >= 3, buffer.base[start] != buffer.base[buffer.count - 1] {
+            guard buffer.free > 0 else { return nil }
+            buffer.append(buffer.base[start])
+        }
+        try self.init(buffer.points(start..<buffer.count))
     }
 
     /// Wraps `points`, appending the first position if the ring is open. For sources such as

@@ -172,7 +172,7 @@ extension GEOSContext {
     }
 
     private func rawRing(_ ring: Ring) throws(GEOSError) -> OpaquePointer {
-        let sequence = try rawCoordinateSequence(ring.points)
+        let sequence = try rawCoordinateSequence(ring.points.array)
         // The ring takes ownership of the sequence, also when it throws.
         guard let raw = GEOSGeom_createLinearRing_r(handle, sequence) else { throw error("makeLinearRing") }
         return raw

@@ -45,7 +45,7 @@ enum IncidentDigest {
             "\(Int64((p.x * 1e7).rounded())) \(Int64((p.y * 1e7).rounded()))"
         }
         func points(_ list: [Point]) -> String { "(" + list.map(point).joined(separator: ",") + ")" }
-        func rings(_ polygon: Polygon) -> String { "(" + polygon.rings.map { points($0.points) }.joined() + ")" }
+        func rings(_ polygon: Polygon) -> String { "(" + polygon.rings.map { points($0.points.array) }.joined() + ")" }
         switch geometry {
         case .point(let p): return "POINT(\(point(p)))"
         case .multiPoint(let list): return "MULTIPOINT" + points(list)

@@ -282,7 +282,7 @@ public struct LayerLoader: Sendable {
 
     static func firstNonDegreeCoordinate(_ features: [Feature]) -> String? {
         // Read in place: mapping the points would copy every geometry of a large layer.
-        func first(_ points: [Point]) -> Point? { points.first { abs($0.x) > 180 || abs($0.y) > 90 } }
+        func first(_ points: some Collection<Point>) -> Point? { points.first { abs($0.x) > 180 || abs($0.y) > 90 } }
         func first(_ polygon: Polygon) -> Point? { polygon.rings.lazy.compactMap { first($0.points) }.first }
         for f in features {
             let found: Point?

@@ -47,8 +47,8 @@ public struct ZoneLocator: Sendable {
             switch feature.geometry {
             case .lineString(let points): lines = [points]
             case .multiLineString(let parts): lines = parts
-            case .polygon(let polygon): lines = polygon.rings.map(\.points)
-            case .multiPolygon(let mp): lines = mp.polygons.flatMap { $0.rings.map(\.points) }
+            case .polygon(let polygon): lines = polygon.rings.map(\.points.array)
+            case .multiPolygon(let mp): lines = mp.polygons.flatMap { $0.rings.map(\.points.array) }
             case .point, .multiPoint: lines = []
             }
             for line in lines where line.count >= 2 {

@@ -46,8 +46,12 @@ public enum GPKGGeometry {
     }
 
     /// Decodes a GeoPackage geometry blob in place (no copy); `buffer` need not be aligned.
-    public static func decode(_ buffer: UnsafeRawBufferPointer) throws(StoreError) -> Geometry {
+    /// Polygon rings' positions go into `rings` while it has room (so that a layer's rings lie
+    /// in one buffer, back to back), else into arrays of their own.
+    public static func decode(_ buffer: UnsafeRawBufferPointer, rings: PointArena? = nil) throws(StoreError) -> Geometry
+    {
         var reader = WKBReader(buffer: buffer)
+        reader.rings = rings
         guard buffer.count >= 8 else {
             throw StoreError(.badGeometry, "blob of \(buffer.count) bytes is shorter than the 8-byte GeoPackage header")
         }
@@ -108,11 +112,19 @@ struct WKBWriter {
     }
 
     mutating func points(_ points: [Point]) {
+        points.withUnsafeBufferPointer { positions($0) }
+    }
+
+    mutating func points(_ ring: RingPoints) {
+        ring.withUnsafeBufferPointer { positions($0) }
+    }
+
+    mutating func positions(_ points: UnsafeBufferPointer<Point>) {
         uint32(UInt32(points.count))
         #if _endian(little)
             // A Point is two Doubles, x then y, which is WKB's little-endian position: one copy.
             if MemoryLayout<Point>.size == 16, MemoryLayout<Point>.stride == 16 {
-                points.withUnsafeBytes { bytes.append(contentsOf: $0) }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(points))
                 return
             }
         #endif
@@ -182,6 +194,8 @@ struct WKBWriter {
 struct WKBReader {
     let buffer: UnsafeRawBufferPointer
     var offset = 0
+    /// Where polygon rings' positions go while it has room (see ``GPKGGeometry/decode(_:rings:)``).
+    var rings: PointArena?
 
     init(buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
@@ -225,6 +239,32 @@ struct WKBReader {
         }
         offset = at
         return points
+    }
+
+    /// Reads `count` positions into ``rings`` and says where they start, or nil (nothing read)
+    /// when there is no such buffer or it has no room for them and a closing position: the
+    /// caller reads them into an array. A buffer that runs out of room is not used again, so
+    /// that the rings in it stay back to back.
+    mutating func sharedPositions(count: Int, dimensions: Int, bigEndian: Bool) throws(StoreError) -> Int? {
+        guard let sink = rings else { return nil }
+        let stride = dimensions * 8
+        guard count <= (buffer.count - offset) / stride else {
+            throw StoreError(
+                .badGeometry,
+                "blob claims \(count) positions at byte \(offset) but only \(buffer.count - offset) bytes remain")
+        }
+        guard count < sink.free else {
+            rings = nil
+            return nil
+        }
+        let start = sink.count
+        var at = offset
+        for _ in 0..<count {
+            sink.append(Point(x: double(at: at, bigEndian: bigEndian), y: double(at: at + 8, bigEndian: bigEndian)))
+            at += stride
+        }
+        offset = at
+        return start
     }
 
     mutating func count(bigEndian: Bool, _ what: String) throws(StoreError) -> Int {
@@ -311,17 +351,22 @@ struct WKBReader {
                 .badGeometry,
                 "blob claims \(ringCount) rings at byte \(offset) but only \(buffer.count - offset) bytes remain")
         }
-        var rings = [Ring]()
-        rings.reserveCapacity(ringCount)
+        var decoded = [Ring]()
+        decoded.reserveCapacity(ringCount)
         for index in 0..<ringCount {
             let n = try count(bigEndian: bigEndian, "a ring's position count")
-            let points = try positions(count: n, dimensions: dimensions, bigEndian: bigEndian)
-            do {
-                rings.append(try Ring(closing: points))
+            let shared = try sharedPositions(count: n, dimensions: dimensions, bigEndian: bigEndian)
+            let points = shared == nil ? try positions(count: n, dimensions: dimensions, bigEndian: bigEndian) : []
+            do throws(GeometryError) {
+                if let start = shared, let sink = rings, let ring = try Ring(closingPositionsOf: sink, from: start) {
+                    decoded.append(ring)
+                } else {
+                    decoded.append(try Ring(closing: points))
+                }
             } catch {
                 throw StoreError(.badGeometry, "ring \(index) of a polygon is invalid: \(error)")
             }
         }
-        return Polygon(shell: rings[0], holes: Array(rings.dropFirst()))
+        return Polygon(shell: decoded[0], holes: Array(decoded.dropFirst()))
     }
 }

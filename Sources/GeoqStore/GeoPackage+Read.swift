@@ -103,6 +103,7 @@ extension GeoPackage {
 
         let keys = properties.map(\.name)
         var features: [Feature] = []
+        let rings = PointArena(capacity: try ringPositionBound(of: name, column: geometryColumn))
         while try stmt.step() {
             let fid = stmt.int64(at: 0)
             let id = stmt.text(at: 2) ?? String(fid)
@@ -110,7 +111,7 @@ extension GeoPackage {
             do throws(StoreError) {
                 guard !stmt.isNull(at: 1) else { throw StoreError(.badGeometry, "no geometry (NULL)") }
                 geometry = try stmt.withBlob(at: 1) { (bytes) throws(StoreError) -> Geometry in
-                    try GPKGGeometry.decode(bytes)
+                    try GPKGGeometry.decode(bytes, rings: rings)
                 }
             } catch {
                 throw error.within("\(path): layer '\(name)', feature '\(id)' (fid \(fid))")
@@ -129,7 +130,19 @@ extension GeoPackage {
             }
             features.append(Feature(id: id, name: stmt.text(at: 3), geometry: geometry, properties: values))
         }
+        rings.settle()
         return features
+    }
+
+    /// Room for the positions of layer `table`'s rings, from the size of its geometry blobs
+    /// (read from the records' headers, not the blobs): each WKB position takes 16 bytes or
+    /// more. Rings stored open (geoq writes them closed) take one more position each; should
+    /// that overflow the room, the rest go into arrays of their own (see
+    /// ``GPKGGeometry/decode(_:rings:)``). Pages of the room never written cost no memory.
+    private func ringPositionBound(of table: String, column: String) throws(StoreError) -> Int {
+        let stmt = try connection.prepare("SELECT total(length(\(Self.quoted(column)))) FROM \(Self.quoted(table))")
+        _ = try stmt.step()
+        return Int(stmt.double(at: 0)) / 16
     }
 
     /// The layer's geometry column as registered in gpkg_geometry_columns (`geom` by default).

@@ -21,7 +21,7 @@ import Testing
     @Test func ringDropsTheSmallBumpAndStaysClosed() throws {
         let ring = try Ring(Self.points([(0, 0), (2, 0.05), (4, 0), (4, 4), (0, 4), (0, 0)]))
         let simplified = DouglasPeucker.simplify(ring, tolerance: 0.1, metric: .planar)
-        #expect(simplified.points == Self.points([(0, 0), (4, 0), (4, 4), (0, 4), (0, 0)]))
+        #expect(simplified.points.array == Self.points([(0, 0), (4, 0), (4, 4), (0, 4), (0, 0)]))
     }
 
     /// A 10 × 0.01 sliver at tolerance 1 would keep (0,0) (10,0.01) (0,0): 3 positions, so it
@@ -41,7 +41,7 @@ import Testing
         #expect(withHole.locate(Point(x: 5, y: 10.07)) == .exterior)  // the hole is a hole
         #expect(DouglasPeucker.simplify(withHole, tolerance: 0.5, metric: .planar) == withHole)
         let alone = DouglasPeucker.simplify(Polygon(shell: shell), tolerance: 0.5, metric: .planar)
-        #expect(alone.shell.points == Self.points([(0, 0), (10, 0), (10, 10), (0, 10), (0, 0)]))
+        #expect(alone.shell.points.array == Self.points([(0, 0), (10, 0), (10, 10), (0, 10), (0, 0)]))
     }
 
     @Test func endsAndShortLinesAreKept() {

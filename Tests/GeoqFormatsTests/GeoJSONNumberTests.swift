@@ -143,8 +143,8 @@ struct GeoJSONNumberTests {
         case .point(let p): return [p.x, p.y]
         case .multiPoint(let ps), .lineString(let ps): return flat(ps)
         case .multiLineString(let ls): return ls.flatMap(flat)
-        case .polygon(let p): return p.rings.flatMap { flat($0.points) }
-        case .multiPolygon(let mp): return mp.polygons.flatMap { $0.rings.flatMap { flat($0.points) } }
+        case .polygon(let p): return p.rings.flatMap { flat($0.points.array) }
+        case .multiPolygon(let mp): return mp.polygons.flatMap { $0.rings.flatMap { flat($0.points.array) } }
         }
     }
 

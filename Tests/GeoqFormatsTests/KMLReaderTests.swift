@@ -26,7 +26,7 @@ struct KMLReaderTests {
             return
         }
         #expect(
-            p1.shell.points == [
+            p1.shell.points.array == [
                 Point(x: -1.65, y: 42.81), Point(x: -1.63, y: 42.81), Point(x: -1.63, y: 42.825),
                 Point(x: -1.65, y: 42.825), Point(x: -1.65, y: 42.81),
             ])

@@ -93,7 +93,7 @@ import Testing
                 let feature = try #require(layer.features.first { $0.id == m.id })
                 let projected = try aeqd.transform(feature.geometry)
                 let boundary = try geos.makeGeometry(
-                    .multiLineString(projected.areal!.polygons.flatMap { $0.rings.map(\.points) }))
+                    .multiLineString(projected.areal!.polygons.flatMap { $0.rings.map(\.points.array) }))
                 let expected = try geos.distance(try geos.makePoint(Point(x: 0, y: 0)), boundary)
                 let error = abs(m.distanceToEdgeMetres - expected)
                 worst = Swift.max(worst, error / Swift.max(expected, 1))

@@ -26,8 +26,8 @@ import Testing
         for (zone, feature) in features {
             let rings: [[Point]]
             switch feature.geometry {
-            case .polygon(let polygon): rings = polygon.rings.map(\.points)
-            case .multiPolygon(let shape): rings = shape.polygons.flatMap { $0.rings.map(\.points) }
+            case .polygon(let polygon): rings = polygon.rings.map(\.points.array)
+            case .multiPolygon(let shape): rings = shape.polygons.flatMap { $0.rings.map(\.points.array) }
             default: rings = []
             }
             for ring in rings {

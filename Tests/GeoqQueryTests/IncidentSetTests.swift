@@ -69,7 +69,7 @@ import Testing
                 case .lineString(let line)?:
                     expected = Self.scan(line, to: p, metric: metric)
                 case .polygon(let polygon)?:
-                    let box = polygon.shell.points
+                    let box = polygon.shell.points.array
                     let (xs, ys) = (box.map(\.x), box.map(\.y))
                     if (xs.min()!...xs.max()!).contains(p.x) && (ys.min()!...ys.max()!).contains(p.y) {
                         expected = p
