@@ -152,7 +152,15 @@ public final class LayerLibrary {
         if let layer = loaded[name] { return layer }
         var layer: Layer
         if let info = stored[name] {
-            let features = try storedFeatures(of: name)
+            var features: [Feature]
+            var pending: StoredIndex.PendingIndex?
+            if case .geoPackage(let package) = backend {
+                (features, pending) = try StoredIndex.rows(of: name, in: package) { () throws(LayerError) in
+                    try storedFeatures(of: name)
+                }
+            } else {
+                features = try storedFeatures(of: name)
+            }
             guard !features.isEmpty else { throw .emptyLayer(path: "\(store) layer \(name)") }
             for (i, f) in features.enumerated() where f.geometry.areal == nil {
                 throw .notAreal(
@@ -160,8 +168,8 @@ public final class LayerLibrary {
                     geometryType: f.geometry.typeName)
             }
             let index: PolygonIndex?
-            if case .geoPackage(let package) = backend {
-                let found = StoredIndex.polygonIndex(of: name, features: features, in: package)
+            if let pending {
+                let found = pending.finish(features: features)
                 (index, indexOrigins[name]) = (found.index, found.origin)
             } else {
                 (index, indexOrigins[name]) = (nil, .built)

@@ -25,35 +25,98 @@ public enum IndexOrigin: Hashable, Sendable, CustomStringConvertible {
 enum StoredIndex {
     static let polygonKind = GeoPackage.IndexKind(rawValue: "polygon")
 
-    /// The stored index of layer `name` over `features` (its rows, in order) if it is usable,
-    /// else one built now, and which of the two it is. A store error while reading the index
-    /// counts as a damaged index: the layer's own rows were read, so the layer is still served.
-    ///
-    /// Called after the rows are read: read side by side on two connections, the time zones'
-    /// rows and index were ready in 92 ms at best but in up to 360 ms when the two threads'
-    /// page faults met, against 121 to 123 ms every time one after the other.
-    static func polygonIndex(
-        of name: String, features: [Feature], in package: GeoPackage
-    ) -> (index: PolygonIndex, origin: IndexOrigin) {
-        let shapes = Layer.shapes(of: features)
-        let read: Result<PolygonIndex, GeoPackage.UnusableIndex>
-        do {
-            read = try package.withLayerIndex(of: name, kind: polygonKind, format: PolygonIndex.storageFormat) {
-                try PolygonIndex(stored: $0, shapes: shapes)
+    /// Indexes of at least this many bytes are read on a second connection while the rows are
+    /// read on the first (on the time zones, 129 MB read and checksummed beside 131 MB of rows
+    /// decoded); smaller ones, after the rows on the same connection.
+    static let sideBySideBytes: Int64 = 16 << 20
+
+    /// Layer `name`'s rows, read by `rows` on `package`'s connection, and what is needed to
+    /// finish its index once the rows are checked (``PendingIndex/finish(features:)``). The rows
+    /// and the index's record are read in one transaction, so the index found was written for
+    /// those very rows, even if another process replaces the layer meanwhile; a large index's
+    /// bytes are read meanwhile on a second connection and checked against that record.
+    static func rows(
+        of name: String, in package: GeoPackage, sideBySideFrom threshold: Int64 = sideBySideBytes,
+        read rows: () throws(LayerError) -> [Feature]
+    ) throws(LayerError) -> (features: [Feature], index: PendingIndex) {
+        var features: Result<[Feature], LayerError> = .success([])
+        var bytes: Result<IndexBlob, GeoPackage.UnusableIndex> = .failure(.init(reason: .missing, detail: ""))
+        var readBeside = false
+        do throws(StoreError) {
+            try package.reading {
+                let record = storeFailureAsDamage { () throws(StoreError) in
+                    try package.layerIndexRecord(of: name, kind: polygonKind, format: PolygonIndex.storageFormat)
+                }
+                var beside: Alongside<Result<IndexBlob, GeoPackage.UnusableIndex>>?
+                if case .success(let found) = record, found.byteCount >= threshold {
+                    let path = package.path
+                    beside = Alongside {
+                        storeFailureAsDamage { () throws(StoreError) in
+                            try GeoPackage.open(at: path, create: false, readOnly: true)
+                                .layerIndexBytes(of: name, record: found)
+                        }
+                    }
+                }
+                features = Result { () throws(LayerError) in try rows() }
+                switch (record, beside?.result()) {
+                case (.failure(let unusable), _): bytes = .failure(unusable)
+                case (.success, .success(let blob)?): (bytes, readBeside) = (.success(blob), true)
+                case (.success(let found), _):
+                    // Small, or the second connection did not get matching bytes (a write in
+                    // between): read them here, in the rows' transaction.
+                    bytes = storeFailureAsDamage { () throws(StoreError) in
+                        try package.layerIndexBytes(of: name, record: found)
+                    }
+                }
             }
         } catch {
-            read = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))
+            throw .storeUnreadable(path: package.path, reason: error.description)
         }
-        switch read {
-        case .success(let index) where index.count == features.count:
-            return (index, .stored)
-        case .success(let index):
-            return (
-                Layer.index(of: features),
-                .rebuilt(reason: "stale: it indexes \(index.count) features, the layer has \(features.count)")
-            )
-        case .failure(let unusable):
-            return (Layer.index(of: features), .rebuilt(reason: unusable.description))
+        return (try features.get(), PendingIndex(bytes: bytes, readBesideRows: readBeside))
+    }
+
+    /// A stored index read beside its layer's rows, not decoded yet.
+    struct PendingIndex {
+        let bytes: Result<IndexBlob, GeoPackage.UnusableIndex>
+        /// Whether the bytes came from the second connection, read while the rows were.
+        let readBesideRows: Bool
+
+        /// The stored index over `features` (the rows read with it, in order) if it is usable,
+        /// else one built now, and which of the two it is.
+        func finish(features: [Feature]) -> (index: PolygonIndex, origin: IndexOrigin) {
+            let read: Result<PolygonIndex, GeoPackage.UnusableIndex>
+            switch bytes {
+            case .failure(let unusable): read = .failure(unusable)
+            case .success(let blob):
+                do {
+                    read = .success(try PolygonIndex(stored: blob, shapes: Layer.shapes(of: features)))
+                } catch {
+                    read = .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))
+                }
+            }
+            switch read {
+            case .success(let index) where index.count == features.count:
+                return (index, .stored)
+            case .success(let index):
+                return (
+                    Layer.index(of: features),
+                    .rebuilt(reason: "stale: it indexes \(index.count) features, the layer has \(features.count)")
+                )
+            case .failure(let unusable):
+                return (Layer.index(of: features), .rebuilt(reason: unusable.description))
+            }
+        }
+    }
+
+    /// `read`'s outcome, a store error while reading an index counting as a damaged index: the
+    /// layer's own rows are read apart, so the layer is still served.
+    private static func storeFailureAsDamage<T>(
+        _ read: () throws(StoreError) -> Result<T, GeoPackage.UnusableIndex>
+    ) -> Result<T, GeoPackage.UnusableIndex> {
+        do {
+            return try read()
+        } catch {
+            return .failure(GeoPackage.UnusableIndex(reason: .damaged, detail: error.description))
         }
     }
 

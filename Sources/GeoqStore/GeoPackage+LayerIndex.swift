@@ -125,6 +125,44 @@ extension GeoPackage {
         of table: String, kind: IndexKind, format: Int,
         _ decode: (IndexBlob) throws -> T
     ) throws(StoreError) -> Result<T, UnusableIndex> {
+        let blob: IndexBlob
+        switch try layerIndexRecord(of: table, kind: kind, format: format) {
+        case .failure(let unusable): return .failure(unusable)
+        case .success(let record):
+            switch try layerIndexBytes(of: table, record: record) {
+            case .failure(let unusable): return .failure(unusable)
+            case .success(let bytes): blob = bytes
+            }
+        }
+        do {
+            return .success(try decode(blob))
+        } catch {
+            return .failure(UnusableIndex(reason: .damaged, detail: "\(error)"))
+        }
+    }
+
+    /// Runs `body` in one read transaction: every read in it (rows, index record) sees the same
+    /// content of the store, even if another process writes meanwhile.
+    public func reading<T>(_ body: () -> T) throws(StoreError) -> T {
+        try connection.readTransaction(body)
+    }
+
+    /// What the store records of a layer's index that its bytes must match (see
+    /// ``layerIndexRecord(of:kind:format:)``).
+    public struct LayerIndexRecord: Hashable, Sendable {
+        public let byteCount: Int64
+        public let checksum: UInt64
+        public let chunkCount: Int64
+    }
+
+    /// The record of layer `table`'s index once it is checked to be of `kind` and `format` and
+    /// written for the layer's present content (as many rows and geometry bytes, the same
+    /// last_change, no edit since), or why it is not. Read in the same transaction as the
+    /// layer's rows, it vouches that an index whose bytes match it (``layerIndexBytes(of:record:)``,
+    /// on any connection) was written for those rows.
+    public func layerIndexRecord(
+        of table: String, kind: IndexKind, format: Int
+    ) throws(StoreError) -> Result<LayerIndexRecord, UnusableIndex> {
         guard try tableExists("geoq_layer_index"), try tableExists("geoq_layer_index_chunks") else {
             return .failure(UnusableIndex(reason: .missing, detail: "the store has no stored indexes"))
         }
@@ -149,10 +187,10 @@ extension GeoPackage {
         let chunkCount = header.int64(at: 7)
         let layerChange = header.text(at: 8) ?? ""
         let storedGeometryBytes = header.int64(at: 9)
-        func stale(_ detail: String) -> Result<T, UnusableIndex> {
+        func stale(_ detail: String) -> Result<LayerIndexRecord, UnusableIndex> {
             .failure(UnusableIndex(reason: .stale, detail: detail))
         }
-        func damaged(_ detail: String) -> Result<T, UnusableIndex> {
+        func damaged(_ detail: String) -> Result<LayerIndexRecord, UnusableIndex> {
             .failure(UnusableIndex(reason: .damaged, detail: detail))
         }
         guard storedKind == kind.rawValue else { return stale("a \(storedKind) index, not a \(kind.rawValue) one") }
@@ -167,6 +205,18 @@ extension GeoPackage {
         guard storedCount == count else { return stale("written for \(storedCount) features, the layer has \(count)") }
         guard storedGeometryBytes == geometryBytes else {
             return stale("written for \(storedGeometryBytes) bytes of geometry, the layer has \(geometryBytes)")
+        }
+        return .success(LayerIndexRecord(byteCount: byteCount, checksum: checksum, chunkCount: chunkCount))
+    }
+
+    /// The bytes of layer `table`'s index, read in place into memory of their own, if they are
+    /// as many, in as many chunks, and of the checksum that `record` says; else why not.
+    public func layerIndexBytes(
+        of table: String, record: LayerIndexRecord
+    ) throws(StoreError) -> Result<IndexBlob, UnusableIndex> {
+        let (byteCount, checksum, chunkCount) = (record.byteCount, record.checksum, record.chunkCount)
+        func damaged(_ detail: String) -> Result<IndexBlob, UnusableIndex> {
+            .failure(UnusableIndex(reason: .damaged, detail: detail))
         }
         // The chunks' sizes are checked against the recorded size before anything is allocated:
         // a damaged header must not ask for more memory than the bytes stored.
@@ -208,17 +258,14 @@ extension GeoPackage {
         guard expected == chunkCount, filled == buffer.count else {
             return damaged("\(filled) bytes in \(expected) chunks, \(byteCount) in \(chunkCount) recorded")
         }
+        blob.settle()
         let bytes = UnsafeRawBufferPointer(buffer)
         let found = IndexChecksum.of(bytes)
         guard found == checksum else {
             return damaged(
                 "checksum \(String(found, radix: 16)) of the bytes, \(String(checksum, radix: 16)) recorded")
         }
-        do {
-            return .success(try decode(blob))
-        } catch {
-            return damaged("\(error)")
-        }
+        return .success(blob)
     }
 
     /// Removes the stored index of layer `table`, if any (its triggers stay: they only count);

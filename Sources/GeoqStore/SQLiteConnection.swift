@@ -70,6 +70,15 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` inside `BEGIN … COMMIT` (deferred: a read transaction), so that every read
+    /// in it sees the same content of the database.
+    func readTransaction<T>(_ body: () -> T) throws(StoreError) -> T {
+        try execute("BEGIN")
+        let result = body()
+        if sqlite3_get_autocommit(handle) == 0 { try execute("COMMIT") }
+        return result
+    }
+
     /// The rowid of the last row inserted on this connection (an INTEGER PRIMARY KEY's value).
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -1,10 +1,11 @@
 import Foundation
 import GeoqCore
-import GeoqLayers
 import GeoqQuery
-import GeoqStore
 import GeoqTestSupport
 import Testing
+
+@testable import GeoqLayers
+@testable import GeoqStore
 
 /// The packed index stored beside each polygon layer of a GeoPackage: read back it answers as an
 /// index built from the layer's features does; damaged, stale or missing it is never used.
@@ -270,5 +271,62 @@ import Testing
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
         try ExternalTool.run(executable, arguments)
+    }
+}
+
+/// A large layer's index is read on a second connection while its rows are read on the first:
+/// the bytes are only used if they match the index record read with the rows.
+@Suite struct StoredIndexBesideRowsTests {
+    static let name = "valencia-census-sections"
+
+    @Test func indexReadBesideTheRowsAnswersAsABuiltOne() throws {
+        let store = try StoredIndexTests.importStore([Self.name])
+        let package = try GeoPackage.open(at: store.file.path, create: false, readOnly: true)
+        let (features, pending) = try StoredIndex.rows(of: Self.name, in: package, sideBySideFrom: 0) {
+            () throws(LayerError) in
+            do { return try package.features(of: Self.name) } catch {
+                throw .storeUnreadable(path: "", reason: "\(error)")
+            }
+        }
+        #expect(pending.readBesideRows)
+        let (index, origin) = pending.finish(features: features)
+        #expect(origin == .stored)
+        let built = Layer.index(of: features)
+        StoredIndexTests.expectSameAnswers(
+            index, built, on: StoredIndexTests.points(around: built.boundingBox, count: 5_000, seed: 0x5EED_0002))
+
+        // The default threshold reads this small index after the rows, on the same connection.
+        let (_, sequential) = try StoredIndex.rows(of: Self.name, in: package) { () throws(LayerError) in
+            do { return try package.features(of: Self.name) } catch {
+                throw .storeUnreadable(path: "", reason: "\(error)")
+            }
+        }
+        #expect(!sequential.readBesideRows)
+        #expect(sequential.finish(features: features).origin == .stored)
+    }
+
+    /// Bytes that do not match the record (another index written in between) are refused.
+    @Test func bytesNotMatchingTheRecordAreRefused() throws {
+        let store = try StoredIndexTests.importStore([Self.name])
+        let package = try GeoPackage.open(at: store.file.path, create: false, readOnly: true)
+        let record = try package.layerIndexRecord(
+            of: Self.name, kind: StoredIndex.polygonKind, format: PolygonIndex.storageFormat
+        ).get()
+        #expect(try package.layerIndexBytes(of: Self.name, record: record).get().bytes.count == Int(record.byteCount))
+        let others = [
+            GeoPackage.LayerIndexRecord(
+                byteCount: record.byteCount, checksum: record.checksum ^ 1, chunkCount: record.chunkCount),
+            GeoPackage.LayerIndexRecord(
+                byteCount: record.byteCount - 8, checksum: record.checksum, chunkCount: record.chunkCount),
+            GeoPackage.LayerIndexRecord(
+                byteCount: record.byteCount, checksum: record.checksum, chunkCount: record.chunkCount + 1),
+        ]
+        for other in others {
+            guard case .failure(let unusable) = try package.layerIndexBytes(of: Self.name, record: other) else {
+                Issue.record("bytes accepted for \(other)")
+                continue
+            }
+            #expect(unusable.reason == .damaged)
+        }
     }
 }
