@@ -23,8 +23,17 @@ struct GeoqBench {
     }
 
     static func run() throws {
-        let options = try BenchmarkOptions(CommandLine.arguments.dropFirst())
         let locations = try DataLocations.resolve()
+        // The store part's fresh-process runs: this executable again, one store-ready, its time.
+        let arguments = CommandLine.arguments
+        if arguments.count == 4, arguments[1] == StoreBenchmark.readyOnceOption,
+            let expect = StoreBenchmark.Expected(rawValue: arguments[3])
+        {
+            try StoreBenchmark.readyOnce(
+                locations: locations, store: URL(fileURLWithPath: arguments[2]), expect: expect)
+            return
+        }
+        let options = try BenchmarkOptions(CommandLine.arguments.dropFirst())
         let catalog = try locations.loadCatalog()
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()

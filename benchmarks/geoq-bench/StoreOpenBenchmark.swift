@@ -71,6 +71,7 @@ extension StoreBenchmark {
                     + String(
                         format: "**%.1f ms** / %.1f ms | %.1f ms / %.1f ms | %.1f× |", s.min, s.mean, b.min, b.mean,
                         b.min / s.min))
+            try fresh(label: label, store: file, peer: peer, runs: runs, progress: progress)
             for name in extra { try breakdown(of: name, in: file, peer: peer, runs: runs) }
         }
         print("")
@@ -79,7 +80,56 @@ extension StoreBenchmark {
                 + "geometry from WKB in both columns.")
     }
 
-    enum Expected { case stored, rebuilt }
+    enum Expected: String { case stored, rebuilt }
+
+    /// The hidden argument that makes geoq-bench do one store-ready of the store named after it
+    /// and print its milliseconds (see ``fresh(label:store:peer:runs:progress:)``).
+    static let readyOnceOption = "--ready-once"
+
+    /// One store-ready in this process, printed in milliseconds: what a new `geoq` process
+    /// pays before its first answer, with no page of it touched before.
+    static func readyOnce(locations: DataLocations, store: URL, expect: Expected) throws {
+        print(String(format: "%.3f", try ready(locations: locations, store: store, expect: expect).milliseconds))
+    }
+
+    /// Store ready in new processes: each run starts this executable anew for one store-ready
+    /// (``readyOnce(locations:store:expect:)``), of the store and then of the peer. Prints the ready
+    /// time the process measured and its whole wall time (start, linking, catalog, ready, exit).
+    static func fresh(label: String, store: URL, peer: URL, runs: Int, progress: Progress) throws {
+        var ready: [Double] = [], wall: [Double] = [], peerReady: [Double] = [], peerWall: [Double] = []
+        for run in 1...runs {
+            progress.note("\(label): store ready in a new process, run \(run)/\(runs)")
+            let a = try once(store, expect: .stored), b = try once(peer, expect: .rebuilt)
+            ready.append(a.ready)
+            wall.append(a.wall)
+            peerReady.append(b.ready)
+            peerWall.append(b.wall)
+        }
+        let r = Stats(ready), w = Stats(wall), pr = Stats(peerReady), pw = Stats(peerWall)
+        print(
+            "| – the same, each run a new process: ready (min / mean); whole process wall time | | | | "
+                + String(
+                    format:
+                        "**%.1f ms** / %.1f ms; wall %.0f / %.0f ms | %.1f ms / %.1f ms; wall %.0f / %.0f ms | %.1f× |",
+                    r.min, r.mean, w.min, w.mean, pr.min, pr.mean, pw.min, pw.mean, pr.min / r.min))
+    }
+
+    private static func once(_ store: URL, expect: Expected) throws -> (ready: Double, wall: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [readyOnceOption, store.path, expect.rawValue]
+        let output = Pipe()
+        process.standardOutput = output
+        let start = ContinuousClock.now
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let wall = GeoqBench.nanoseconds(ContinuousClock.now - start) / 1e6
+        guard process.terminationStatus == 0,
+            let ready = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw BenchmarkFailure("store ready in a new process failed (\(process.terminationStatus)): \(text)") }
+        return (ready, wall)
+    }
 
     /// Opens `store` and loads every layer as the query commands and the service do; checks that
     /// every polygon layer's index came from where `expect` says.
