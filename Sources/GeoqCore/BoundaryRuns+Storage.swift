@@ -1,8 +1,8 @@
 extension BoundaryRuns {
     /// Writes the runs and each item's tree as they are (see ``IndexByteWriter``).
     func write(to writer: inout IndexByteWriter) {
-        writer.append(runStarts)
-        writer.append(runLengths)
+        runStarts.withUnsafeBufferPointer { writer.append($0) }
+        runLengths.withUnsafeBufferPointer { writer.append($0) }
         writer.append(firstRun)
         for tree in trees { tree.write(to: &writer) }
     }
@@ -11,8 +11,8 @@ extension BoundaryRuns {
     /// rebuilding a tree; refuses runs that break the invariants (a run beyond the vertices, a
     /// tree over another number of runs than its item's).
     init(from reader: inout IndexByteReader, itemCount: Int, vertices: LayerVertices) throws(IndexBytesError) {
-        let runStarts = try reader.readArray(of: UInt32.self)
-        let runLengths = try reader.readArray(of: UInt8.self)
+        let runStarts = try reader.readIndexArray(of: UInt32.self)
+        let runLengths = try reader.readIndexArray(of: UInt8.self)
         let firstRun = try reader.readArray(of: Int.self)
         guard firstRun.count == itemCount + 1 else {
             throw .malformed("boundary runs for \(firstRun.count - 1) items, the index has \(itemCount)")

@@ -17,9 +17,9 @@ struct BoundaryRuns: Sendable {
     static let runLength = 8
 
     /// The first edge of each run.
-    let runStarts: [UInt32]
+    let runStarts: IndexArray<UInt32>
     /// The number of edges of each run, 1 ... ``runLength``.
-    let runLengths: [UInt8]
+    let runLengths: IndexArray<UInt8>
     /// Item `i`'s runs are `firstRun[i] ..< firstRun[i + 1]`.
     let firstRun: [Int]
     /// Per item, an R-tree over its runs.
@@ -50,11 +50,16 @@ struct BoundaryRuns: Sendable {
             firstRun.append(runStarts.count)
             trees.append(PackedRTree(boxes: boxes))
         }
-        self.init(runStarts: runStarts, runLengths: runLengths, firstRun: firstRun, trees: trees, vertices: vertices)
+        self.init(
+            runStarts: IndexArray(runStarts), runLengths: IndexArray(runLengths), firstRun: firstRun, trees: trees,
+            vertices: vertices)
     }
 
     /// Assembles runs already built or read; the caller vouches for the invariants.
-    init(runStarts: [UInt32], runLengths: [UInt8], firstRun: [Int], trees: [PackedRTree], vertices: LayerVertices) {
+    init(
+        runStarts: IndexArray<UInt32>, runLengths: IndexArray<UInt8>, firstRun: [Int], trees: [PackedRTree],
+        vertices: LayerVertices
+    ) {
         self.runStarts = runStarts
         self.runLengths = runLengths
         self.firstRun = firstRun

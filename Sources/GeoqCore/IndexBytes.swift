@@ -1,8 +1,9 @@
 /// The byte form of the packed indexes: a flat sequence of arrays of plain values, each written
 /// as its raw little-endian memory, so that reading one back is one bounds check and one copy.
 ///
-/// Each array is written as `count` (UInt64), the element's stride (UInt64) and the elements'
-/// bytes, padded to 8 bytes. A reader checks both numbers against what it expects and against
+/// Each array is written as `count` (UInt64), the element's stride (UInt64), eight bytes of zero
+/// where needed so that the elements start at a multiple of 16 bytes, and the elements' bytes,
+/// padded to 8 bytes. A reader checks both numbers against what it expects and against
 /// the bytes left, so a truncated or misread blob fails with ``IndexBytesError`` instead of
 /// producing a wrong index. What the bytes mean is the business of each structure's
 /// `+Storage.swift` file; which version of that meaning a blob holds is the store's business
@@ -42,6 +43,8 @@ public struct IndexByteWriter: Sendable {
         precondition(_isPOD(T.self), "only plain values can be written as raw bytes")
         appendRaw(UInt64(buffer.count))
         appendRaw(UInt64(MemoryLayout<T>.stride))
+        // The elements start 16-byte aligned, so that a reader can use them where they lie.
+        if count % 16 != 0 { appendRaw(0) }
         let size = buffer.count * MemoryLayout<T>.stride
         let padding = (8 - size % 8) % 8
         count += size + padding
@@ -141,6 +144,22 @@ public struct IndexByteReader {
         return (UnsafeMutableBufferPointer(start: first, count: count), blob)
     }
 
+    /// Reads an array where it lies when reading an ``IndexBlob`` and its elements are aligned
+    /// there (they are, as the writer puts them), else into memory of its own.
+    mutating func readIndexArray<T>(of type: T.Type = T.self) throws(IndexBytesError) -> IndexArray<T> {
+        let (count, start) = try readArrayHeader(T.self)
+        let first = bytes.baseAddress! + start
+        if let blob, Int(bitPattern: first) % MemoryLayout<T>.alignment == 0 {
+            return IndexArray(in: blob, at: first.assumingMemoryBound(to: T.self), count: count)
+        }
+        let copy = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                from: UnsafeRawBufferPointer(start: first, count: count * MemoryLayout<T>.stride))
+            initialized = count
+        }
+        return IndexArray(copy)
+    }
+
     /// Checks an array's header and returns its count and the offset of its first element;
     /// moves past its padded bytes.
     private mutating func readArrayHeader<T>(_: T.Type) throws(IndexBytesError) -> (count: Int, start: Int) {
@@ -149,6 +168,10 @@ public struct IndexByteReader {
         let stride = try readRaw()
         guard stride == UInt64(MemoryLayout<T>.stride) else {
             throw .malformed("element size \(stride), expected \(MemoryLayout<T>.stride) for \(T.self)")
+        }
+        if offset % 16 != 0 {
+            // The padding in front of the elements (see IndexByteWriter.append).
+            guard try readRaw() == 0 else { throw .malformed("padding before an array is not zero") }
         }
         let left = UInt64(bytes.count - offset)
         guard stride == 0 ? count <= left : count <= left / stride else {

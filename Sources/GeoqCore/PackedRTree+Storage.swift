@@ -3,8 +3,8 @@ extension PackedRTree {
     public func write(to writer: inout IndexByteWriter) {
         writer.append(nodeSize)
         writer.append(count)
-        writer.append(boxes)
-        writer.append(children)
+        boxes.withUnsafeBufferPointer { writer.append($0) }
+        children.withUnsafeBufferPointer { writer.append($0) }
         writer.append(levelEnds)
     }
 
@@ -14,8 +14,8 @@ extension PackedRTree {
     public init(from reader: inout IndexByteReader) throws(IndexBytesError) {
         let nodeSize = try reader.readInt()
         let count = try reader.readInt()
-        let boxes = try reader.readArray(of: SIMD4<Double>.self)
-        let children = try reader.readArray(of: Int32.self)
+        let boxes = try reader.readIndexArray(of: SIMD4<Double>.self)
+        let children = try reader.readIndexArray(of: Int32.self)
         let levelEnds = try reader.readArray(of: Int.self)
         try Self.check(nodeSize: nodeSize, count: count, boxes: boxes.count, children: children, levelEnds: levelEnds)
         self.nodeSize = nodeSize
@@ -28,7 +28,7 @@ extension PackedRTree {
     /// The invariants a query relies on: level 0 holds the `count` items, each later level
     /// points into the one below, the root is the last entry.
     static func check(
-        nodeSize: Int, count: Int, boxes: Int, children: [Int32], levelEnds: [Int]
+        nodeSize: Int, count: Int, boxes: Int, children: IndexArray<Int32>, levelEnds: [Int]
     ) throws(IndexBytesError) {
         guard nodeSize >= 2, count >= 0 else { throw .malformed("R-tree node size \(nodeSize), count \(count)") }
         guard children.count == boxes, let last = levelEnds.last, last == boxes, levelEnds[0] == count,

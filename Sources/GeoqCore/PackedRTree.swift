@@ -21,9 +21,9 @@ public struct PackedRTree: Sendable {
     /// Entry boxes as (minX, minY, -maxX, -maxY): a box meets a query box q exactly when
     /// `all(box .<= (q.maxX, q.maxY, -q.minX, -q.minY))`, one vector comparison and no
     /// unpredictable branches (a point is the query box of zero size).
-    @usableFromInline let boxes: [SIMD4<Double>]
+    @usableFromInline let boxes: IndexArray<SIMD4<Double>>
     /// For leaf entries the item index; for inner entries the index of the first child.
-    @usableFromInline let children: [Int32]
+    @usableFromInline let children: IndexArray<Int32>
     /// `levelEnds[L]` is one past the last entry of level L (level 0 holds the items).
     @usableFromInline let levelEnds: [Int]
 
@@ -61,8 +61,8 @@ public struct PackedRTree: Sendable {
             }
             level = parents
         }
-        self.boxes = boxes
-        self.children = children
+        self.boxes = IndexArray(boxes)
+        self.children = IndexArray(children)
         self.levelEnds = levelEnds
     }
 

@@ -4,7 +4,7 @@ extension SoleCoverGrid {
         writer.append([minX, minY, scaleX, scaleY])
         writer.append(columns)
         writer.append(rows)
-        writer.append(cells)
+        cells.withUnsafeBufferPointer { writer.append($0) }
     }
 
     /// Reads a grid written by ``write(to:)`` without rebuilding it. The frame must describe
@@ -14,7 +14,7 @@ extension SoleCoverGrid {
         let frame = try reader.readArray(of: Double.self)
         let columns = try reader.readInt()
         let rows = try reader.readInt()
-        let cells = try reader.readArray(of: Int32.self)
+        let cells = try reader.readIndexArray(of: Int32.self)
         guard frame.count == 4, frame.allSatisfy(\.isFinite), frame[2] > 0, frame[3] > 0 else {
             throw .malformed("grid frame of \(frame.count) values")
         }
@@ -30,7 +30,7 @@ extension SoleCoverGrid {
     }
 
     private init(
-        minX: Double, minY: Double, scaleX: Double, scaleY: Double, columns: Int, rows: Int, cells: [Int32]
+        minX: Double, minY: Double, scaleX: Double, scaleY: Double, columns: Int, rows: Int, cells: IndexArray<Int32>
     ) {
         self.minX = minX
         self.minY = minY

@@ -21,7 +21,7 @@ struct SoleCoverGrid: Sendable {
     @usableFromInline let scaleX: Double, scaleY: Double
     @usableFromInline let columns: Int, rows: Int
     /// Row-major: cell (column, row) is `cells[row * columns + column]`; an item, or -1.
-    @usableFromInline let cells: [Int32]
+    @usableFromInline let cells: IndexArray<Int32>
 
     /// - Parameters:
     ///   - rings: every ring of every polygon of the layer (their edges are what marks cells).
@@ -76,7 +76,7 @@ struct SoleCoverGrid: Sendable {
         self.scaleY = scaleY
         self.columns = columns
         self.rows = rows
-        self.cells = cells
+        self.cells = IndexArray(cells)
     }
 
     /// The one item that covers `p`, when `p`'s cell says so; nil: ask the index.

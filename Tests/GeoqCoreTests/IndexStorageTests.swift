@@ -1,6 +1,7 @@
-import GeoqCore
 import GeoqTestSupport
 import Testing
+
+@testable import GeoqCore
 
 /// The byte form of the packed indexes: a round trip gives the same answers, and bytes cut short
 /// or of the wrong shape are refused, never read as an index.
@@ -42,6 +43,17 @@ import Testing
         blob.bytes.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count))
         let read = try PolygonIndex(stored: blob, shapes: shapes)
         #expect(read.count == built.count && read.boundingBox == built.boundingBox)
+        // The trees' boxes and children and the runs are used where they lie in the blob too.
+        let blobRange =
+            UnsafeRawPointer(blob.bytes.baseAddress!)..<UnsafeRawPointer(blob.bytes.baseAddress! + blob.bytes.count)
+        let inPlace: [UnsafeRawPointer?] = [
+            read.partTree.boxes.base.map(UnsafeRawPointer.init), read.itemTree.children.base.map(UnsafeRawPointer.init),
+            read.boundaries.runStarts.base.map(UnsafeRawPointer.init),
+            read.boundaries.runLengths.base.map(UnsafeRawPointer.init),
+            read.boundaries.trees[5].boxes.base.map(UnsafeRawPointer.init),
+        ]
+        #expect(inPlace.allSatisfy { $0.map(blobRange.contains) ?? false })
+        #expect(copied.partTree.boxes.base.map { blobRange.contains(UnsafeRawPointer($0)) } == false)
         #expect(copied.storedBytes() == bytes)
         var random = SeededRandom(seed: 42)
         let metric = LocalMetric.planar
