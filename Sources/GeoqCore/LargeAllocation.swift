@@ -18,12 +18,15 @@ enum LargeAllocation {
     static let threshold = 4 << 20
     static let hugePage = 2 << 20
 
-    /// Uninitialised room for `count` values of `T`.
-    static func buffer<T>(of type: T.Type = T.self, count: Int) -> UnsafeMutableBufferPointer<T> {
+    /// Uninitialised room for `count` values of `T`, its pages taken at once (``populate(_:)``)
+    /// unless `populated` is false (for room that may not all be written).
+    static func buffer<T>(of type: T.Type = T.self, count: Int, populated: Bool = true) -> UnsafeMutableBufferPointer<T>
+    {
         let bytes = count * MemoryLayout<T>.stride
         guard bytes >= threshold else { return .allocate(capacity: count) }
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: bytes, alignment: Swift.max(hugePage, MemoryLayout<T>.alignment))
+        if populated { populate(UnsafeMutableRawBufferPointer(start: raw, count: bytes)) }
         return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: count), count: count)
     }
 
@@ -31,6 +34,21 @@ enum LargeAllocation {
     static func bytes(count: Int) -> UnsafeMutableRawBufferPointer {
         let words = buffer(of: SIMD2<UInt64>.self, count: (count + 15) / 16)
         return UnsafeMutableRawBufferPointer(start: words.baseAddress, count: count)
+    }
+
+    /// Takes the pages of `buffer` from the system now, in one call, before they are written:
+    /// about a third less time than taking them one page fault at a time (256 MB: 67 to 127 ms
+    /// against 95 to 170 ms here). Advice only: a kernel without it leaves them to the faults.
+    static func populate(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+            guard buffer.count >= threshold, let base = buffer.baseAddress else { return }
+            // madvise wants a page-aligned start; the buffer's first partial page is left to a fault.
+            let page = Int(getpagesize())
+            let start = (Int(bitPattern: base) + page - 1) & ~(page - 1)
+            let end = Int(bitPattern: base) + buffer.count
+            guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(first, end - start, MADV_POPULATE_WRITE)
+        #endif
     }
 
     /// Marks a filled buffer of ``buffer(of:count:)`` for huge pages: advice only, which the

@@ -26,9 +26,27 @@ public final class PointArena: @unchecked Sendable {
     public init(capacity: Int) {
         self.capacity = Swift.max(0, capacity)
         base =
-            LargeAllocation.buffer(of: Point.self, count: self.capacity).baseAddress
+            LargeAllocation.buffer(of: Point.self, count: self.capacity, populated: false).baseAddress
             ?? UnsafeMutablePointer<Point>.allocate(capacity: 0)
     }
+
+    /// Positions from here on have no pages yet (see ``reserve(_:)``).
+    private var populatedEnd = 0
+
+    /// Takes the pages for the next `count` positions from the system, a few megabytes ahead
+    /// at a time (see ``LargeAllocation/populate(_:)``), before a reader writes them; room that
+    /// is never written costs no memory this way.
+    public func reserve(_ count: Int) {
+        let needed = Swift.min(capacity, filled + count)
+        guard needed > populatedEnd else { return }
+        let end = Swift.min(capacity, Swift.max(needed, populatedEnd + Self.populateStep))
+        LargeAllocation.populate(
+            UnsafeMutableRawBufferPointer(
+                start: base + populatedEnd, count: (end - populatedEnd) * MemoryLayout<Point>.stride))
+        populatedEnd = end
+    }
+
+    private static let populateStep = LargeAllocation.threshold / MemoryLayout<Point>.stride
 
     deinit { base.deallocate() }
 

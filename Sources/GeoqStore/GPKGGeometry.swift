@@ -257,6 +257,7 @@ struct WKBReader {
             rings = nil
             return nil
         }
+        sink.reserve(count + 1)
         let start = sink.count
         var at = offset
         for _ in 0..<count {
