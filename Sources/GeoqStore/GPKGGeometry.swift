@@ -222,22 +222,31 @@ struct WKBReader {
         return Double(bitPattern: bigEndian ? UInt64(bigEndian: raw) : UInt64(littleEndian: raw))
     }
 
-    /// Reads `count` positions of `dimensions` ordinates each, keeping x and y.
-    mutating func positions(count: Int, dimensions: Int, bigEndian: Bool) throws(StoreError) -> [Point] {
+    /// Checks that `count` positions of `dimensions` ordinates each follow, then hands each
+    /// one's x and y to `body` and moves past them.
+    @inline(__always)
+    mutating func readPositions(
+        count: Int, dimensions: Int, bigEndian: Bool, _ body: (Point) -> Void
+    ) throws(StoreError) {
         let stride = dimensions * 8
         guard count <= (buffer.count - offset) / stride else {
             throw StoreError(
                 .badGeometry,
                 "blob claims \(count) positions at byte \(offset) but only \(buffer.count - offset) bytes remain")
         }
-        var points = [Point]()
-        points.reserveCapacity(count)
         var at = offset
         for _ in 0..<count {
-            points.append(Point(x: double(at: at, bigEndian: bigEndian), y: double(at: at + 8, bigEndian: bigEndian)))
+            body(Point(x: double(at: at, bigEndian: bigEndian), y: double(at: at + 8, bigEndian: bigEndian)))
             at += stride
         }
         offset = at
+    }
+
+    /// Reads `count` positions of `dimensions` ordinates each, keeping x and y.
+    mutating func positions(count: Int, dimensions: Int, bigEndian: Bool) throws(StoreError) -> [Point] {
+        var points = [Point]()
+        points.reserveCapacity(Swift.min(count, (buffer.count - offset) / (dimensions * 8)))
+        try readPositions(count: count, dimensions: dimensions, bigEndian: bigEndian) { points.append($0) }
         return points
     }
 
@@ -246,25 +255,15 @@ struct WKBReader {
     /// caller reads them into an array. A buffer that runs out of room is not used again, so
     /// that the rings in it stay back to back.
     mutating func sharedPositions(count: Int, dimensions: Int, bigEndian: Bool) throws(StoreError) -> Int? {
-        guard let sink = rings else { return nil }
-        let stride = dimensions * 8
-        guard count <= (buffer.count - offset) / stride else {
-            throw StoreError(
-                .badGeometry,
-                "blob claims \(count) positions at byte \(offset) but only \(buffer.count - offset) bytes remain")
-        }
+        // Positions the blob does not hold are left to positions(count:…), which says so.
+        guard let sink = rings, count <= (buffer.count - offset) / (dimensions * 8) else { return nil }
         guard count < sink.free else {
             rings = nil
             return nil
         }
         sink.reserve(count + 1)
         let start = sink.count
-        var at = offset
-        for _ in 0..<count {
-            sink.append(Point(x: double(at: at, bigEndian: bigEndian), y: double(at: at + 8, bigEndian: bigEndian)))
-            at += stride
-        }
-        offset = at
+        try readPositions(count: count, dimensions: dimensions, bigEndian: bigEndian) { sink.append($0) }
         return start
     }
 
