@@ -58,7 +58,7 @@ extension PositionTree {
         func open(level: Int, entry: Int) {
             let halves = squaredDistances(from: q, level: level - 1, group: entry)
             let keys = SIMD8<Double>(lowHalf: halves.low, highHalf: halves.high)
-            let nearest = keys.min()
+            let nearest = Self.smallest(keys)
             guard nearest <= found.squaredReach && nearest < .infinity else { return }
             let first = entry * Self.nodeSize
             for lane in 0..<(Swift.min(first + Self.nodeSize, levelCounts[level - 1]) - first)
@@ -73,7 +73,7 @@ extension PositionTree {
             let slot = Int(next.slot)
             let lane = groups.take(slot, key: next.key)
             // Taken children and lanes past the end are infinite, and so may the reach be.
-            let following = groups[slot].keys.min()
+            let following = Self.smallest(groups[slot].keys)
             if following <= found.squaredReach && following < .infinity {
                 queue.push(QueueEntry(key: following, slot: Int32(slot)))
             }
@@ -93,6 +93,15 @@ extension PositionTree {
             }
         }
         return found.sorted
+    }
+
+    /// The smallest of eight keys, by a tree of minimums: the standard library's `min()` is a
+    /// call and a loop whose branches the data decide.
+    @inline(__always)
+    static func smallest(_ k: SIMD8<Double>) -> Double {
+        Swift.min(
+            Swift.min(Swift.min(k[0], k[4]), Swift.min(k[1], k[5])),
+            Swift.min(Swift.min(k[2], k[6]), Swift.min(k[3], k[7])))
     }
 
     /// The squared straight-line distance between two positions (w ignored), square metres.
