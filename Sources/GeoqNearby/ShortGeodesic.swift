@@ -195,8 +195,9 @@ struct ShortGeodesic {
         let skew =
             Self.ep2 / 6 / (Self.a * Self.a) * line.squaredChord * (1 - Self.e2 * sin2Phi) * (1 - sin2Phi) * de
             * dn / h2
-        var bearing = (Self.azimuth(east: de, north: dn) - skew) * 180 / .pi
-        bearing = bearing < 0 ? bearing + 360 : bearing
+        let bearing = (Self.azimuth(east: de, north: dn) - skew) * 180 / .pi
+        // Only a line a hair from north falls outside [0, 360): a branch that is predicted.
+        if bearing < 0 { return bearing + 360 }
         return bearing >= 360 ? bearing - 360 : bearing
     }
 
@@ -214,8 +215,10 @@ struct ShortGeodesic {
     static func azimuth(east: Double, north: Double) -> Double {
         let ax = north.magnitude, ay = east.magnitude
         let small = Swift.min(ax, ay), large = Swift.max(ax, ay)
-        let beyondEighth = small > 0.414_213_562_373_095_03 * large
-        let u = (beyondEighth ? small - large : small) / (beyondEighth ? small + large : large)
+        // The selects are written as arithmetic on 0 or 1 (flags the processor sets without a
+        // jump): the compiler may turn a select of doubles into a branch.
+        let beyondEighth = Self.flag(small > 0.414_213_562_373_095_03 * large)
+        let u = (small - beyondEighth * large) / (large + beyondEighth * small)
         // Estrin's scheme: four short chains side by side rather than one of nine steps.
         let s = u * u, s2 = s * s, s4 = s2 * s2, s8 = s4 * s4
         let p01 = 0.999_999_999_999_999 - 0.333_333_333_332_214_3 * s
@@ -224,9 +227,16 @@ struct ShortGeodesic {
         let p67 = 0.076_735_354_281_832_85 - 0.065_059_829_671_708_4 * s
         let p89 = 0.050_247_621_189_401_28 - 0.025_316_479_573_776_477 * s
         let p = (p01 + s2 * p23) + s4 * (p45 + s2 * p67) + s8 * p89
-        var angle = u * p + (beyondEighth ? Double.pi / 4 : 0)  // atan(small / large)
-        angle = ay > ax ? Double.pi / 2 - angle : angle  // atan(|east| / |north|)
-        angle = north < 0 ? Double.pi - angle : angle
-        return east < 0 ? 2 * Double.pi - angle : angle
+        var angle = u * p + beyondEighth * (Double.pi / 4)  // atan(small / large)
+        let steep = Self.flag(ay > ax), south = Self.flag(north < 0), west = Self.flag(east < 0)
+        angle = steep * (Double.pi / 2) + (1 - 2 * steep) * angle  // atan(|east| / |north|)
+        angle = south * Double.pi + (1 - 2 * south) * angle
+        return west * (2 * Double.pi) + (1 - 2 * west) * angle
+    }
+
+    /// 1 for true and 0 for false, by a flag set from the comparison rather than a jump.
+    @inline(__always)
+    static func flag(_ condition: Bool) -> Double {
+        Double(unsafeBitCast(condition, to: UInt8.self))
     }
 }
