@@ -66,9 +66,8 @@ extension PositionTree {
         open(level: rootLevel, entry: 0)
         while let next = queue.pop(), next.key <= found.squaredReach {
             let slot = Int(next.slot)
-            let lane = groups.take(slot, key: next.key)
+            let (lane, following) = groups.take(slot, key: next.key)
             // Taken children and lanes past the end are infinite, and so may the reach be.
-            let following = Self.smallest(groups[slot].keys)
             if following <= found.squaredReach && following < .infinity {
                 queue.push(QueueEntry(key: following, slot: Int32(slot)))
             }
@@ -338,12 +337,26 @@ struct SiblingGroups: ~Copyable {
         return count - 1
     }
 
-    /// Takes the child of group `slot` whose key is `key` (the first such lane): marks it
-    /// taken and returns its lane.
-    mutating func take(_ slot: Int, key: Double) -> Int {
+    /// Takes the child of group `slot` whose key is `key`, the group's smallest (the first
+    /// such lane): marks it taken, and returns its lane and the group's next smallest key.
+    ///
+    /// The next smallest is the second smallest of the keys read before the mark (a network
+    /// of minimums and maximums): reading the keys again right after writing one lane would
+    /// wait for the write, the wider reads unable to take their data from the narrower store.
+    mutating func take(_ slot: Int, key: Double) -> (lane: Int, following: Double) {
+        let k = storage[slot].keys
         var lane = 0
-        while storage[slot].keys[lane] != key { lane += 1 }
+        while k[lane] != key { lane += 1 }
         storage[slot].keys[lane] = .infinity
-        return lane
+        @inline(__always)
+        func merge(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {
+            (Swift.min(a.0, b.0), Swift.min(Swift.max(a.0, b.0), Swift.min(a.1, b.1)))
+        }
+        let pairs = (
+            (Swift.min(k[0], k[4]), Swift.max(k[0], k[4])), (Swift.min(k[1], k[5]), Swift.max(k[1], k[5])),
+            (Swift.min(k[2], k[6]), Swift.max(k[2], k[6])), (Swift.min(k[3], k[7]), Swift.max(k[3], k[7]))
+        )
+        let two = merge(merge(pairs.0, pairs.1), merge(pairs.2, pairs.3))
+        return (lane, two.1)
     }
 }
