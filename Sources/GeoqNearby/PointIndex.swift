@@ -111,7 +111,11 @@ public struct PointIndex: Sendable {
             nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
                 let from = start ?? karney.endpoint(q)
                 start = from
-                return karney.distanceAndBearing(from: from, to: ends[item])
+                let line = karney.solve(from, ends[item])
+                // The bearing from the azimuth's sine and cosine by the branch-free arctangent
+                // (within 10⁻¹³° of atan2's).
+                let bearing = ShortGeodesic.azimuth(east: line.salp1, north: line.calp1) * (180 / .pi)
+                return (line.distance, bearing >= 360 ? bearing - 360 : bearing)
             }
         }
     }
@@ -154,6 +158,8 @@ public struct PointIndex: Sendable {
                 candidates.append(Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line))
             } else {
                 long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
+                // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
+                karneyEnds.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + item) }
             }
         }
         // Phase 3: Karney for the long lines, by increasing chord (the order they were
