@@ -255,6 +255,7 @@ struct SearchQueue: ~Copyable {
 
     deinit { storage.deallocate() }
 
+    @inline(__always)
     mutating func push(_ entry: PositionTree.QueueEntry) {
         if count == capacity { grow() }
         // Sift up by moving parents down into the hole, then drop the entry in.
@@ -324,6 +325,7 @@ struct SiblingGroups: ~Copyable {
     subscript(slot: Int) -> SiblingGroup { storage[slot] }
 
     /// Adds `group`; returns its slot.
+    @inline(__always)
     mutating func append(_ group: SiblingGroup) -> Int {
         if count == capacity {
             let larger = UnsafeMutablePointer<SiblingGroup>.allocate(capacity: capacity * 2)
