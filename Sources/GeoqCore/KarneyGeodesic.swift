@@ -136,8 +136,9 @@ public struct KarneyGeodesic: GeodesicSolving {
     /// The solution in sines and cosines of the azimuths, as the callers need it.
     package struct Solution {
         package var distance: Double
-        var salp1: Double
-        var calp1: Double
+        /// sin and cos of the initial azimuth.
+        package var salp1: Double
+        package var calp1: Double
         var salp2: Double
         var calp2: Double
     }

@@ -111,7 +111,11 @@ public struct PointIndex: Sendable {
             nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
                 let from = start ?? karney.endpoint(q)
                 start = from
-                return karney.distanceAndBearing(from: from, to: ends[item])
+                let line = karney.solve(from, ends[item])
+                // The bearing from the azimuth's sine and cosine by the branch-free arctangent
+                // (within 10⁻¹³° of atan2's).
+                let bearing = ShortGeodesic.azimuth(east: line.salp1, north: line.calp1) * (180 / .pi)
+                return (line.distance, bearing >= 360 ? bearing - 360 : bearing)
             }
         }
     }
@@ -154,6 +158,8 @@ public struct PointIndex: Sendable {
                 candidates.append(Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line))
             } else {
                 long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
+                // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
+                karneyEnds.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + item) }
             }
         }
         // Phase 3: Karney for the long lines, by increasing chord (the order they were
@@ -176,10 +182,7 @@ public struct PointIndex: Sendable {
                 known.insert(exact.distance)
             }
         }
-        return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity) { c in
-            if let bearing = c.karneyBearing { return bearing }
-            return shortLine.bearing(of: c.line)
-        } karney: {
+        return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine) {
             solve($0)
         }
     }
@@ -250,8 +253,8 @@ public struct PointIndex: Sendable {
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
     /// their bearings.
     static func settle(
-        _ candidates: consuming [Candidate], limit: Int, within maxMetres: Double,
-        bearing: (Candidate) -> Double, karney: (Int) -> (distance: Double, bearing: Double)
+        _ candidates: consuming [Candidate], limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
+        karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         let tolerance = distanceTolerance
         sortByDistance(&candidates)
@@ -275,15 +278,21 @@ public struct PointIndex: Sendable {
         // Values more than two tolerances apart keep their order whichever of the two
         // computations gave them, so one sort by the mixed values is Karney's order.
         sortByDistance(&candidates)
-        var hits: [NearestHit] = []
-        hits.reserveCapacity(Swift.min(limit, candidates.count))
-        for c in candidates {
-            guard hits.count < limit, c.distance <= maxMetres else { break }
-            let b = bearing(c)
-            // -0 and 360 both mean north.
-            hits.append(NearestHit(item: c.item, distance: c.distance, bearing: b >= 360 ? 0 : b + 0))
+        var count = 0
+        while count < Swift.min(limit, candidates.count) && candidates[count].distance <= maxMetres { count += 1 }
+        // The bearings in a loop of their own, inlined: each is a chain of dependent steps, and
+        // the processor overlaps the chains of consecutive hits.
+        return candidates.withUnsafeBufferPointer { c in
+            [NearestHit](unsafeUninitializedCapacity: count) { hits, initialized in
+                for i in 0..<count {
+                    let b = c[i].karneyBearing ?? shortLine.bearing(of: c[i].line)
+                    // -0 and 360 both mean north.
+                    (hits.baseAddress! + i).initialize(
+                        to: NearestHit(item: c[i].item, distance: c[i].distance, bearing: b >= 360 ? 0 : b + 0))
+                }
+                initialized = count
+            }
         }
-        return hits
     }
 
     /// Sorts by (distance, item) in place: insertion sort, as there are about `limit`

@@ -6,6 +6,8 @@ extension PositionTree {
     struct Reached {
         var squaredChord: Double
         var position: Int32
+        /// The caller's index of the point.
+        var item: Int32
     }
 
     /// One entry of the search queue: a sibling group (its slot in ``SiblingGroups``) keyed
@@ -33,20 +35,13 @@ extension PositionTree {
     ) -> [Reached] {
         guard count > 0 else { return [] }
         let q = query * SIMD4(1, 1, 1, 0)
-        var found = ReachList(limit: limit, reach: reach, margin: margin, capacity: Swift.min(limit, count) + 16)
-        if rootLevel == 0 {
-            found.offer(
-                squaredChord: Self.squaredChord(q, positions[0]), position: 0, include: include,
-                item: Int(positions[0].w))
-            return found.sorted
-        }
-        if rootLevel == 1 {
+        var found = ReachList(limit: limit, reach: reach, margin: margin, capacity: Swift.min(limit, count) + 32)
+        if rootLevel <= 1 {
             for j in 0..<count {
+                found.makeRoom(for: 1)
                 let position = positions[j]
-                let c2 = Self.squaredChord(q, position)
-                if c2 <= found.squaredReach {
-                    found.offer(squaredChord: c2, position: j, include: include, item: Int(position.w))
-                }
+                found.consider(squaredChord: Self.squaredChord(q, position), position: j, item: Int(position.w))
+                found.admit(include)
             }
             return found.sorted
         }
@@ -58,7 +53,7 @@ extension PositionTree {
         func open(level: Int, entry: Int) {
             let halves = squaredDistances(from: q, level: level - 1, group: entry)
             let keys = SIMD8<Double>(lowHalf: halves.low, highHalf: halves.high)
-            let nearest = keys.min()
+            let nearest = Self.smallest(keys)
             guard nearest <= found.squaredReach && nearest < .infinity else { return }
             let first = entry * Self.nodeSize
             for lane in 0..<(Swift.min(first + Self.nodeSize, levelCounts[level - 1]) - first)
@@ -71,9 +66,8 @@ extension PositionTree {
         open(level: rootLevel, entry: 0)
         while let next = queue.pop(), next.key <= found.squaredReach {
             let slot = Int(next.slot)
-            let lane = groups.take(slot, key: next.key)
+            let (lane, following) = groups.take(slot, key: next.key)
             // Taken children and lanes past the end are infinite, and so may the reach be.
-            let following = groups[slot].keys.min()
             if following <= found.squaredReach && following < .infinity {
                 queue.push(QueueEntry(key: following, slot: Int32(slot)))
             }
@@ -81,18 +75,26 @@ extension PositionTree {
             let entry = Int(groups[slot].first) + lane
             if level == 1 {
                 let first = entry * Self.nodeSize
+                found.makeRoom(for: Self.nodeSize)
                 for j in first..<Swift.min(first + Self.nodeSize, count) {
                     let position = positions[j]
-                    let c2 = Self.squaredChord(q, position)
-                    if c2 <= found.squaredReach {
-                        found.offer(squaredChord: c2, position: j, include: include, item: Int(position.w))
-                    }
+                    found.consider(squaredChord: Self.squaredChord(q, position), position: j, item: Int(position.w))
                 }
+                found.admit(include)
             } else {
                 open(level: level, entry: entry)
             }
         }
         return found.sorted
+    }
+
+    /// The smallest of eight keys, by a tree of minimums: the standard library's `min()` is a
+    /// call and a loop whose branches the data decide.
+    @inline(__always)
+    static func smallest(_ k: SIMD8<Double>) -> Double {
+        Swift.min(
+            Swift.min(Swift.min(k[0], k[4]), Swift.min(k[1], k[5])),
+            Swift.min(Swift.min(k[2], k[6]), Swift.min(k[3], k[7])))
     }
 
     /// The squared straight-line distance between two positions (w ignored), square metres.
@@ -102,12 +104,21 @@ extension PositionTree {
         return (d * d).sum()
     }
 
-    /// The points found so far within reach, sorted by chord, and the reach itself: what
+    /// The points found so far within reach, and the reach itself: what
     /// ``pointsWithinReach(of:limit:reach:margin:where:)`` keeps between steps, in storage it
     /// owns (no uniqueness checks in the search's inner loop).
     ///
-    /// Invariant: `entries[0 ..< count]` are sorted by squared chord, all at most
-    /// `squaredReach`; once `count ≥ limit`, `reach` is at most
+    /// Written so that the data decide as few branches as possible (mispredictions, not
+    /// arithmetic, are what a query in a new place pays most for): a leaf's points are written
+    /// in turn and kept by advancing the count by the comparison with the reach; the `limit`
+    /// smallest chords are kept sorted by a fixed sequence of minimums and maximums; the reach
+    /// is lowered once per leaf, from the `limit`-th of them. Points that a lower reach would
+    /// have turned away are dropped at the end.
+    ///
+    /// Invariant: `entries[0 ..< count]` are included points (those from `admitted` on not yet
+    /// asked), each with a squared chord at most the squared reach of when it came;
+    /// `smallest[0 ..< limit]` holds the `limit` smallest squared chords of the admitted points,
+    /// ascending, infinity where fewer; once `limit` are admitted, `reach` is at most
     /// `ChordBound.longestGeodesic(c_k) + margin` for the `limit`-th chord c_k.
     struct ReachList: ~Copyable {
         let limit: Int
@@ -117,43 +128,103 @@ extension PositionTree {
         private var entries: UnsafeMutablePointer<Reached>
         private var capacity: Int
         private var count = 0
+        private var admitted = 0
+        private var smallest: UnsafeMutablePointer<Double>
 
         init(limit: Int, reach: Double, margin: Double, capacity: Int) {
             self.limit = limit
             self.margin = margin
             self.reach = reach
             squaredReach = reach * reach
-            self.capacity = Swift.max(capacity, 1)
+            self.capacity = Swift.max(capacity, 16)
             entries = .allocate(capacity: self.capacity)
+            smallest = .allocate(capacity: limit)
+            smallest.initialize(repeating: .infinity, count: limit)
         }
 
-        deinit { entries.deallocate() }
+        deinit {
+            entries.deallocate()
+            smallest.deallocate()
+        }
 
-        /// The entries, shortest chord first.
-        var sorted: [Reached] { Array(UnsafeBufferPointer(start: entries, count: count)) }
-
-        /// Adds the point at tree `position` (the caller's `item`), whose squared chord is at
-        /// most `squaredReach`, if `include` accepts it; lowers the reach once `limit` are held.
-        @inline(__always)
-        mutating func offer(squaredChord c2: Double, position: Int, include: (Int) -> Bool, item: Int) {
-            guard include(item) else { return }
-            if count == capacity { grow() }
-            // Shift the longer chords up by one (a handful at most).
-            var at = count
-            while at > 0 && entries[at - 1].squaredChord > c2 {
-                entries[at] = entries[at - 1]
-                at -= 1
+        /// The entries within the final reach, shortest chord first.
+        var sorted: [Reached] {
+            var kept = 0
+            for i in 0..<count {
+                entries[kept] = entries[i]
+                kept &+= entries[i].squaredChord <= squaredReach ? 1 : 0
             }
-            entries[at] = Reached(squaredChord: c2, position: Int32(position))
-            count += 1
-            // The k-th chord changes only when the new one lands among the first k (the bound
-            // costs an asin beyond 634 km).
-            guard count >= limit, at < limit else { return }
-            let kth = ChordBound.longestGeodesic(chord: entries[limit - 1].squaredChord.squareRoot()) + margin
-            guard kth < reach else { return }
-            reach = kth
-            squaredReach = kth * kth
-            while count > limit && entries[count - 1].squaredChord > squaredReach { count -= 1 }
+            // Insertion sort: a few tens at most.
+            for i in Swift.min(1, kept)..<kept {
+                let moving = entries[i]
+                var at = i
+                while at > 0 && entries[at - 1].squaredChord > moving.squaredChord {
+                    entries[at] = entries[at - 1]
+                    at -= 1
+                }
+                entries[at] = moving
+            }
+            return Array(UnsafeBufferPointer(start: entries, count: kept))
+        }
+
+        /// Makes sure `n` more points can be considered.
+        @inline(__always)
+        mutating func makeRoom(for n: Int) {
+            if count + n > capacity { grow() }
+        }
+
+        /// Writes the point at tree `position` (the caller's `item`) after the others, and keeps
+        /// it when its squared chord is within the squared reach (room made beforehand).
+        @inline(__always)
+        mutating func consider(squaredChord c2: Double, position: Int, item: Int) {
+            entries[count] = Reached(squaredChord: c2, position: Int32(position), item: Int32(item))
+            count &+= c2 <= squaredReach ? 1 : 0
+        }
+
+        /// Asks `include` about the points kept since the last call, drops those it refuses,
+        /// counts the others among the smallest chords, then lowers the reach if it can.
+        @inline(__always)
+        mutating func admit(_ include: (Int) -> Bool) {
+            var i = admitted
+            while i < count {
+                guard include(Int(entries[i].item)) else {
+                    count -= 1
+                    entries[i] = entries[count]
+                    continue
+                }
+                insertAmongSmallest(entries[i].squaredChord)
+                i += 1
+            }
+            admitted = count
+            let kth = smallest[limit - 1]
+            guard kth < .infinity else { return }
+            let lowered = ChordBound.longestGeodesic(chord: kth.squareRoot()) + margin
+            reach = Swift.min(reach, lowered)
+            squaredReach = reach * reach
+        }
+
+        /// Inserts `c2` into the sorted `smallest`, the largest falling off: entry i becomes
+        /// max(old i − 1, min(old i, c2)), the same for every chord (for a chord at least the
+        /// largest nothing changes), so no branch depends on it. For long lists, only the
+        /// chords that belong there do the work.
+        @inline(__always)
+        private mutating func insertAmongSmallest(_ c2: Double) {
+            if limit > 16 {
+                guard c2 < smallest[limit - 1] else { return }
+                var at = limit - 1
+                while at > 0 && smallest[at - 1] > c2 {
+                    smallest[at] = smallest[at - 1]
+                    at -= 1
+                }
+                smallest[at] = c2
+                return
+            }
+            var previous = -Double.infinity
+            for i in 0..<limit {
+                let old = smallest[i]
+                smallest[i] = Swift.max(previous, Swift.min(old, c2))
+                previous = old
+            }
         }
 
         private mutating func grow() {
@@ -184,6 +255,7 @@ struct SearchQueue: ~Copyable {
 
     deinit { storage.deallocate() }
 
+    @inline(__always)
     mutating func push(_ entry: PositionTree.QueueEntry) {
         if count == capacity { grow() }
         // Sift up by moving parents down into the hole, then drop the entry in.
@@ -253,6 +325,7 @@ struct SiblingGroups: ~Copyable {
     subscript(slot: Int) -> SiblingGroup { storage[slot] }
 
     /// Adds `group`; returns its slot.
+    @inline(__always)
     mutating func append(_ group: SiblingGroup) -> Int {
         if count == capacity {
             let larger = UnsafeMutablePointer<SiblingGroup>.allocate(capacity: capacity * 2)
@@ -266,12 +339,26 @@ struct SiblingGroups: ~Copyable {
         return count - 1
     }
 
-    /// Takes the child of group `slot` whose key is `key` (the first such lane): marks it
-    /// taken and returns its lane.
-    mutating func take(_ slot: Int, key: Double) -> Int {
+    /// Takes the child of group `slot` whose key is `key`, the group's smallest (the first
+    /// such lane): marks it taken, and returns its lane and the group's next smallest key.
+    ///
+    /// The next smallest is the second smallest of the keys read before the mark (a network
+    /// of minimums and maximums): reading the keys again right after writing one lane would
+    /// wait for the write, the wider reads unable to take their data from the narrower store.
+    mutating func take(_ slot: Int, key: Double) -> (lane: Int, following: Double) {
+        let k = storage[slot].keys
         var lane = 0
-        while storage[slot].keys[lane] != key { lane += 1 }
+        while k[lane] != key { lane += 1 }
         storage[slot].keys[lane] = .infinity
-        return lane
+        @inline(__always)
+        func merge(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {
+            (Swift.min(a.0, b.0), Swift.min(Swift.max(a.0, b.0), Swift.min(a.1, b.1)))
+        }
+        let pairs = (
+            (Swift.min(k[0], k[4]), Swift.max(k[0], k[4])), (Swift.min(k[1], k[5]), Swift.max(k[1], k[5])),
+            (Swift.min(k[2], k[6]), Swift.max(k[2], k[6])), (Swift.min(k[3], k[7]), Swift.max(k[3], k[7]))
+        )
+        let two = merge(merge(pairs.0, pairs.1), merge(pairs.2, pairs.3))
+        return (lane, two.1)
     }
 }

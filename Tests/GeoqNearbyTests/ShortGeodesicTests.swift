@@ -21,6 +21,40 @@ import Testing
         return min(d, 360 - d)
     }
 
+    /// The bearing's arctangent against the library's `atan2` taken into a full turn: random
+    /// vectors of every length and direction, and the cases its selects decide (the axes, the
+    /// diagonals, both sides of tan(π/8), signed zeros).
+    @Test func azimuthIsAtan2InAFullTurn() {
+        func expected(_ east: Double, _ north: Double) -> Double {
+            let angle = atan2(east, north)
+            return angle < 0 ? angle + 2 * .pi : angle
+        }
+        var cases: [(Double, Double)] = []
+        let eighth = tan(Double.pi / 8)
+        for (e, n) in [
+            (0.0, 1.0), (1, 0), (0, -1), (-1, 0), (-0.0, 1), (-0.0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
+            (eighth, 1), (eighth.nextUp, 1), (eighth.nextDown, 1), (1, eighth), (-1, -eighth.nextUp),
+        ] {
+            cases.append((e, n))
+            cases.append((e * 1e5, n * 1e5))
+        }
+        var rng = SeededRandom(seed: 88)
+        for _ in 0..<500_000 {
+            let scale = pow(10, rng.uniform(-3...5))
+            cases.append((rng.uniform(-1...1) * scale, rng.uniform(-1...1) * scale))
+        }
+        var worst = 0.0, outsideTheTurn = 0
+        for (east, north) in cases {
+            let azimuth = ShortGeodesic.azimuth(east: east, north: north)
+            let difference = (azimuth - expected(east, north)).magnitude
+            // 0 and 2π are one direction.
+            worst = max(worst, min(difference, (difference - 2 * .pi).magnitude))
+            if !(azimuth >= 0 && azimuth <= 2 * .pi) { outsideTheTurn += 1 }
+        }
+        #expect(worst <= 2e-15)
+        #expect(outsideTheTurn == 0)
+    }
+
     /// 200,000 random lines: starts uniform on the sphere (and 1 in 10 within a degree of a
     /// pole or on the antimeridian), directions uniform, lengths log-uniform from 1 m to 120 km.
     @Test func randomLinesAgreeWithKarney() {
