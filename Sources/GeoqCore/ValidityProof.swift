@@ -37,6 +37,9 @@ public enum ValidityProof {
 
     public static func undecided(_ polygons: [Polygon]) -> Undecided? {
         var edges = EdgeSet()
+        let vertexCount = polygons.reduce(0) { $0 + $1.vertexCount }
+        edges.xs.reserveCapacity(vertexCount)
+        edges.ys.reserveCapacity(vertexCount)
         for polygon in polygons {
             guard edges.add(polygon) else { return .repeatedPosition }
         }
@@ -140,15 +143,12 @@ private struct EdgeSet {
     /// chains' boxes overlap; within two chains, the box of any run of edges is the box of its
     /// two end vertices, so halving the runs narrows them down to the edges that could meet.
     func noTwoEdgesMeet() -> ValidityProof.Undecided? {
-        var ringOfVertex: [Int32] = []
-        ringOfVertex.reserveCapacity(xs.count)
         // Chain c runs from vertex chainStarts[c] to vertex chainEnds[c].
         var chainStarts: [Int32] = []
         var chainEnds: [Int32] = []
         guard xs.count < Int(Int32.max) - 1 else { return .tooManyLongEdges }
         for (r, start) in ringStarts.enumerated() {
             let end = r + 1 < ringStarts.count ? ringStarts[r + 1] : xs.count
-            for _ in start..<end { ringOfVertex.append(Int32(r)) }
             var chainStart = start
             var sx = 0.0
             var sy = 0.0
@@ -185,37 +185,54 @@ private struct EdgeSet {
             order.append(GridEntry(cell: key(left), edge: Int32(c)))
         }
         GridEntry.sortByCell(&order)
+        // The boxes in that order, side by side in memory: the sweep reads them in a row.
+        let boxes = order.map { entry in
+            let (v0, v1) = (Int(chainStarts[Int(entry.edge)]), Int(chainEnds[Int(entry.edge)]))
+            return ChainBox(
+                minKey: entry.cell, maxKey: key(max(xs[v0], xs[v1])), minY: min(ys[v0], ys[v1]),
+                maxY: max(ys[v0], ys[v1]), first: Int32(v0), last: Int32(v1))
+        }
 
         return xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
-                ringOfVertex.withUnsafeBufferPointer { rings in
-                    let pairs = EdgePairs(xs: xs, ys: ys, ringOfVertex: rings, ringStarts: ringStarts)
+                boxes.withUnsafeBufferPointer { boxes in
+                    let pairs = EdgePairs(xs: xs, ys: ys, ringStarts: ringStarts)
                     // Chains whose boxes overlap: for each chain, the chains after it in x order
                     // that start before it ends (a budget keeps pathological layouts bounded).
                     var budget = 64 * chainCount + 1_000_000
                     for i in 0..<chainCount {
-                        let a = Int(order[i].edge)
-                        let a0 = Int(chainStarts[a]), a1 = Int(chainEnds[a])
-                        let aMaxKey = key(max(xs[a0], xs[a1]))
-                        let aMinY = min(ys[a0], ys[a1]), aMaxY = max(ys[a0], ys[a1])
+                        let a = boxes[i]
                         var j = i + 1
-                        while j < chainCount && order[j].cell <= aMaxKey {
-                            let b = Int(order[j].edge)
-                            let b0 = Int(chainStarts[b]), b1 = Int(chainEnds[b])
+                        while j < chainCount && boxes[j].minKey <= a.maxKey {
+                            let b = boxes[j]
                             j += 1
+                            if b.maxY < a.minY || b.minY > a.maxY { continue }
                             budget -= 1
                             if budget < 0 { return .tooManyLongEdges }
-                            if max(ys[b0], ys[b1]) < aMinY || min(ys[b0], ys[b1]) > aMaxY { continue }
-                            if !pairs.chainsApart(a0, a1, b0, b1, budget: &budget) {
+                            if !pairs.chainsApart(
+                                Int(a.first), Int(a.last), Int(b.first), Int(b.last), budget: &budget)
+                            {
                                 return budget < 0 ? .tooManyLongEdges : .edgesMeet
                             }
                         }
+                        budget -= (j - i) >> 4
+                        if budget < 0 { return .tooManyLongEdges }
                     }
                     return nil
                 }
             }
         }
     }
+}
+
+/// A monotone chain's box, and its first and last vertex.
+private struct ChainBox {
+    var minKey: UInt64
+    var maxKey: UInt64
+    var minY: Double
+    var maxY: Double
+    var first: Int32
+    var last: Int32
 }
 
 /// A value to sort by and what it belongs to.
@@ -267,7 +284,6 @@ private struct GridEntry {
 private struct EdgePairs {
     let xs: UnsafeBufferPointer<Double>
     let ys: UnsafeBufferPointer<Double>
-    let ringOfVertex: UnsafeBufferPointer<Int32>
     let ringStarts: [Int]
 
     /// True when edges `e` and `f` (by their start vertex) certainly do not meet, or are
@@ -313,16 +329,22 @@ private struct EdgePairs {
     }
 
     /// Edges starting at vertices `a` and `b` follow each other in one ring (the ring's last
-    /// edge and its first are consecutive too).
+    /// edge and its first are consecutive too). A ring's closing vertex starts no edge, so
+    /// edges one vertex apart are always in one ring.
     @inline(__always)
     private func consecutive(_ a: Int, _ b: Int) -> Bool {
-        let ring = ringOfVertex[a]
-        guard ringOfVertex[b] == ring else { return false }
         if a + 1 == b || b + 1 == a { return true }
-        let r = Int(ring)
-        let start = ringStarts[r]
-        let lastEdge = (r + 1 < ringStarts.count ? ringStarts[r + 1] : xs.count) - 2
-        return (a == start && b == lastEdge) || (b == start && a == lastEdge)
+        let (first, other) = a < b ? (a, b) : (b, a)
+        // The ring that starts at `first`, if one does.
+        var low = 0
+        var high = ringStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ringStarts[mid] < first { low = mid + 1 } else { high = mid }
+        }
+        guard low < ringStarts.count, ringStarts[low] == first else { return false }
+        let end = low + 1 < ringStarts.count ? ringStarts[low + 1] : xs.count
+        return other == end - 2
     }
 }
 
