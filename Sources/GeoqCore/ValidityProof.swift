@@ -240,8 +240,9 @@ private struct GridEntry {
     var cell: UInt64
     var edge: Int32
 
-    /// Sorts by `cell`: a least-significant-digit radix sort, 16 bits a pass, over the bits the
-    /// keys use (a comparison sort of hundreds of thousands of entries is several times slower).
+    /// Sorts by `cell`: a least-significant-digit radix sort, 11 bits a pass, over the bits the
+    /// keys use (a comparison sort of hundreds of thousands of entries is several times slower;
+    /// wider digits spend more on clearing their counts than they save in passes).
     static func sortByCell(_ entries: inout [GridEntry]) {
         guard entries.count > 256 else {
             entries.sort { $0.cell < $1.cell }
@@ -251,7 +252,7 @@ private struct GridEntry {
         var scratch = entries
         var shift: UInt64 = 0
         var inScratch = false
-        var counts = [Int](repeating: 0, count: 1 << 16 + 1)
+        var counts = [Int](repeating: 0, count: 1 << 11 + 1)
         while shift == 0 || (shift < 64 && highest >> shift != 0) {
             for d in counts.indices { counts[d] = 0 }
             if inScratch {
@@ -260,7 +261,7 @@ private struct GridEntry {
                 radixPass(from: entries, to: &scratch, shift: shift, counts: &counts)
             }
             inScratch.toggle()
-            shift += 16
+            shift += 11
         }
         if inScratch { entries = scratch }
     }
@@ -268,11 +269,11 @@ private struct GridEntry {
     private static func radixPass(
         from source: [GridEntry], to target: inout [GridEntry], shift: UInt64, counts: inout [Int]
     ) {
-        for entry in source { counts[Int((entry.cell >> shift) & 0xFFFF) + 1] += 1 }
+        for entry in source { counts[Int((entry.cell >> shift) & 0x7FF) + 1] += 1 }
         for d in 1..<counts.count { counts[d] += counts[d - 1] }
         target.withUnsafeMutableBufferPointer { out in
             for entry in source {
-                let digit = Int((entry.cell >> shift) & 0xFFFF)
+                let digit = Int((entry.cell >> shift) & 0x7FF)
                 out[counts[digit]] = entry
                 counts[digit] += 1
             }
@@ -374,13 +375,17 @@ private struct RingNesting {
             }
         }
         guard polygons.count > 1 else { return true }
-        // A part's shell inside another part's shell must be in one of its holes.
-        let order = polygons.indices.sorted { shellBoxes[$0].minX < shellBoxes[$1].minX }
+        // A part's shell inside another part's shell must be in one of its holes. The parts
+        // whose box holds a shell's first vertex come from an R-tree (thousands of islands).
+        let tree = PackedRTree(boxes: shellBoxes)
         for i in polygons.indices {
             let vertex = polygons[i].shell.points[0]
-            for j in order {
-                if shellBoxes[j].minX > vertex.x { break }
-                guard j != i, shellBoxes[j].contains(vertex) else { continue }
+            var candidates: [Int] = []
+            tree.search(containing: vertex) { j in
+                if j != i { candidates.append(j) }
+                return true
+            }
+            for j in candidates {
                 guard let inShell = inside(vertex, polygon: j, ring: -1) else { return false }
                 guard inShell else { continue }
                 var inHole = false
