@@ -101,20 +101,28 @@ extension GeoPackage {
             "INSERT INTO \(q(table)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
         let index = try connection.prepare("INSERT INTO \(q(rtree)) VALUES (?, ?, ?, ?, ?)")
 
+        // One buffer for every blob, bound without a copy: blobs of megabytes are neither
+        // allocated per row nor copied once more by SQLite.
+        var blob: [UInt8] = []
         for (row, feature) in layer.features.enumerated() {
             let fid = Int64(row + 1)
             try insert.bind(fid, at: 1)
-            try insert.bind(blob: GPKGGeometry.encode(feature.geometry), at: 2)
+            GPKGGeometry.encode(feature.geometry, into: &blob)
             try insert.bind(feature.id, at: 3)
             try insert.bind(feature.name, at: 4)
             for (i, column) in columns.enumerated() {
                 try Self.bind(feature.properties[column.key], as: column.kind, to: insert, at: Int32(i + 5))
             }
-            do {
-                try insert.run()
-            } catch {
-                throw error.within("feature '\(feature.id)' (row \(row + 1))")
+            let failure = blob.withUnsafeBytes { bytes -> StoreError? in
+                do throws(StoreError) {
+                    try insert.bind(borrowedBlob: bytes, at: 2)
+                    try insert.run()
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            if let failure { throw failure.within("feature '\(feature.id)' (row \(row + 1))") }
 
             let box = feature.geometry.boundingBox
             if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }
