@@ -76,13 +76,26 @@ public struct PackedRTree: Sendable {
         let sliceSize = nodeSize * ((nodeCount + sliceCount - 1) / sliceCount)
         func cx(_ b: BoundingBox) -> Double { b.isEmpty ? .infinity : b.minX + b.maxX }
         func cy(_ b: BoundingBox) -> Double { b.isEmpty ? .infinity : b.minY + b.maxY }
-        entries.sort { cx($0.box) < cx($1.box) }
+        sortStably(&entries[...], by: cx)
         var start = 0
         while start < n {
             let end = Swift.min(start + sliceSize, n)
-            entries[start..<end].sort { cy($0.box) < cy($1.box) }
+            sortStably(&entries[start..<end], by: cy)
             start = end
         }
+    }
+
+    /// Sorts `entries` by `key` of their boxes, ties kept in their order: the order of a stable
+    /// sort by that key, found by sorting the keys computed once, with each entry's position as
+    /// the tie-break (comparing boxes through the key function is most of a large layer's build).
+    static func sortStably(
+        _ entries: inout ArraySlice<(box: BoundingBox, child: Int32)>, by key: (BoundingBox) -> Double
+    ) {
+        let base = entries.startIndex
+        var keyed = entries.indices.map { (key: key(entries[$0].box), position: Int32($0 - base)) }
+        keyed.sort { $0.key < $1.key || (!($1.key < $0.key) && $0.position < $1.position) }
+        let original = Array(entries)
+        for (k, entry) in keyed.enumerated() { entries[base + k] = original[Int(entry.position)] }
     }
 
     @inlinable

@@ -45,49 +45,65 @@ struct StripeTable: Sendable {
         vertices: LayerVertices, parts rings: [(rings: [Range<Int>], feature: Int32)],
         stripesPerEdge: Double = StripeTable.defaultStripesPerEdge
     ) {
+        // Two passes: every part's stripe sizes first, then all edges into one buffer of the
+        // exact size (growing it part by part copied and faulted in tens of megabytes anew).
         var parts: [Part] = []
-        var offsets: [Int32] = []
-        var edges: [UInt32] = []
         parts.reserveCapacity(rings.count)
+        var allSizes: [[Int]] = []
+        allSizes.reserveCapacity(rings.count)
+        var total = 0
+        var offsetCount = 0
         let v = vertices.points
         for (ranges, feature) in rings {
             // The shell's box (the first ring's), as ``Polygon/boundingBox`` has it.
             var box = BoundingBox.empty
             for i in ranges.first ?? 0..<0 { box.expand(toInclude: v[i]) }
-            var own: [Int] = []
-            for range in ranges where range.count > 1 {
-                for e in range.lowerBound..<range.upperBound - 1 { own.append(e) }
-            }
+            var edgeCount = 0
+            for range in ranges where range.count > 1 { edgeCount += range.count - 1 }
             let count =
                 box.height > 0
-                ? Swift.max(1, Swift.min(Int((Double(own.count) * stripesPerEdge).rounded(.up)), 1 << 20)) : 1
+                ? Swift.max(1, Swift.min(Int((Double(edgeCount) * stripesPerEdge).rounded(.up)), 1 << 20)) : 1
             let perUnit = box.height > 0 ? Double(count) / box.height : 0
-            func stripe(_ y: Double) -> Int {
-                let s = Int((y - box.minY) * perUnit)
-                return s < 0 ? 0 : (s >= count ? count - 1 : s)
-            }
+            let stripes = Stripes(minY: box.minY, perUnit: perUnit, count: count)
             // Counting sort: first the size of each stripe, then the edges in place.
             var sizes = [Int](repeating: 0, count: count + 1)
-            for e in own {
-                let (a, b) = (v[e].y, v[e + 1].y)
-                for s in stripe(Swift.min(a, b))...stripe(Swift.max(a, b)) { sizes[s + 1] += 1 }
-            }
-            for s in 0..<count { sizes[s + 1] += sizes[s] }
-            let base = edges.count
-            var cursor = sizes
-            edges.append(contentsOf: repeatElement(0, count: sizes[count]))
-            for e in own {
-                let (a, b) = (v[e].y, v[e + 1].y)
-                for s in stripe(Swift.min(a, b))...stripe(Swift.max(a, b)) {
-                    edges[base + cursor[s]] = UInt32(e)
-                    cursor[s] += 1
+            for range in ranges where range.count > 1 {
+                for e in range.lowerBound..<range.upperBound - 1 {
+                    let (a, b) = (v[e].y, v[e + 1].y)
+                    for s in stripes.of(Swift.min(a, b))...stripes.of(Swift.max(a, b)) { sizes[s + 1] += 1 }
                 }
             }
+            for s in 0..<count { sizes[s + 1] += sizes[s] }
             parts.append(
                 Part(
-                    boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsets.count,
+                    boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsetCount,
                     feature: feature))
-            offsets.append(contentsOf: sizes.map { Int32(base + $0) })
+            offsetCount += count + 1
+            total += sizes[count]
+            allSizes.append(sizes)
+        }
+        var offsets: [Int32] = []
+        offsets.reserveCapacity(offsetCount)
+        let edges = [UInt32](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var base = 0
+            for (k, (ranges, _)) in rings.enumerated() {
+                let part = parts[k]
+                let stripes = Stripes(
+                    minY: part.boundingBox.minY, perUnit: part.stripesPerUnit, count: part.stripeCount)
+                var cursor = allSizes[k]
+                for range in ranges where range.count > 1 {
+                    for e in range.lowerBound..<range.upperBound - 1 {
+                        let (a, b) = (v[e].y, v[e + 1].y)
+                        for s in stripes.of(Swift.min(a, b))...stripes.of(Swift.max(a, b)) {
+                            buffer[base + cursor[s]] = UInt32(e)
+                            cursor[s] += 1
+                        }
+                    }
+                }
+                for size in allSizes[k] { offsets.append(Int32(base + size)) }
+                base += allSizes[k][part.stripeCount]
+            }
+            initialized = total
         }
         self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges, vertices: vertices)
     }
@@ -160,6 +176,19 @@ struct StripeTable: Sendable {
         // The largest edge number decides: one pass, no branch per edge.
         let largest = storage.edges.reduce(0, Swift.max)
         return storage.edges.isEmpty || Int(largest) + 1 < storage.vertices.count
+    }
+}
+
+/// The stripe of a y in one part: `Int((y - minY) * perUnit)`, clamped to the part's stripes.
+private struct Stripes {
+    let minY: Double
+    let perUnit: Double
+    let count: Int
+
+    @inline(__always)
+    func of(_ y: Double) -> Int {
+        let s = Int((y - minY) * perUnit)
+        return s < 0 ? 0 : (s >= count ? count - 1 : s)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import GeoqCore
 
 /// A strict RFC 8259 JSON parser over UTF-8 bytes.
@@ -34,15 +35,26 @@ struct JSONParser {
     private let conversion = DecimalConversion()
     private var i = 0
     private var depth = 0
+    /// An array inside the top-level object (a FeatureCollection's `features`) with more bytes
+    /// than this left after it opens is parsed in two halves on two threads.
+    private var splitFrom = Int.max
+
+    /// Bytes left from which ``parse(_:)`` reads the top-level object's arrays on two threads.
+    static let splitThreshold = 16 << 20
 
     /// Parses one JSON document (any value at the top, then only whitespace).
     static func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {
         try document.withUnsafeBufferPointer { bytes in Result { () throws(SyntaxError) in try parse(bytes) } }.get()
     }
 
-    /// Parses one JSON document held in `bytes`, without copying it.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+    /// Parses one JSON document held in `bytes`, without copying it. An array of the top-level
+    /// object longer than `splittingFrom` bytes (a large FeatureCollection's features) is read in
+    /// two halves at once; the value and any error are the same as when read in one piece.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, splittingFrom: Int = splitThreshold
+    ) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        parser.splitFrom = splittingFrom
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
         parser.skipWhitespace()
         let value = try parser.value()
@@ -122,6 +134,10 @@ struct JSONParser {
             return .positions(points)
         }
         try enter()
+        if depth == 2, bytes.count - open > splitFrom, let items = inHalves(open: open) {
+            depth -= 1
+            return .array(items)
+        }
         i += 1
         var items: [JSONValue] = []
         skipWhitespace()
@@ -146,6 +162,99 @@ struct JSONParser {
                 return .array(items)
             }
             throw error("unexpected \(describeByte()): expected ',' or ']' in the array opened at \(place(open))")
+        }
+    }
+
+    /// The items of the array opened at `open`, read in two halves on two threads: from the
+    /// start up to an item near the middle here, from that item to the closing `]` on another
+    /// thread. Nil, with nothing consumed, when that fails in any way (the middle was not
+    /// where an item of this array starts, or the JSON has an error): the array is then read
+    /// in one piece, which reports any error at its place.
+    private mutating func inHalves(open: Int) -> [JSONValue]? {
+        // An object after a comma, past the middle: where an item may start.
+        var split = open + (bytes.count - open) / 2
+        while split < bytes.count {
+            if bytes[split] == UInt8(ascii: "{") {
+                var k = split - 1
+                while k > open, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[k]) { k -= 1 }
+                if bytes[k] == UInt8(ascii: ",") { break }
+            }
+            split += 1
+        }
+        guard split < bytes.count else { return nil }
+        let tail = Alongside(bytes: bytes, from: split, depth: depth)
+        let head = items(from: open + 1, until: split)
+        // Waited for in every case: the other thread reads the caller's bytes.
+        let rest = tail.result()
+        guard let head, let (rest, end) = rest else {
+            i = open
+            return nil
+        }
+        i = end
+        return head + rest
+    }
+
+    /// The items from offset `start` up to the item that starts at `stop` (nil unless one does).
+    private mutating func items(from start: Int, until stop: Int) -> [JSONValue]? {
+        let saved = (i, depth)
+        i = start
+        var items: [JSONValue] = []
+        do throws(SyntaxError) {
+            while true {
+                skipWhitespace()
+                items.append(try value())
+                skipWhitespace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+                i += 1
+                skipWhitespace()
+                if i == stop { return items }
+                if i > stop { break }
+            }
+        } catch {}
+        (i, depth) = saved
+        return nil
+    }
+
+    /// The items from offset `start` to the array's closing `]`, and the offset after it.
+    fileprivate mutating func itemsToEnd(from start: Int) -> ([JSONValue], Int)? {
+        i = start
+        var items: [JSONValue] = []
+        do throws(SyntaxError) {
+            while true {
+                skipWhitespace()
+                items.append(try value())
+                skipWhitespace()
+                guard i < bytes.count else { return nil }
+                if bytes[i] == UInt8(ascii: "]") { return (items, i + 1) }
+                guard bytes[i] == UInt8(ascii: ",") else { return nil }
+                i += 1
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// The second half of an array, read on another thread from `init` on.
+    private final class Alongside: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        /// Written by the worker before it signals `done`.
+        private var value: ([JSONValue], Int)?
+        /// The document, read-only while both halves are read (the caller waits in `result`).
+        private let bytes: UnsafeBufferPointer<UInt8>
+
+        init(bytes: UnsafeBufferPointer<UInt8>, from start: Int, depth: Int) {
+            self.bytes = bytes
+            DispatchQueue.global().async {
+                var parser = JSONParser(bytes: self.bytes)
+                parser.depth = depth
+                self.value = parser.itemsToEnd(from: start)
+                self.done.signal()
+            }
+        }
+
+        func result() -> ([JSONValue], Int)? {
+            done.wait()
+            return value
         }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Work started on another thread at `init`, whose result the caller waits for.
-final class Alongside<Value: Sendable>: @unchecked Sendable {
+package final class Alongside<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Written once by the worker before it signals `done`; read after waiting for it.
     private var value: Value?
 
-    init(_ work: @escaping @Sendable () -> Value) {
+    package init(_ work: @escaping @Sendable () -> Value) {
         DispatchQueue.global().async {
             self.value = work()
             self.done.signal()
@@ -14,7 +14,7 @@ final class Alongside<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the work and returns what it gave (call once).
-    func result() -> Value {
+    package func result() -> Value {
         done.wait()
         return value!
     }

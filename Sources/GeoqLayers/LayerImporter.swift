@@ -32,16 +32,26 @@ public struct LayerImporter: Sendable {
     /// skipped. A PostgreSQL failure is ``LayerError/store(_:)``.
     public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
     {
-        let prepared = try LayerLoader(invalidPolygons: invalidPolygons, validationThreads: validationThreads).prepare(
-            spec, from: url)
-        try write(spec, prepared: prepared, source: url, into: store)
+        let loader = LayerLoader(invalidPolygons: invalidPolygons, validationThreads: validationThreads)
+        // The index, the longest single step, is built while the polygons are checked and the
+        // rows written, whenever the checks cannot change the features.
+        var index: Alongside<[UInt8]?>?
+        let startIndex: (([Feature]) -> Void)? =
+            writesIndex && store.file != nil
+            ? { features in
+                let written = Self.uniformAreas(features)
+                index = Alongside { StoredIndex.bytes(of: written) }
+            } : nil
+        let prepared = try loader.prepare(spec, from: url, whileChecking: startIndex)
+        try write(spec, prepared: prepared, source: url, into: store, index: index)
         return prepared.report
     }
 
     /// The write step of an import: `prepared` (read from `source`) becomes layer `spec.name`
     /// of `store`, replacing any layer of that name in one transaction.
     package func write(
-        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress
+        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress,
+        index early: Alongside<[UInt8]?>? = nil
     ) throws(LayerError) {
         guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
         let input = StoredLayerInput(
@@ -56,7 +66,7 @@ public struct LayerImporter: Sendable {
                 // The index is built on a second thread while SQLite writes the rows on this one;
                 // it is written beside the layer once the layer is written whole.
                 let features = input.features
-                let index = writesIndex ? Alongside { StoredIndex.bytes(of: features) } : nil
+                let index = writesIndex ? early ?? Alongside { StoredIndex.bytes(of: features) } : nil
                 try package.replaceLayer(input)
                 if let bytes = index?.result() { try StoredIndex.write(bytes, of: input.name, into: package) }
             case .postgreSQL(let address):

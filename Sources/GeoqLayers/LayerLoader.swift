@@ -59,6 +59,15 @@ public struct LayerLoader: Sendable {
     /// given their ids, selected, checked (polygons, by the policy) and merged where rows
     /// repeat an id. What `load` indexes and what an import stores.
     public func prepare(_ spec: LayerSpec, from url: URL) throws(LayerError) -> PreparedLayer {
+        try prepare(spec, from: url, whileChecking: nil)
+    }
+
+    /// ``prepare(_:from:)``, handing the features it will return to `whileChecking` before it
+    /// checks their validity, when the policy cannot change them (`fail` refuses the layer,
+    /// `keep` keeps every feature): an import starts building their index meanwhile.
+    package func prepare(
+        _ spec: LayerSpec, from url: URL, whileChecking: (([Feature]) -> Void)?
+    ) throws(LayerError) -> PreparedLayer {
         let path = url.path
         guard FileManager.default.isReadableFile(atPath: path) else {
             if let fetch = spec.fetch { throw .sourceNotFetched(layer: spec.name, path: path, fetch: fetch) }
@@ -102,8 +111,13 @@ public struct LayerLoader: Sendable {
         var report = LoadReport(read: collection.features.count + emptySkipped)
         report.skipped = emptySkipped
         report.naming = naming
+        var early: ([Feature], [String])?
+        if let whileChecking, invalidPolygons == .fail || invalidPolygons == .keep {
+            early = Self.mergeRepeatedIDs(selected)
+            whileChecking(early!.0)
+        }
         let valid = try validate(selected, path: path, report: &report)
-        let (merged, mergeNotes) = Self.mergeRepeatedIDs(valid)
+        let (merged, mergeNotes) = early ?? Self.mergeRepeatedIDs(valid)
         notes += mergeNotes
         report.written = merged.count
         report.notes = notes

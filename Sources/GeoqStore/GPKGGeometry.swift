@@ -13,7 +13,18 @@ import GeoqCore
 public enum GPKGGeometry {
     /// Encodes `geometry` with the given SRS id (4326 for WGS84 longitude/latitude).
     public static func encode(_ geometry: Geometry, srsID: Int32 = 4326) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(geometry, srsID: srsID, into: &bytes)
+        return bytes
+    }
+
+    /// ``encode(_:srsID:)`` into `bytes`, replacing what they held but keeping their memory: a
+    /// writer of many large blobs reuses one buffer instead of allocating each anew.
+    static func encode(_ geometry: Geometry, srsID: Int32 = 4326, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
         var writer = WKBWriter()
+        swap(&writer.bytes, &bytes)
+        defer { swap(&writer.bytes, &bytes) }
         let box = geometry.boundingBox
         let isEmpty = box.isEmpty
         let hasEnvelope: Bool
@@ -34,7 +45,6 @@ public enum GPKGGeometry {
             writer.double(box.maxY)
         }
         writer.wkb(geometry)
-        return writer.bytes
     }
 
     /// Decodes a GeoPackage geometry blob.

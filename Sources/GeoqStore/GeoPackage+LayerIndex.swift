@@ -62,8 +62,13 @@ extension GeoPackage {
     public func replaceLayerIndex(
         of table: String, kind: IndexKind, format: Int, bytes: [UInt8]
     ) throws(StoreError) {
-        let q = Self.quoted
         do {
+            // An index written for an earlier content of the layer (the layer was just
+            // re-imported) is worth nothing: dropped in a transaction of its own, its pages are
+            // reused below without being read and copied to the journal first.
+            try connection.transaction { () throws(StoreError) in
+                if try indexIsStale(table) { try deleteLayerIndex(of: table) }
+            }
             try connection.transaction { () throws(StoreError) in
                 try createIndexTables()
                 guard let lastChange = try lastChange(of: table) else {
@@ -280,6 +285,19 @@ extension GeoPackage {
             try stmt.bind(table, at: 1)
             try stmt.run()
         }
+    }
+
+    /// True when layer `table` has a stored index written for another last_change of the layer.
+    private func indexIsStale(_ table: String) throws(StoreError) -> Bool {
+        guard try tableExists("geoq_layer_index") else { return false }
+        let stmt = try connection.prepare(
+            """
+            SELECT i.last_change IS NOT c.last_change
+            FROM geoq_layer_index i LEFT JOIN gpkg_contents c ON c.table_name = i.table_name
+            WHERE i.table_name = ?
+            """)
+        try stmt.bind(table, at: 1)
+        return try stmt.step() && stmt.int64(at: 0) == 1
     }
 
     /// What identifies the layer's rows cheaply: their count and the total size of their

@@ -27,12 +27,24 @@ extension GeoPackage {
                     try connection.scalarText("SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now')")
                     ?? "1970-01-01T00:00:00.000Z"
                 try createGeoqLayersTable()
-                try dropLayer(table)
 
+                // The new rows go into tables of a passing name and replace the old layer only
+                // once written: pages the old layer frees in this transaction and reused by the new
+                // rows would each have to be read and copied to the journal first; freed at the
+                // end, they are reused by later writes without either.
+                let staging = "geoq_staging_\(table)"
+                let stagingRtree = "rtree_\(staging)_geom"
                 var columnSQL = "fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom \(geometryType), "
                 columnSQL += "geoq_id TEXT NOT NULL, geoq_name TEXT"
                 for column in columns { columnSQL += ", \(q(column.key)) \(column.kind.rawValue)" }
-                try connection.execute("CREATE TABLE \(q(table)) (\(columnSQL))")
+                try connection.execute("CREATE TABLE \(q(staging)) (\(columnSQL))")
+                try connection.execute(
+                    "CREATE VIRTUAL TABLE \(q(stagingRtree)) USING rtree(id, minx, maxx, miny, maxy)")
+                try insertFeatures(layer, table: staging, rtree: stagingRtree, columns: columns)
+
+                try dropLayer(table)
+                try connection.execute("ALTER TABLE \(q(staging)) RENAME TO \(q(table))")
+                try connection.execute("ALTER TABLE \(q(stagingRtree)) RENAME TO \(q(rtree))")
 
                 let contents = try connection.prepare(
                     """
@@ -58,10 +70,6 @@ extension GeoPackage {
                 try geometryColumns.bind(table, at: 1)
                 try geometryColumns.bind(geometryType, at: 2)
                 try geometryColumns.run()
-
-                try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
-
-                try insertFeatures(layer, table: table, rtree: rtree, columns: columns)
 
                 // The triggers call ST_* functions that plain SQLite lacks: create them after
                 // the rows (as GDAL does), so that the bulk insert does not fire them.
@@ -101,20 +109,28 @@ extension GeoPackage {
             "INSERT INTO \(q(table)) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
         let index = try connection.prepare("INSERT INTO \(q(rtree)) VALUES (?, ?, ?, ?, ?)")
 
+        // One buffer for every blob, bound without a copy: blobs of megabytes are neither
+        // allocated per row nor copied once more by SQLite.
+        var blob: [UInt8] = []
         for (row, feature) in layer.features.enumerated() {
             let fid = Int64(row + 1)
             try insert.bind(fid, at: 1)
-            try insert.bind(blob: GPKGGeometry.encode(feature.geometry), at: 2)
+            GPKGGeometry.encode(feature.geometry, into: &blob)
             try insert.bind(feature.id, at: 3)
             try insert.bind(feature.name, at: 4)
             for (i, column) in columns.enumerated() {
                 try Self.bind(feature.properties[column.key], as: column.kind, to: insert, at: Int32(i + 5))
             }
-            do {
-                try insert.run()
-            } catch {
-                throw error.within("feature '\(feature.id)' (row \(row + 1))")
+            let failure = blob.withUnsafeBytes { bytes -> StoreError? in
+                do throws(StoreError) {
+                    try insert.bind(borrowedBlob: bytes, at: 2)
+                    try insert.run()
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            if let failure { throw failure.within("feature '\(feature.id)' (row \(row + 1))") }
 
             let box = feature.geometry.boundingBox
             if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqFormats
+import GeoqGEOS
 import GeoqLayers
 
 /// Import throughput: every catalog layer, Natural Earth's countries (a shapefile) and the
@@ -37,6 +38,7 @@ enum ImportBenchmark {
         var totalFeatures = 0
         var totalVertices = 0
         var totalTime = Duration.zero
+        var proofChecks: [String] = []
         for job in jobs {
             progress.note("importing \(job.spec.name)")
             var best: Measured?
@@ -65,6 +67,7 @@ enum ImportBenchmark {
                 totalTime += m.total
             }
             print(row(job.spec.name, m, oneThread: oneThread, peer: peer))
+            if job.large { proofChecks.append(try checkProof(job)) }
         }
         print(
             "| **catalog layers** | \(totalFeatures) | \(totalVertices) | | | | \(GeoqBench.format(totalTime)) | "
@@ -78,6 +81,12 @@ enum ImportBenchmark {
                 + "\(LayerLoader.processorCount) threads; one thread: the same total with validity checked on one). "
                 + "ogr2ogr \(gdalVersion()): `ogr2ogr -f GPKG` of the same file into a new GeoPackage, in the same run."
         )
+        print("")
+        print(
+            "| validity (one thread) | features | proved valid by ValidityProof | valid for GEOS | proved but GEOS invalid | proof | GEOS | left to GEOS, why |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|---|")
+        for line in proofChecks { print(line) }
     }
 
     struct Measured {
@@ -116,6 +125,30 @@ enum ImportBenchmark {
         return Measured(
             features: report.written, vertices: vertices, read: read, prepare: max(prepareWithRead - read, .zero),
             write: write, total: total, cpu: cpu)
+    }
+
+    /// ValidityProof against GEOS on every feature of `job`'s layer, one thread each: how many
+    /// the proof decides, and that it never calls valid what GEOS calls invalid.
+    static func checkProof(_ job: Job) throws -> String {
+        let features = try LayerLoader(invalidPolygons: .keep).prepare(job.spec, from: job.url).features
+        let polygons = features.map { $0.geometry.areal?.polygons ?? [] }
+        var start = ContinuousClock.now
+        let proved = polygons.map { ValidityProof.provesValid($0) }
+        let proofTime = ContinuousClock.now - start
+        var reasons: [String: Int] = [:]
+        for p in polygons { if let why = ValidityProof.undecided(p) { reasons[why.rawValue, default: 0] += 1 } }
+        let context = GEOSContext()
+        start = ContinuousClock.now
+        let valid = try features.map { try context.validity(of: context.makeGeometry($0.geometry)).isValid }
+        let geosTime = ContinuousClock.now - start
+        let wrong = zip(proved, valid).filter { $0 && !$1 }.count
+        guard wrong == 0 else {
+            throw BenchmarkError("ValidityProof called \(wrong) invalid features of \(job.spec.name) valid")
+        }
+        return
+            "| \(job.spec.name) | \(features.count) | \(proved.filter { $0 }.count) | \(valid.filter { $0 }.count) | \(wrong) "
+            + "| \(GeoqBench.format(proofTime)) | \(GeoqBench.format(geosTime)) "
+            + "| \(reasons.sorted { $0.key < $1.key }.map { "\($0.value): \($0.key)" }.joined(separator: "; ")) |"
     }
 
     /// User and system time of the whole process (every thread), in seconds.
