@@ -24,7 +24,13 @@ public struct BoundingBox: Hashable, Sendable {
     @inlinable
     public init<S: Sequence<Point>>(around points: S) {
         var box = BoundingBox.empty
-        for p in points { box.expand(toInclude: p) }
+        // Contiguous positions (an array, a ring's) are read in place, without an iterator.
+        let inPlace: Void? = points.withContiguousStorageIfAvailable { buffer in
+            for p in buffer { box.expand(toInclude: p) }
+        }
+        if inPlace == nil {
+            for p in points { box.expand(toInclude: p) }
+        }
         self = box
     }
 

@@ -56,11 +56,13 @@ public struct Ring: Hashable, Sendable {
     /// Twice the signed area by the shoelace formula: positive for counter-clockwise rings
     /// (with x to the east and y to the north).
     public var signedDoubleArea: Double {
-        var sum = 0.0
-        for i in 0..<(points.count - 1) {
-            let a = points[i], b = points[i + 1]
-            sum += (a.x * b.y - b.x * a.y)
+        points.withUnsafeBufferPointer { points in
+            var sum = 0.0
+            for i in 0..<(points.count - 1) {
+                let a = points[i], b = points[i + 1]
+                sum += (a.x * b.y - b.x * a.y)
+            }
+            return sum
         }
-        return sum
     }
 }

@@ -41,14 +41,15 @@ struct SoleCoverGrid: Sendable {
         func column(_ x: Double) -> Int { Swift.min(columns - 1, Swift.max(0, Int(((x - box.minX) * scaleX)))) }
         func row(_ y: Double) -> Int { Swift.min(rows - 1, Swift.max(0, Int(((y - box.minY) * scaleY)))) }
         for ring in rings {
-            let points = ring.points
-            guard points.count > 1 else { continue }
-            for i in 1..<points.count {
-                let (a, b) = (points[i - 1], points[i])
-                let (c0, c1) = (column(Swift.min(a.x, b.x) - slack), column(Swift.max(a.x, b.x) + slack))
-                let (r0, r1) = (row(Swift.min(a.y, b.y) - slack), row(Swift.max(a.y, b.y) + slack))
-                for r in r0...r1 {
-                    for c in c0...c1 { marked[r * columns + c] = true }
+            ring.points.withUnsafeBufferPointer { points in
+                guard points.count > 1 else { return }
+                for i in 1..<points.count {
+                    let (a, b) = (points[i - 1], points[i])
+                    let (c0, c1) = (column(Swift.min(a.x, b.x) - slack), column(Swift.max(a.x, b.x) + slack))
+                    let (r0, r1) = (row(Swift.min(a.y, b.y) - slack), row(Swift.max(a.y, b.y) + slack))
+                    for r in r0...r1 {
+                        for c in c0...c1 { marked[r * columns + c] = true }
+                    }
                 }
             }
         }

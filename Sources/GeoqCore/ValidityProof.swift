@@ -89,16 +89,18 @@ private struct EdgeSet {
 
     private mutating func add(_ ring: Ring) -> Bool {
         ringStarts.append(xs.count)
-        var previous = ring.points[0]
-        xs.append(previous.x)
-        ys.append(previous.y)
-        for p in ring.points.dropFirst() {
-            if p == previous { return false }
-            xs.append(p.x)
-            ys.append(p.y)
-            previous = p
+        return ring.points.withUnsafeBufferPointer { points in
+            var previous = points[0]
+            xs.append(previous.x)
+            ys.append(previous.y)
+            for p in points.dropFirst() {
+                if p == previous { return false }
+                xs.append(p.x)
+                ys.append(p.y)
+                previous = p
+            }
+            return true
         }
-        return true
     }
 
     /// Consecutive edges `a -> b -> c` meet only at `b`: not collinear, or collinear with
@@ -405,7 +407,7 @@ private struct RingNesting {
     /// Whether `p` is strictly inside ring `ring` of part `polygon` (-1: its shell); nil when
     /// on an edge or too close to one for a certain answer.
     private mutating func inside(_ p: Point, polygon: Int, ring: Int) -> Bool? {
-        let points = ring < 0 ? polygons[polygon].shell.points : polygons[polygon].holes[ring].points
+        let points = (ring < 0 ? polygons[polygon].shell.points : polygons[polygon].holes[ring].points).array
         guard points.count > 64 else { return RingLocator.inside(p, points[...]) }
         let id = polygon &* 1_000_003 &+ ring
         if let locator = locators[id] { return locator.inside(p) }
