@@ -49,8 +49,8 @@ public struct KarneyGeodesic: GeodesicSolving {
     /// residual after a step from v is about K v² with K = |λ″| / (2 λ′²); measured, K stayed
     /// under 33 on 300,000 such lines (random ones, and the answers of nearest-10 queries
     /// uniform on the sphere), so from 10⁻¹⁰ the next residual is under 4·10⁻¹⁹, 500 times
-    /// below tol0, and its evaluation would end the loop; that evaluation then skips the
-    /// longitude series. K grows as 1/σ₁₂ on short lines and without bound near the antipode,
+    /// below tol0, and its evaluation would end the loop; that step is taken by a first-order
+    /// correction instead (see ``solve(_:_:correctingLastStep:)``). K grows as 1/σ₁₂ on short lines and without bound near the antipode,
     /// so those keep the full loop (GeodTest-short fails by up to 0.1 mm otherwise).
     static let quadraticResidual = 1e-10
 
@@ -139,13 +139,31 @@ public struct KarneyGeodesic: GeodesicSolving {
         /// sin and cos of the initial azimuth.
         package var salp1: Double
         package var calp1: Double
-        var salp2: Double
-        var calp2: Double
+        /// sin and cos of the azimuth on arrival.
+        package var salp2: Double
+        package var calp2: Double
     }
 
     /// Karney's inverse solution (geodesic.c's `geod_geninverse_int`, distance and azimuths
     /// only).
     package func solve(_ p1: Endpoint, _ p2: Endpoint) -> Solution {
+        solve(p1, p2, correctingLastStep: true)
+    }
+
+    /// The solution, its last Newton step taken as ``solve(_:_:)`` does (`correctingLastStep`)
+    /// or by one more evaluation of the line (as geodesic.c; for comparison in tests).
+    ///
+    /// The last step: once the residual v of λ₁₂ and the step of α₁ are under
+    /// ``quadraticResidual``, the line at the current α₁ is a first-order correction away from
+    /// the answer. It reaches the latitude of the far end at a longitude v from it, so its
+    /// length moves by −v a cos β₂ sin α₂ when that end slides back along its parallel (of
+    /// radius a cos β₂), and α₁ by the step −v / λ₁₂′, whose sine and cosine are the step and
+    /// 1 in doubles (it is under 10⁻⁸); what this leaves out is of order v² a, under 10⁻¹¹ m
+    /// on these lines. So the reduced length that gives the slope also gives the length
+    /// (the distance integral is the sum that the reduced length's takes apart), and the
+    /// evaluation at the new α₁, with its arctangent, square roots and the step's sine and
+    /// cosine, is spared.
+    package func solve(_ p1: Endpoint, _ p2: Endpoint, correctingLastStep: Bool) -> Solution {
         // Longitude difference in [0, 180] after mirroring, computed exactly.
         var (lon12, lon12s) = Self.angleDifference(p1.longitude, p2.longitude)
         var lonsign: Double = lon12 >= 0 ? 1 : -1
@@ -245,6 +263,8 @@ public struct KarneyGeodesic: GeodesicSolving {
                 // Set by a Newton step from a residual so small that the next one is below tol0
                 // for certain: the next evaluation only completes the line.
                 var converged = false
+                // Set when that last step was taken by correction (the line is complete).
+                var corrected = false
                 while numit < Self.maxit2 {
                     state = lambda12(
                         sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2, salp1: salp1, calp1: calp1,
@@ -260,13 +280,28 @@ public struct KarneyGeodesic: GeodesicSolving {
                         calp1a = calp1
                     }
                     numit += 1
+                    // A residual from which the last step may be taken by correction: the
+                    // slope then comes with the length.
+                    let last =
+                        correctingLastStep && v.magnitude <= Self.quadraticResidual && v.magnitude > 16 * Self.tol0
+                        && (0.01...2.5).contains(state.sig12)
                     // The slope only once the value says another step is needed (the last
                     // evaluation, which ends the loop, needs none).
-                    let dlam12 =
+                    let slope =
                         numit <= Self.maxit1
-                        ? lambda12Derivative(state, sbet1: sbet1, dn1: dn1, cbet2: cbet2, dn2: dn2) : 0
+                        ? lambda12Derivative(state, sbet1: sbet1, dn1: dn1, cbet2: cbet2, dn2: dn2, distance: last)
+                        : (derivative: 0, s12b: 0)
+                    let dlam12 = slope.derivative
                     if numit <= Self.maxit1 && dlam12 > 0 {
                         let dalp1 = -v / dlam12
+                        if last && dalp1.magnitude <= Self.quadraticResidual && salp1 + calp1 * dalp1 > 0 {
+                            (salp1, calp1) = Self.normalized(salp1 + calp1 * dalp1, calp1 - salp1 * dalp1)
+                            (salp2, calp2) = endAzimuth(
+                                sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2, salp1: salp1, calp1: calp1)
+                            s12x = slope.s12b * b - v * equatorialRadius * cbet2 * state.salp2
+                            corrected = true
+                            break
+                        }
                         let sdalp1 = sin(dalp1), cdalp1 = cos(dalp1)
                         let nsalp1 = salp1 * cdalp1 + calp1 * sdalp1
                         if nsalp1 > 0 && dalp1.magnitude < .pi {
@@ -291,13 +326,15 @@ public struct KarneyGeodesic: GeodesicSolving {
                         ((salp1a - salp1).magnitude + (calp1a - calp1) < Self.tolb
                             || (salp1 - salp1b).magnitude + (calp1 - calp1b) < Self.tolb)
                 }
-                salp2 = state.salp2
-                calp2 = state.calp2
-                sig12 = state.sig12
-                s12x =
-                    Self.distanceOverB(
-                        eps: state.eps, sig12: sig12, ssig1: state.ssig1, csig1: state.csig1, ssig2: state.ssig2,
-                        csig2: state.csig2) * b
+                if !corrected {
+                    salp2 = state.salp2
+                    calp2 = state.calp2
+                    sig12 = state.sig12
+                    s12x =
+                        Self.distanceOverB(
+                            eps: state.eps, sig12: sig12, ssig1: state.ssig1, csig1: state.csig1,
+                            ssig2: state.ssig2, csig2: state.csig2) * b
+                }
             }
         }
 
@@ -503,7 +540,7 @@ public struct KarneyGeodesic: GeodesicSolving {
     }
 
     /// λ₁₂(α₁) − λ₁₂ for the azimuth (`salp1`, `calp1`) at the start (geodesic.c's `Lambda12`;
-    /// the derivative is ``lambda12Derivative(_:sbet1:dn1:cbet2:dn2:)``).
+    /// the derivative is ``lambda12Derivative(_:sbet1:dn1:cbet2:dn2:distance:)``).
     /// With `longitude` false, only what the lengths need: `lam12` is left 0.
     @inline(__always)
     func lambda12(
@@ -520,14 +557,8 @@ public struct KarneyGeodesic: GeodesicSolving {
         let comg1 = calp1 * cbet1
         (s.ssig1, s.csig1) = Self.normalized(sbet1, comg1)
 
-        // Symmetries kept exact where |β₂| = −β₁.
-        s.salp2 = cbet2 != cbet1 ? salp0 / cbet2 : salp1
-        s.calp2 =
-            cbet2 != cbet1 || sbet2.magnitude != -sbet1
-            ? ((calp1 * cbet1) * (calp1 * cbet1)
-                + (cbet1 < -sbet1 ? (cbet2 - cbet1) * (cbet1 + cbet2) : (sbet1 - sbet2) * (sbet1 + sbet2)))
-                .squareRoot() / cbet2
-            : calp1.magnitude
+        (s.salp2, s.calp2) = Self.endAzimuth(
+            sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2, salp1: salp1, calp1: calp1, salp0: salp0)
         let somg2 = salp0 * sbet2
         let comg2 = s.calp2 * cbet2
         (s.ssig2, s.csig2) = Self.normalized(sbet2, comg2)
@@ -548,13 +579,44 @@ public struct KarneyGeodesic: GeodesicSolving {
         return s
     }
 
-    /// dλ₁₂/dα₁ at the evaluation `s` (from the reduced length, as in `Lambda12`).
+    /// sin α₂ and cos α₂ at the latitude of the far end of the line that starts at azimuth α₁
+    /// (as `Lambda12` works them out; `salp0` is sin α₁ cos β₁).
     @inline(__always)
-    func lambda12Derivative(_ s: LambdaState, sbet1: Double, dn1: Double, cbet2: Double, dn2: Double) -> Double {
-        if s.calp2 == 0 { return -2 * f1 * dn1 / sbet1 }
+    static func endAzimuth(
+        sbet1: Double, cbet1: Double, sbet2: Double, cbet2: Double, salp1: Double, calp1: Double, salp0: Double
+    ) -> (salp2: Double, calp2: Double) {
+        // Symmetries kept exact where |β₂| = −β₁.
+        let salp2 = cbet2 != cbet1 ? salp0 / cbet2 : salp1
+        let calp2 =
+            cbet2 != cbet1 || sbet2.magnitude != -sbet1
+            ? ((calp1 * cbet1) * (calp1 * cbet1)
+                + (cbet1 < -sbet1 ? (cbet2 - cbet1) * (cbet1 + cbet2) : (sbet1 - sbet2) * (sbet1 + sbet2)))
+                .squareRoot() / cbet2
+            : calp1.magnitude
+        return (salp2, calp2)
+    }
+
+    /// ``endAzimuth(sbet1:cbet1:sbet2:cbet2:salp1:calp1:salp0:)`` for the azimuth α₁ alone.
+    @inline(__always)
+    func endAzimuth(
+        sbet1: Double, cbet1: Double, sbet2: Double, cbet2: Double, salp1: Double, calp1: Double
+    ) -> (Double, Double) {
+        let calp1 = sbet1 == 0 && calp1 == 0 ? -Self.tiny : calp1
+        return Self.endAzimuth(
+            sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2, salp1: salp1, calp1: calp1,
+            salp0: salp1 * cbet1)
+    }
+
+    /// dλ₁₂/dα₁ at the evaluation `s` (from the reduced length, as in `Lambda12`), and with
+    /// `distance` the length s₁₂/b along it (else 0).
+    @inline(__always)
+    func lambda12Derivative(
+        _ s: LambdaState, sbet1: Double, dn1: Double, cbet2: Double, dn2: Double, distance: Bool
+    ) -> (derivative: Double, s12b: Double) {
         let l = lengths(
             eps: s.eps, sig12: s.sig12, ssig1: s.ssig1, csig1: s.csig1, dn1: dn1, ssig2: s.ssig2, csig2: s.csig2,
-            dn2: dn2, distance: false)
-        return l.m12b * f1 / (s.calp2 * cbet2)
+            dn2: dn2, distance: distance)
+        if s.calp2 == 0 { return (-2 * f1 * dn1 / sbet1, l.s12b) }
+        return (l.m12b * f1 / (s.calp2 * cbet2), l.s12b)
     }
 }

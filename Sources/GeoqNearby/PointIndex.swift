@@ -262,6 +262,7 @@ public struct PointIndex: Sendable {
         // differently from Karney's: replace it. Neighbours are compared by the values first
         // computed, as the rank those allow is what is in doubt.
         var previous = -Double.infinity
+        var replaced = false
         for i in candidates.indices {
             let distance = candidates[i].distance
             let next = i + 1 < candidates.count ? candidates[i + 1].distance : .infinity
@@ -272,12 +273,13 @@ public struct PointIndex: Sendable {
                 let exact = karney(candidates[i].item)
                 candidates[i].distance = exact.distance
                 candidates[i].karneyBearing = exact.bearing
+                replaced = true
             }
             previous = distance
         }
         // Values more than two tolerances apart keep their order whichever of the two
         // computations gave them, so one sort by the mixed values is Karney's order.
-        sortByDistance(&candidates)
+        if replaced { sortByDistance(&candidates) }
         var count = 0
         while count < Swift.min(limit, candidates.count) && candidates[count].distance <= maxMetres { count += 1 }
         // The bearings in a loop of their own, inlined: each is a chain of dependent steps, and
