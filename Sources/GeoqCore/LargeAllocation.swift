@@ -30,9 +30,9 @@ enum LargeAllocation {
         return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: count), count: count)
     }
 
-    /// Uninitialised raw bytes (see ``buffer(of:count:)``), aligned to at least 16 bytes.
-    static func bytes(count: Int) -> UnsafeMutableRawBufferPointer {
-        let words = buffer(of: SIMD2<UInt64>.self, count: (count + 15) / 16)
+    /// Uninitialised raw bytes (see ``buffer(of:count:populated:)``), aligned to at least 16 bytes.
+    static func bytes(count: Int, populated: Bool = true) -> UnsafeMutableRawBufferPointer {
+        let words = buffer(of: SIMD2<UInt64>.self, count: (count + 15) / 16, populated: populated)
         return UnsafeMutableRawBufferPointer(start: words.baseAddress, count: count)
     }
 
@@ -51,7 +51,7 @@ enum LargeAllocation {
         #endif
     }
 
-    /// Marks a filled buffer of ``buffer(of:count:)`` for huge pages: advice only, which the
+    /// Marks a filled buffer of ``buffer(of:count:populated:)`` for huge pages: advice only, which the
     /// kernel's khugepaged may follow later (the buffer is the same either way).
     static func settle(_ buffer: UnsafeMutableRawBufferPointer) {
         #if canImport(Glibc)
