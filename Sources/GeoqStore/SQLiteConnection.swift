@@ -99,9 +99,11 @@ final class SQLiteConnection {
     /// Copies the blob in `column` of row `rowid` of `table` into `destination` with
     /// `sqlite3_blob_read`: straight from the database pages, without the whole-value copy that
     /// reading it as a column makes first. Returns the blob's size; copies nothing and returns
-    /// it when it is not `destination`'s size.
+    /// it when it is not `destination`'s size. Copies `piece` bytes at a time and calls `read`
+    /// with how many are copied after each.
     func readBlob(
-        table: String, column: String, rowid: Int64, into destination: UnsafeMutableRawBufferPointer
+        table: String, column: String, rowid: Int64, into destination: UnsafeMutableRawBufferPointer,
+        piece: Int = 1 << 30, _ read: (_ bytesRead: Int) -> Void = { _ in }
     ) throws(StoreError) -> Int {
         var blob: OpaquePointer?
         let what = "reading \(table).\(column) of row \(rowid)"
@@ -113,8 +115,15 @@ final class SQLiteConnection {
         defer { sqlite3_blob_close(blob) }
         let size = Int(sqlite3_blob_bytes(blob))
         guard size == destination.count, size > 0 else { return size }
-        let read = sqlite3_blob_read(blob, destination.baseAddress, Int32(size), 0)
-        guard read == SQLITE_OK else { throw error(read, sql: what) }
+        // Piece by piece, each handed to `read` while it is still in the cache.
+        var offset = 0
+        while offset < size {
+            let count = Swift.min(piece, size - offset)
+            let rc = sqlite3_blob_read(blob, destination.baseAddress! + offset, Int32(count), Int32(offset))
+            guard rc == SQLITE_OK else { throw error(rc, sql: what) }
+            offset += count
+            read(offset)
+        }
         return size
     }
 

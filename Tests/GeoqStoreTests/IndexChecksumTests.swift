@@ -25,4 +25,33 @@ import Testing
             #expect(Self.checksum(flipped) != original)
         }
     }
+
+    /// Taken piece by piece as the store reads an index, the checksum is the one of the whole.
+    @Test func inPiecesItIsTheChecksumOfTheWhole() {
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 31, 32, 33, 1000, 4096, 100_003] {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let whole = Self.checksum(bytes)
+            for _ in 0..<5 {
+                let value = bytes.withUnsafeBytes { all -> UInt64 in
+                    var running = IndexChecksum.Running()
+                    var at = 0
+                    while all.count - at >= 32 {
+                        let stripes = Int.random(in: 1...max(1, (all.count - at) / 32), using: &random)
+                        running.add(UnsafeRawBufferPointer(rebasing: all[at..<at + 32 * stripes]))
+                        at += 32 * stripes
+                    }
+                    return running.finish(tail: UnsafeRawBufferPointer(rebasing: all[at...]))
+                }
+                #expect(value == whole, "\(count) bytes")
+            }
+        }
+        let known = (0..<1000).map { UInt8($0 % 251) }
+        known.withUnsafeBytes { all in
+            var running = IndexChecksum.Running()
+            running.add(UnsafeRawBufferPointer(rebasing: all[0..<32]))
+            running.add(UnsafeRawBufferPointer(rebasing: all[32..<992]))
+            #expect(running.finish(tail: UnsafeRawBufferPointer(rebasing: all[992...])) == 0xF306_F04A_A88B_54D3)
+        }
+    }
 }
