@@ -55,8 +55,6 @@ struct IndexArray<Element>: RandomAccessCollection, @unchecked Sendable {
             count = array.count
             values = LargeAllocation.buffer(of: Element.self, count: count).baseAddress!
             _ = UnsafeMutableBufferPointer(start: values, count: count).initialize(from: array)
-            LargeAllocation.settle(
-                UnsafeMutableRawBufferPointer(start: values, count: count * MemoryLayout<Element>.stride))
         }
 
         deinit {

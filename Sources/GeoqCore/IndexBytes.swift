@@ -131,7 +131,6 @@ public struct IndexByteReader {
         let buffer = LargeAllocation.buffer(of: T.self, count: count)
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
             from: UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: count * MemoryLayout<T>.stride))
-        LargeAllocation.settle(UnsafeMutableRawBufferPointer(buffer))
         return buffer
     }
 

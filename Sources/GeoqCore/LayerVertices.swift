@@ -43,7 +43,6 @@ final class LayerVertices: @unchecked Sendable {
                 }
             }
         }
-        LargeAllocation.settle(UnsafeMutableRawBufferPointer(points))
     }
 
     deinit { if shared == nil { points.deallocate() } }

@@ -210,7 +210,6 @@ final class StripeStorage: @unchecked Sendable {
         _ = self.offsets.initialize(from: offsets)
         self.edges = LargeAllocation.buffer(count: edges.count)
         _ = self.edges.initialize(from: edges)
-        LargeAllocation.settle(UnsafeMutableRawBufferPointer(self.edges))
         self.vertices = vertices
         self.edgesOwner = nil
     }
