@@ -1,4 +1,3 @@
-import Dispatch
 import GeoqCore
 
 /// A strict RFC 8259 JSON parser over UTF-8 bytes.
@@ -182,8 +181,13 @@ struct JSONParser {
             split += 1
         }
         guard split < bytes.count else { return nil }
-        let tail = Alongside(bytes: bytes, from: split, depth: depth)
-        let head = items(from: open + 1, until: split)
+        let document = SharedBytes(bytes: bytes), depth = depth, start = split
+        let tail = Alongside {
+            var parser = JSONParser(bytes: document.bytes)
+            parser.depth = depth
+            return parser.items(from: start, until: nil)
+        }
+        let head = items(from: open + 1, until: split).map(\.items)
         // Waited for in every case: the other thread reads the caller's bytes.
         let rest = tail.result()
         guard let head, let (rest, end) = rest else {
@@ -194,8 +198,10 @@ struct JSONParser {
         return head + rest
     }
 
-    /// The items from offset `start` up to the item that starts at `stop` (nil unless one does).
-    private mutating func items(from start: Int, until stop: Int) -> [JSONValue]? {
+    /// The items from offset `start` up to the item that starts at offset `stop`, or with
+    /// `stop` nil up to the array's closing `]`; and the offset where they end (`stop`, or
+    /// after the `]`). Nil, with nothing consumed, unless the items end exactly there.
+    private mutating func items(from start: Int, until stop: Int?) -> (items: [JSONValue], end: Int)? {
         let saved = (i, depth)
         i = start
         var items: [JSONValue] = []
@@ -204,10 +210,13 @@ struct JSONParser {
                 skipWhitespace()
                 items.append(try value())
                 skipWhitespace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+                guard i < bytes.count else { break }
+                if stop == nil, bytes[i] == UInt8(ascii: "]") { return (items, i + 1) }
+                guard bytes[i] == UInt8(ascii: ",") else { break }
                 i += 1
+                guard let stop else { continue }
                 skipWhitespace()
-                if i == stop { return items }
+                if i == stop { return (items, i) }
                 if i > stop { break }
             }
         } catch {}
@@ -215,47 +224,10 @@ struct JSONParser {
         return nil
     }
 
-    /// The items from offset `start` to the array's closing `]`, and the offset after it.
-    fileprivate mutating func itemsToEnd(from start: Int) -> ([JSONValue], Int)? {
-        i = start
-        var items: [JSONValue] = []
-        do throws(SyntaxError) {
-            while true {
-                skipWhitespace()
-                items.append(try value())
-                skipWhitespace()
-                guard i < bytes.count else { return nil }
-                if bytes[i] == UInt8(ascii: "]") { return (items, i + 1) }
-                guard bytes[i] == UInt8(ascii: ",") else { return nil }
-                i += 1
-            }
-        } catch {
-            return nil
-        }
-    }
-
-    /// The second half of an array, read on another thread from `init` on.
-    private final class Alongside: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        /// Written by the worker before it signals `done`.
-        private var value: ([JSONValue], Int)?
-        /// The document, read-only while both halves are read (the caller waits in `result`).
-        private let bytes: UnsafeBufferPointer<UInt8>
-
-        init(bytes: UnsafeBufferPointer<UInt8>, from start: Int, depth: Int) {
-            self.bytes = bytes
-            DispatchQueue.global().async {
-                var parser = JSONParser(bytes: self.bytes)
-                parser.depth = depth
-                self.value = parser.itemsToEnd(from: start)
-                self.done.signal()
-            }
-        }
-
-        func result() -> ([JSONValue], Int)? {
-            done.wait()
-            return value
-        }
+    /// The document's bytes, for the thread that reads an array's second half: read-only while
+    /// both halves are read (the caller waits for that thread before going on).
+    private struct SharedBytes: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
     }
 
     private mutating func string() throws(SyntaxError) -> String {
