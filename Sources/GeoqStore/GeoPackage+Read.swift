@@ -139,7 +139,13 @@ extension GeoPackage {
     /// more. Rings stored open (geoq writes them closed) take one more position each; should
     /// that overflow the room, the rest go into arrays of their own (see
     /// ``GPKGGeometry/decode(_:rings:)``). Pages of the room never written cost no memory.
+    /// None for a layer declared of points or lines, whose blobs need not be measured.
     private func ringPositionBound(of table: String, column: String) throws(StoreError) -> Int {
+        let declared = try connection.prepare(
+            "SELECT geometry_type_name FROM gpkg_geometry_columns WHERE table_name = ?")
+        try declared.bind(table, at: 1)
+        let type = try declared.step() ? (declared.text(at: 0) ?? "").uppercased() : ""
+        guard !["POINT", "MULTIPOINT", "LINESTRING", "MULTILINESTRING"].contains(type) else { return 0 }
         let stmt = try connection.prepare("SELECT total(length(\(Self.quoted(column)))) FROM \(Self.quoted(table))")
         _ = try stmt.step()
         return Int(stmt.double(at: 0)) / 16
