@@ -62,7 +62,7 @@ public struct IndexByteWriter: Sendable {
 
 /// The bytes of a stored index, read once into memory of their own and then shared by the
 /// structures read from them (their largest arrays stay where they are, see
-/// ``IndexByteReader/readShared(of:)``). Immutable once filled; freed when the last structure
+/// ``IndexByteReader/readIndexArray(of:)``). Immutable once filled; freed when the last structure
 /// that uses it goes.
 public final class IndexBlob: @unchecked Sendable {
     /// The bytes, 16-byte aligned. Fill them, then ``settle()``, before reading.
@@ -96,7 +96,7 @@ public struct IndexByteReader {
         self.blob = nil
     }
 
-    /// A reader of `blob` whose ``readShared(of:)`` leaves arrays in the blob.
+    /// A reader of `blob` whose ``readIndexArray(of:)`` leaves arrays in the blob.
     public init(_ blob: IndexBlob) {
         self.bytes = UnsafeRawBufferPointer(blob.bytes)
         self.blob = blob
@@ -121,29 +121,6 @@ public struct IndexByteReader {
                 from: UnsafeRawBufferPointer(start: source, count: count * MemoryLayout<T>.stride))
             initialized = count
         }
-    }
-
-    /// Reads an array into newly allocated memory that the caller owns (and must deallocate).
-    public mutating func readBuffer<T>(of type: T.Type = T.self) throws(IndexBytesError)
-        -> UnsafeMutableBufferPointer<T>
-    {
-        let (count, start) = try readArrayHeader(T.self)
-        let buffer = LargeAllocation.buffer(of: T.self, count: count)
-        UnsafeMutableRawBufferPointer(buffer).copyMemory(
-            from: UnsafeRawBufferPointer(start: bytes.baseAddress! + start, count: count * MemoryLayout<T>.stride))
-        return buffer
-    }
-
-    /// Reads an array where it lies when reading an ``IndexBlob`` (no copy: the caller keeps
-    /// ``blob`` alive as long as it uses the array, and must not deallocate it), else as
-    /// ``readBuffer(of:)`` (a copy the caller owns). `owner` says which: the blob, or nil.
-    mutating func readShared<T>(of type: T.Type = T.self) throws(IndexBytesError)
-        -> (buffer: UnsafeMutableBufferPointer<T>, owner: IndexBlob?)
-    {
-        guard let blob, MemoryLayout<T>.alignment <= 8 else { return (try readBuffer(of: T.self), nil) }
-        let (count, start) = try readArrayHeader(T.self)
-        let first = (blob.bytes.baseAddress! + start).assumingMemoryBound(to: T.self)
-        return (UnsafeMutableBufferPointer(start: first, count: count), blob)
     }
 
     /// Reads an array where it lies when reading an ``IndexBlob`` and its elements are aligned

@@ -105,7 +105,8 @@ struct StripeTable: Sendable {
             }
             initialized = total
         }
-        self.storage = StripeStorage(parts: parts, offsets: offsets, edges: edges, vertices: vertices)
+        self.storage = StripeStorage(
+            parts: IndexArray(parts), offsets: IndexArray(offsets), edges: IndexArray(edges), vertices: vertices)
     }
 
     /// A table of its own over `polygons` (for one shape: ``IndexedPolygon``).
@@ -127,11 +128,12 @@ struct StripeTable: Sendable {
         if s < 0 { s = 0 } else if s >= meta.stripeCount { s = meta.stripeCount - 1 }
         let lower = Int(storage.offsets[meta.offsetBase + s])
         let upper = Int(storage.offsets[meta.offsetBase + s + 1])
-        let edges = storage.edges
+        // The edge numbers by their address: a copy of the array would retain its owner.
+        let edges = storage.edges.base
         let v = storage.vertices.points
         var counter = RayCrossingCounter(point: p)
         for i in lower..<upper {
-            let e = Int(edges[i])
+            let e = Int(edges.unsafelyUnwrapped[i])
             counter.count(v[e], v[e + 1])
             if counter.isOnBoundary { return .boundary }
         }
@@ -192,44 +194,23 @@ private struct Stripes {
     }
 }
 
-/// Owns the buffers of a ``StripeTable`` and keeps the vertices its edge numbers refer to.
-/// Immutable after `init` (hence safe to share between threads), freed in `deinit`.
+/// The arrays of a ``StripeTable`` (its own, or where a stored index's bytes hold them) and
+/// the vertices its edge numbers refer to. Immutable after `init` (hence safe to share between
+/// threads).
 @usableFromInline
-final class StripeStorage: @unchecked Sendable {
-    @usableFromInline let parts: UnsafeMutableBufferPointer<StripeTable.Part>
-    @usableFromInline let offsets: UnsafeMutableBufferPointer<Int32>
-    @usableFromInline let edges: UnsafeMutableBufferPointer<UInt32>
+final class StripeStorage: Sendable {
+    @usableFromInline let parts: IndexArray<StripeTable.Part>
+    @usableFromInline let offsets: IndexArray<Int32>
+    @usableFromInline let edges: IndexArray<UInt32>
     @usableFromInline let vertices: LayerVertices
-    /// The stored index's bytes when `edges` lies in them (then not freed here), else nil.
-    let edgesOwner: IndexBlob?
 
-    init(parts: [StripeTable.Part], offsets: [Int32], edges: [UInt32], vertices: LayerVertices) {
-        self.parts = .allocate(capacity: parts.count)
-        _ = self.parts.initialize(from: parts)
-        self.offsets = .allocate(capacity: offsets.count)
-        _ = self.offsets.initialize(from: offsets)
-        self.edges = LargeAllocation.buffer(count: edges.count)
-        _ = self.edges.initialize(from: edges)
-        self.vertices = vertices
-        self.edgesOwner = nil
-    }
-
-    /// Takes ownership of buffers already filled (by a stored index's reader); `edges` lies in
-    /// `edgesIn` when that is not nil, else it is owned too.
     init(
-        owning parts: UnsafeMutableBufferPointer<StripeTable.Part>, offsets: UnsafeMutableBufferPointer<Int32>,
-        edges: UnsafeMutableBufferPointer<UInt32>, edgesIn owner: IndexBlob?, vertices: LayerVertices
+        parts: IndexArray<StripeTable.Part>, offsets: IndexArray<Int32>, edges: IndexArray<UInt32>,
+        vertices: LayerVertices
     ) {
         self.parts = parts
         self.offsets = offsets
         self.edges = edges
         self.vertices = vertices
-        self.edgesOwner = owner
-    }
-
-    deinit {
-        parts.deallocate()
-        offsets.deallocate()
-        if edgesOwner == nil { edges.deallocate() }
     }
 }
