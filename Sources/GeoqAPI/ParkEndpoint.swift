@@ -39,22 +39,12 @@ public enum ParkEndpoint {
         }
     }
 
-    /// What a park request asks, read from its query.
-    struct Asked {
-        var point: Point
-        var time: Date
-        var zone: String?
-        var request: TicketQuote.Request?
-        var reminders: [Int]
-        var language: Language
-    }
-
     /// Reads the query, then answers with `answer` over the city's park query (which also says
     /// whether a ticket was priced); every refusal becomes the problem the API promises, in the
     /// answer's language.
     static func answering<Answer>(
         _ query: QueryParameters, data: ServiceData, acceptLanguage: String?, now: Date,
-        _ answer: (ParkQuery, Asked) throws(TariffError) -> (Answer, priced: Bool)
+        _ answer: (ParkQuery, ParkQuestion) throws(TariffError) -> (Answer, priced: Bool)
     ) throws(Problem) -> Answer {
         try query.allowOnly(parameters)
         return try TariffEndpoint.inLanguage(query, acceptLanguage: acceptLanguage) { language throws(Problem) in
@@ -64,7 +54,7 @@ public enum ParkEndpoint {
 
     static func answering<Answer>(
         _ query: QueryParameters, data: ServiceData, language: Language, now: Date,
-        _ answer: (ParkQuery, Asked) throws(TariffError) -> (Answer, priced: Bool)
+        _ answer: (ParkQuery, ParkQuestion) throws(TariffError) -> (Answer, priced: Bool)
     ) throws(Problem) -> Answer {
         let point = try query.point()
         let zone = try query.value("zone")
@@ -99,7 +89,7 @@ public enum ParkEndpoint {
             }
         }
         do throws(TariffError) {
-            let asked = Asked(
+            let asked = ParkQuestion(
                 point: point, time: time, zone: zone, request: request, reminders: reminders, language: language)
             let (result, priced) = try answer(parkQuery, asked)
             if request != nil && !priced { throw TariffError.zoneNeeded(city: city) }

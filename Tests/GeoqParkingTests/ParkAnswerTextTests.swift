@@ -28,18 +28,7 @@ import Testing
         case refused(TariffError)
     }
 
-    struct Question: CustomStringConvertible {
-        var point: Point
-        var time: Date
-        var zone: String?
-        var request: TicketQuote.Request?
-        var reminders: [Int]
-        var language: Language
-
-        var description: String {
-            "\(point.y),\(point.x) at \(time) zone \(zone ?? "-") \(String(describing: request)) \(reminders) \(language)"
-        }
-    }
+    typealias Question = ParkQuestion
 
     /// The value's JSONText, computed anew.
     static func expected(_ query: ParkQuery, _ q: Question) -> Outcome {
