@@ -61,9 +61,11 @@ public struct PointIndex: Sendable {
     ///
     /// Distances and bearings: lines with a chord up to 100 km take the short-line formula of
     /// `ShortGeodesic`, within ``distanceTolerance`` (0.1 mm) and ``bearingTolerance`` of
-    /// Karney's; longer ones, and every item whose rank or inclusion that tolerance could
-    /// change (a near-tie with its neighbour, a distance within 0.1 mm of `maxMetres`), are
-    /// Karney's (`geodesic`). So the order is always Karney's.
+    /// Karney's; longer ones are Karney's (`geodesic`), with geoq's own solver by its
+    /// second-order last step (within a nanometre and 3·10⁻¹⁰ rad of the full solution, one
+    /// evaluation of the line fewer on most); every item whose rank or inclusion those
+    /// tolerances could change (a near-tie with its neighbour, a distance within 0.1 mm of
+    /// `maxMetres`) is Karney's full solution. So the order is always Karney's.
     ///
     /// Search: best first over the `PositionTree` (Hjaltason and Samet, "Distance Browsing in
     /// Spatial Databases", 1999), by the straight-line distance (chord) alone, which bounds the
@@ -90,7 +92,7 @@ public struct PointIndex: Sendable {
         if let karney = geodesic as? KarneyGeodesic {
             return nearest(to: q, limit: limit, within: maxMetres, where: include, karney: karney)
         }
-        return nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+        return nearest(to: q, limit: limit, within: maxMetres, where: include) { item, _ in
             geodesic.distanceAndBearing(from: q, to: points[item])
         }
     }
@@ -101,17 +103,19 @@ public struct PointIndex: Sendable {
         to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool, karney: KarneyGeodesic
     ) -> [NearestHit] {
         guard karney.hasSameEllipsoid(as: .wgs84) else {
-            return nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+            return nearest(to: q, limit: limit, within: maxMetres, where: include) { item, _ in
                 karney.distanceAndBearing(from: q, to: points[item])
             }
         }
         // The query's end is prepared at the first long line (near a city there is none).
         var start: KarneyGeodesic.Endpoint?
         return karneyEnds.withUnsafeBufferPointer { ends in
-            nearest(to: q, limit: limit, within: maxMetres, where: include) { item in
+            nearest(to: q, limit: limit, within: maxMetres, where: include) { item, exact in
                 let from = start ?? karney.endpoint(q)
                 start = from
-                let line = karney.solve(from, ends[item])
+                // Ranking takes the last Newton step by the second-order correction (one
+                // evaluation fewer on most lines); a near-tie is solved again in full.
+                let line = karney.solve(from, ends[item], lastStep: exact ? .firstOrder : .secondOrder)
                 // The bearing from the azimuth's sine and cosine by the branch-free arctangent
                 // (within 10⁻¹³° of atan2's).
                 let bearing = ShortGeodesic.azimuth(east: line.salp1, north: line.calp1) * (180 / .pi)
@@ -129,12 +133,15 @@ public struct PointIndex: Sendable {
         var karneyBearing: Double?
         /// The short line, for its bearing (unused once `karneyBearing` is set).
         var line: ShortGeodesic.Line
+        /// Whether distance and bearing are Karney's full solution; else the short-line
+        /// formula's or Karney's by the second-order last step, within ``distanceTolerance``.
+        var exact: Bool
     }
 
     @usableFromInline
     func nearest(
         to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool,
-        solve: (Int) -> (distance: Double, bearing: Double)
+        solve: (_ item: Int, _ exact: Bool) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         guard limit > 0, Self.isGeographic(q), tree.count > 0 else { return [] }
         let tolerance = Self.distanceTolerance
@@ -155,7 +162,8 @@ public struct PointIndex: Sendable {
             let position = tree.positions[Int(r.position)]
             let item = Int(position.w)
             if let line = shortLine.line(to: position, squaredChord: r.squaredChord) {
-                candidates.append(Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line))
+                candidates.append(
+                    Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line, exact: false))
             } else {
                 long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
                 // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
@@ -175,15 +183,16 @@ public struct PointIndex: Sendable {
                 let bound = Self.shortestGeodesic(
                     from: shortLine.start, to: tree.positions[line.position], squaredChord: line.squaredChord)
                 guard bound <= farthest else { continue }
-                let exact = solve(line.item)
+                let solved = solve(line.item, false)
                 candidates.append(
                     Candidate(
-                        item: line.item, distance: exact.distance, karneyBearing: exact.bearing, line: Self.noLine))
-                known.insert(exact.distance)
+                        item: line.item, distance: solved.distance, karneyBearing: solved.bearing, line: Self.noLine,
+                        exact: false))
+                known.insert(solved.distance)
             }
         }
         return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine) {
-            solve($0)
+            solve($0, true)
         }
     }
 
@@ -266,13 +275,14 @@ public struct PointIndex: Sendable {
         for i in candidates.indices {
             let distance = candidates[i].distance
             let next = i + 1 < candidates.count ? candidates[i + 1].distance : .infinity
-            if candidates[i].karneyBearing == nil
+            if !candidates[i].exact
                 && (distance - previous <= 2 * tolerance || next - distance <= 2 * tolerance
                     || distance > maxMetres - tolerance)
             {
                 let exact = karney(candidates[i].item)
                 candidates[i].distance = exact.distance
                 candidates[i].karneyBearing = exact.bearing
+                candidates[i].exact = true
                 replaced = true
             }
             previous = distance
