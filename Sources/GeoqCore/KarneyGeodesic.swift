@@ -55,11 +55,11 @@ public struct KarneyGeodesic: GeodesicSolving {
     static let quadraticResidual = 1e-10
     /// The largest residual of λ₁₂ (and step of α₁) from which ``LastStep/secondOrder`` takes
     /// the last step by correction. With ``thirdOrderBound`` that is right after the first
-    /// evaluation on 63 % of the lines (σ₁₂ from 0.01 to 2.5) of nearest-10 answers to
+    /// evaluation on 75 % of the lines (σ₁₂ from 0.01 to 2.5) of nearest-10 answers to
     /// queries uniform on the sphere over GeoNames' cities, where ``quadraticResidual`` allows
-    /// it on 1.5 %. The step's azimuth is then off by
-    /// Newton's K v² (K under 33, above): at most 3·10⁻¹⁰ rad, measured 6·10⁻¹¹ rad (3.4·10⁻⁹°).
-    static let secondOrderResidual = 3e-6
+    /// it on 1.5 %. The step's azimuth is then off by Newton's K v² (K under 33, above): at
+    /// most 3.3·10⁻⁹ rad, measured at most 3·10⁻¹⁰ rad (1.6·10⁻⁸°) on random lines.
+    static let secondOrderResidual = 1e-5
     /// ``LastStep/secondOrder`` takes its correction only where the end slides by u along
     /// its parallel with |u|³ ≤ this × m₁₂² (metres): the terms of third order it leaves out
     /// were measured at most 0.18 |u|³ / m₁₂² (on 5,632 lines where they exceed 20 nm), so
@@ -77,7 +77,7 @@ public struct KarneyGeodesic: GeodesicSolving {
         /// By a second-order correction of the length from a residual up to
         /// ``secondOrderResidual``, usually right after the first evaluation (one evaluation
         /// of the line fewer): the length within a nanometre of the evaluated one, the azimuths
-        /// within 3·10⁻¹⁰ rad. For ranking many lines (nearest-N), whose near-ties are solved
+        /// within 3.3·10⁻⁹ rad. For ranking many lines (nearest-N), whose near-ties are solved
         /// again by ``firstOrder``.
         case secondOrder
 

@@ -62,7 +62,7 @@ public struct PointIndex: Sendable {
     /// Distances and bearings: lines with a chord up to 100 km take the short-line formula of
     /// `ShortGeodesic`, within ``distanceTolerance`` (0.1 mm) and ``bearingTolerance`` of
     /// Karney's; longer ones are Karney's (`geodesic`), with geoq's own solver by its
-    /// second-order last step (within a nanometre and 3·10⁻¹⁰ rad of the full solution, one
+    /// second-order last step (within a nanometre and 3.3·10⁻⁹ rad of the full solution, one
     /// evaluation of the line fewer on most); every item whose rank or inclusion those
     /// tolerances could change (a near-tie with its neighbour, a distance within 0.1 mm of
     /// `maxMetres`) is Karney's full solution. So the order is always Karney's.
@@ -102,6 +102,15 @@ public struct PointIndex: Sendable {
     func nearest(
         to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool, karney: KarneyGeodesic
     ) -> [NearestHit] {
+        nearest(to: q, limit: limit, within: maxMetres, where: include, karney: karney, rankingStep: .secondOrder)
+    }
+
+    /// The same, the long lines ranked with their last Newton step taken by `rankingStep`
+    /// (the benchmark's peer takes ``KarneyGeodesic/LastStep/firstOrder``, as a single line does).
+    package func nearest(
+        to q: Point, limit: Int, within maxMetres: Double?, where include: (Int) -> Bool, karney: KarneyGeodesic,
+        rankingStep: KarneyGeodesic.LastStep
+    ) -> [NearestHit] {
         guard karney.hasSameEllipsoid(as: .wgs84) else {
             return nearest(to: q, limit: limit, within: maxMetres, where: include) { item, _ in
                 karney.distanceAndBearing(from: q, to: points[item])
@@ -115,7 +124,7 @@ public struct PointIndex: Sendable {
                 start = from
                 // Ranking takes the last Newton step by the second-order correction (one
                 // evaluation fewer on most lines); a near-tie is solved again in full.
-                let line = karney.solve(from, ends[item], lastStep: exact ? .firstOrder : .secondOrder)
+                let line = karney.solve(from, ends[item], lastStep: exact ? .firstOrder : rankingStep)
                 // The bearing from the azimuth's sine and cosine by the branch-free arctangent
                 // (within 10⁻¹³° of atan2's).
                 let bearing = ShortGeodesic.azimuth(east: line.salp1, north: line.calp1) * (180 / .pi)

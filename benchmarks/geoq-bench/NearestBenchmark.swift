@@ -96,6 +96,7 @@ enum NearestBenchmark {
 
         var geoqTimes: [Double] = [], nearTimes: [Double] = [], bruteTimes: [Double] = []
         var projTimes: [Double] = [], projNearTimes: [Double] = []
+        var firstOrderTimes: [Double] = [], firstOrderNearTimes: [Double] = []
         var swiftSolveTimes: [Double] = [], projSolveTimes: [Double] = []
         var sink = 0
         var solveSink = 0.0
@@ -105,6 +106,10 @@ enum NearestBenchmark {
                 GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, geodesic) })
             nearTimes.append(
                 GeoqBench.time(nearCities.count) { sink &+= geoqPass(index, nearCities, geodesic) })
+            firstOrderTimes.append(
+                GeoqBench.time(queries.count) { sink &+= firstOrderPass(index, queries) })
+            firstOrderNearTimes.append(
+                GeoqBench.time(nearCities.count) { sink &+= firstOrderPass(index, nearCities) })
             projTimes.append(
                 GeoqBench.time(queries.count) { sink &+= geoqPass(index, queries, proj) })
             projNearTimes.append(
@@ -172,6 +177,7 @@ enum NearestBenchmark {
 
         let geoq = Stats(geoqTimes), near = Stats(nearTimes), brute = Stats(bruteTimes), build = Stats(buildTimes)
         let projUniform = Stats(projTimes), projNear = Stats(projNearTimes)
+        let firstUniform = Stats(firstOrderTimes), firstNear = Stats(firstOrderNearTimes)
         let swiftSolve = Stats(swiftSolveTimes), projSolve = Stats(projSolveTimes)
         let fmt = GeoqBench.fmt
         print("")
@@ -186,6 +192,14 @@ enum NearestBenchmark {
         print(
             "| geoq PointIndex, queries within 0.05° of a city | \(points.count) | (same index) "
                 + "| \(fmt(near.min)) / \(fmt(near.median)) / \(fmt(near.mean)) | \(qps(near.median)) | (same) |")
+        print(
+            "| same index, Karney's last step by first order (one evaluation more), uniform | \(points.count) | (same index) "
+                + "| \(fmt(firstUniform.min)) / \(fmt(firstUniform.median)) / \(fmt(firstUniform.mean)) | \(qps(firstUniform.median)) | – |"
+        )
+        print(
+            "| same index, Karney's last step by first order, near a city | \(points.count) | (same index) "
+                + "| \(fmt(firstNear.min)) / \(fmt(firstNear.median)) / \(fmt(firstNear.mean)) | \(qps(firstNear.median)) | – |"
+        )
         print(
             "| same index, PROJ's geod_inverse for long lines, uniform | \(points.count) | (same index) "
                 + "| \(fmt(projUniform.min)) / \(fmt(projUniform.median)) / \(fmt(projUniform.mean)) | \(qps(projUniform.median)) | – |"
@@ -236,6 +250,56 @@ enum NearestBenchmark {
             "GEOS / geoq time ratio (min): \(String(format: "%.2f", g1.min / q1.min))× uniform, "
                 + "\(String(format: "%.2f", gn1.min / qn1.min))× near cities; build \(String(format: "%.2f", gb.min / build.min))×."
         )
+        pairedLastSteps(index, uniform: queries, nearCities: nearCities, rounds: 4 * runs)
+    }
+
+    /// The second-order last step against the first-order one, in pairs: each round times the
+    /// same 2,000 queries both ways, one after the other (which goes first alternates), by the
+    /// thread's processor time, and the ratio of each pair is taken before the median, so that
+    /// the shared machine's drifts of speed between rounds (10 to 30 % here) cancel.
+    static func pairedLastSteps(_ index: PointIndex, uniform: [Point], nearCities: [Point], rounds: Int) {
+        print("")
+        print(
+            "| nearest-10, processor time in pairs (\(rounds) rounds) | second order, ns (min / median) | first order, ns (min / median) | median ratio of a pair |"
+        )
+        print("|---|---:|---:|---:|")
+        for (label, queries) in [("uniform", uniform), ("near a city", nearCities)] {
+            let slice = Array(queries.prefix(2_000))
+            var second: [Double] = [], first: [Double] = [], ratios: [Double] = []
+            var sink = 0
+            for round in 0..<rounds {
+                func secondPass() -> Double {
+                    threadTime(slice.count) { sink &+= geoqPass(index, slice, KarneyGeodesic.wgs84) }
+                }
+                func firstPass() -> Double { threadTime(slice.count) { sink &+= firstOrderPass(index, slice) } }
+                var s = 0.0, f = 0.0
+                if round.isMultiple(of: 2) {
+                    s = secondPass()
+                    f = firstPass()
+                } else {
+                    f = firstPass()
+                    s = secondPass()
+                }
+                second.append(s)
+                first.append(f)
+                ratios.append(s / f)
+            }
+            if sink == 42 { print("") }
+            let s = Stats(second), f = Stats(first), r = Stats(ratios)
+            print(
+                "| \(label) | \(GeoqBench.fmt(s.min)) / \(GeoqBench.fmt(s.median)) | \(GeoqBench.fmt(f.min)) / \(GeoqBench.fmt(f.median)) "
+                    + "| \(String(format: "%.3f", r.median)) |")
+        }
+    }
+
+    /// Nanoseconds of this thread's processor time per item of `body`.
+    static func threadTime(_ count: Int, _ body: () -> Void) -> Double {
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
+        body()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
+        let ns = Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+        return ns / Double(count)
     }
 
     static func ms(_ ns: Double) -> String { String(format: "%.0f ms", ns / 1e6) }
@@ -289,6 +353,20 @@ enum NearestBenchmark {
     ) -> Int {
         var sink = 0
         for q in queries { sink &+= index.nearest(to: q, limit: limit, geodesic: geodesic).count }
+        return sink
+    }
+
+    /// geoqPass with the long lines ranked by Karney's first-order last step (one more
+    /// evaluation of most lines): the peer of the second-order step that nearest-N takes.
+    @inline(never)
+    static func firstOrderPass(_ index: PointIndex, _ queries: [Point]) -> Int {
+        var sink = 0
+        for q in queries {
+            sink &+=
+                index.nearest(
+                    to: q, limit: limit, within: nil, where: { _ in true }, karney: .wgs84, rankingStep: .firstOrder
+                ).count
+        }
         return sink
     }
 }
