@@ -63,9 +63,10 @@ extension GeoPackage {
         of table: String, kind: IndexKind, format: Int, bytes: [UInt8]
     ) throws(StoreError) {
         do {
-            // An index written for an earlier content of the layer (the layer was just
-            // re-imported) is worth nothing: dropped in a transaction of its own, its pages are
-            // reused below without being read and copied to the journal first.
+            // An index written for an earlier content of the layer (another writer re-imported
+            // it; ``replaceLayer(_:)`` drops the index itself) is worth nothing: dropped in a
+            // transaction of its own, its pages are reused below without being copied to the
+            // journal first.
             try connection.transaction { () throws(StoreError) in
                 if try indexIsStale(table) { try deleteLayerIndex(of: table) }
             }

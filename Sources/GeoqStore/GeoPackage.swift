@@ -22,6 +22,10 @@ public final class GeoPackage {
     static let applicationID: Int64 = 0x4750_4B47
     /// How much of a store opened read-only SQLite may map into memory.
     static let mappedBytes: Int64 = 4 << 30
+    /// Page size of a new store: a quarter as many pages (and reads and writes of them) as
+    /// SQLite's default 4 KiB for a layer of megabytes, still small for the tracking tables'
+    /// row-sized commits. Natural Earth's countries imported in 0.28-0.29 s instead of 0.30-0.36 s.
+    static let pageSize = 16_384
     /// `user_version` written for GeoPackage 1.3.0.
     static let userVersion: Int64 = 10300
 
@@ -49,11 +53,18 @@ public final class GeoPackage {
             throw StoreError(.storeUnreadable, "\(path) is not a readable SQLite database (\(error.message))")
         }
         if tableCount == 0 && create && !readOnly {
+            // Only a new file takes a page size (a store made earlier keeps its own).
+            try connection.execute("PRAGMA page_size = \(Self.pageSize)")
             try store.createSchema()
         }
         // Reads map the file instead of copying each page through a read call: a stored index of
         // hundreds of megabytes is read at memory speed. Only a hint: SQLite may map less.
         if readOnly { try connection.execute("PRAGMA mmap_size = \(Self.mappedBytes)") }
+        // Deleted layer data (open data) needs no zeroing: Debian's SQLite zeroes every freed
+        // page by default (SQLITE_SECURE_DELETE), which wrote each page of a replaced layer and
+        // of its index once more, and copied it to the journal first. The tracking tables keep
+        // the default on their own connections: positions of devices are zeroed when deleted.
+        if !readOnly { try connection.execute("PRAGMA secure_delete = FAST") }
         let foundID = try connection.scalarInt("PRAGMA application_id") ?? 0
         let hasContents =
             try connection.scalarInt(

@@ -74,6 +74,17 @@ import Testing
         #expect(try store.connection.scalarInt("SELECT count(*) FROM gpkg_extensions") == 1)
         #expect(try store.connection.scalarInt("SELECT count(*) FROM \"rtree_barrios_geom\"") == 5)
         #expect(try store.connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 6)
+        // The R*Tree was replaced in place and the rows renamed from their passing table: no
+        // table of another name is left, and the R*Tree's shadow tables carry its own name.
+        let tables = try store.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        var names: [String] = []
+        while try tables.step() { names.append(tables.text(at: 0) ?? "") }
+        #expect(
+            names.filter { $0.contains("barrios") || $0.contains("staging") } == [
+                "barrios", "rtree_barrios_geom", "rtree_barrios_geom_node", "rtree_barrios_geom_parent",
+                "rtree_barrios_geom_rowid",
+            ])
+        #expect(try store.connection.scalarInt("PRAGMA page_size") == Int64(GeoPackage.pageSize))
     }
 
     @Test func rtreeHoldsEachFeatureBoxRoundedOutward() throws {

@@ -146,6 +146,7 @@ struct BenchmarkOptions {
             case "--runs": runs = try Self.number(it.next(), arg)
             case "--seed": seed = UInt64(try Self.number(it.next(), arg))
             case "--only": only = it.next()
+            case "--without-timezones": importTimezones = false
             case "--smoke":
                 smoke = true
                 // Every part once on a few thousand points: small enough for the debug build in
@@ -159,7 +160,9 @@ struct BenchmarkOptions {
                 largeFeedItems = 2000
                 importTimezones = false
             case "-h", "--help":
-                print("usage: geoq-bench [--smoke] [--points N] [--runs R] [--seed S] [--only LAYER-TEXT]")
+                print(
+                    "usage: geoq-bench [--smoke] [--points N] [--runs R] [--seed S] [--only LAYER-TEXT] [--without-timezones]"
+                )
                 exit(0)
             default: throw BenchmarkError("unknown argument '\(arg)'; see --help")
             }
