@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GeoqCore
 import GeoqPostGIS
@@ -33,49 +34,107 @@ public struct LayerImporter: Sendable {
     public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
     {
         let loader = LayerLoader(invalidPolygons: invalidPolygons, validationThreads: validationThreads)
-        // The index, the longest single step, is built while the polygons are checked and the
-        // rows written, whenever the checks cannot change the features.
-        var index: Alongside<[UInt8]?>?
-        let startIndex: (([Feature]) -> Void)? =
-            writesIndex && store.file != nil
-            ? { features in
-                let written = Self.uniformAreas(features)
-                index = Alongside { StoredIndex.bytes(of: written) }
-            } : nil
-        let prepared = try loader.prepare(spec, from: url, whileChecking: startIndex)
-        try write(spec, prepared: prepared, source: url, into: store, index: index)
+        // Whenever the checks cannot change the features, a GeoPackage import writes the rows and
+        // then the index on a second thread, and builds the index on a third, while the polygons
+        // are checked; the transaction then waits for the checks' verdict to commit or roll back.
+        var early: Alongside<Result<Void, LayerError>>?
+        let verdict = Verdict()
+        let startWriting: (([Feature], String) -> Void)? =
+            store.file.map { file in
+                { features, sourceCRS in
+                    guard !features.isEmpty else { return }
+                    let input = StoredLayerInput(
+                        name: spec.name, title: spec.title, features: Self.uniformAreas(features), source: url.path,
+                        sourceCRS: sourceCRS, approximate: spec.approximate?.en)
+                    let index = writesIndex ? Alongside { StoredIndex.bytes(of: input.features) } : nil
+                    early = Alongside {
+                        Result { () throws(LayerError) in
+                            try Self.write(input, into: file, index: { index?.result().map(StoredIndex.stored) }) {
+                                () throws(StoreError) in
+                                guard let notes = verdict.wait() else {
+                                    throw StoreError(.badLayer, "the layer's checks failed")
+                                }
+                                return notes
+                            }
+                        }
+                    }
+                }
+            }
+        let prepared: PreparedLayer
+        do {
+            prepared = try loader.prepare(spec, from: url, whileChecking: startWriting)
+        } catch {
+            // The rows written meanwhile are rolled back.
+            verdict.post(nil)
+            _ = early?.result()
+            throw error
+        }
+        guard let early else {
+            try write(spec, prepared: prepared, source: url, into: store)
+            return prepared.report
+        }
+        verdict.post(prepared.notes)
+        try early.result().get()
         return prepared.report
     }
 
     /// The write step of an import: `prepared` (read from `source`) becomes layer `spec.name`
-    /// of `store`, replacing any layer of that name in one transaction.
+    /// of `store`, replacing any layer of that name in one transaction (with its index, in a
+    /// GeoPackage).
     package func write(
-        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress,
-        index early: Alongside<[UInt8]?>? = nil
+        _ spec: LayerSpec, prepared: PreparedLayer, source url: URL, into store: StoreAddress
     ) throws(LayerError) {
         guard !prepared.features.isEmpty else { throw .emptyLayer(path: url.path) }
         let input = StoredLayerInput(
             name: spec.name, title: spec.title, features: Self.uniformAreas(prepared.features), source: url.path,
             sourceCRS: prepared.sourceCRS, approximate: spec.approximate?.en, notes: prepared.notes)
-        do {
-            switch store {
-            case .geoPackage(let storeFile):
-                try FileManager.default.createDirectory(
-                    at: storeFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let package = try GeoPackage.open(at: storeFile.path, create: true)
-                // The index is built on a second thread while SQLite writes the rows on this one;
-                // it is written beside the layer once the layer is written whole.
-                let features = input.features
-                let index = writesIndex ? early ?? Alongside { StoredIndex.bytes(of: features) } : nil
-                try package.replaceLayer(input)
-                if let bytes = index?.result() { try StoredIndex.write(bytes, of: input.name, into: package) }
-            case .postgreSQL(let address):
+        switch store {
+        case .geoPackage(let file):
+            // The index is built on a second thread while SQLite writes the rows on this one.
+            let features = input.features
+            let index = writesIndex ? Alongside { StoredIndex.bytes(of: features) } : nil
+            try Self.write(input, into: file, index: { index?.result().map(StoredIndex.stored) }) { input.notes }
+        case .postgreSQL(let address):
+            do {
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
+            } catch let error as PostGISError {
+                throw .store(error)
+            } catch {
+                throw .storeWriteFailed(path: store.description, reason: "\(error)")
             }
-        } catch let error as PostGISError {
-            throw .store(error)
+        }
+    }
+
+    /// Writes `input` and its index into the GeoPackage `file` (created if missing) in one
+    /// transaction (see ``GeoPackage/replaceLayer(_:index:notes:)``).
+    private static func write(
+        _ input: StoredLayerInput, into file: URL, index: () -> LayerIndexBytes?,
+        notes: () throws(StoreError) -> [String]
+    ) throws(LayerError) {
+        do {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try GeoPackage.open(at: file.path, create: true).replaceLayer(input, index: index, notes: notes)
         } catch {
-            throw .storeWriteFailed(path: store.description, reason: "\(error)")
+            throw .storeWriteFailed(path: file.path, reason: "\(error)")
+        }
+    }
+
+    /// The outcome of an import's checks, handed from the thread that checks to the one that
+    /// writes: the layer's notes, or nil when the layer is refused.
+    private final class Verdict: @unchecked Sendable {
+        private let posted = DispatchSemaphore(value: 0)
+        /// Written once before `posted` is signalled; read after waiting for it.
+        private var notes: [String]?
+
+        func post(_ notes: [String]?) {
+            self.notes = notes
+            posted.signal()
+        }
+
+        func wait() -> [String]? {
+            posted.wait()
+            return notes
         }
     }
 

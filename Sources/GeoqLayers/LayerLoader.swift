@@ -62,11 +62,12 @@ public struct LayerLoader: Sendable {
         try prepare(spec, from: url, whileChecking: nil)
     }
 
-    /// ``prepare(_:from:)``, handing the features it will return to `whileChecking` before it
-    /// checks their validity, when the policy cannot change them (`fail` refuses the layer,
-    /// `keep` keeps every feature): an import starts building their index meanwhile.
+    /// ``prepare(_:from:)``, handing the features it will return and their source CRS to
+    /// `whileChecking` before it checks their validity, when the policy cannot change them
+    /// (`fail` refuses the layer, `keep` keeps every feature): an import starts writing them and
+    /// building their index meanwhile.
     package func prepare(
-        _ spec: LayerSpec, from url: URL, whileChecking: (([Feature]) -> Void)?
+        _ spec: LayerSpec, from url: URL, whileChecking: (([Feature], _ sourceCRS: String) -> Void)?
     ) throws(LayerError) -> PreparedLayer {
         let path = url.path
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -114,7 +115,7 @@ public struct LayerLoader: Sendable {
         var early: ([Feature], [String])?
         if let whileChecking, invalidPolygons == .fail || invalidPolygons == .keep {
             early = Self.mergeRepeatedIDs(selected)
-            whileChecking(early!.0)
+            whileChecking(early!.0, sourceCRS)
         }
         let valid = try validate(selected, path: path, report: &report)
         let (merged, mergeNotes) = early ?? Self.mergeRepeatedIDs(valid)

@@ -13,6 +13,17 @@ extension GeoPackage {
     /// Throws `bad-layer` for a name outside `[a-z0-9_-]+` or property keys that clash
     /// (case-insensitively) with each other or with `fid`, `geom`, `geoq_id`, `geoq_name`.
     public func replaceLayer(_ layer: StoredLayerInput) throws(StoreError) {
+        try replaceLayer(layer, index: { nil }, notes: { layer.notes })
+    }
+
+    /// ``replaceLayer(_:)`` for rows that the caller is still checking and indexing meanwhile,
+    /// with their index in the same transaction. Once the rows are written, `index` gives the
+    /// packed index to store beside them (it may wait for it to be built); then `notes` gives
+    /// the layer's notes in place of `layer.notes` (it may wait for the checks), or throws to
+    /// roll everything back.
+    public func replaceLayer(
+        _ layer: StoredLayerInput, index: () -> LayerIndexBytes?, notes: () throws(StoreError) -> [String]
+    ) throws(StoreError) {
         let table = layer.name
         try Self.validateLayerName(table)
         let columns = try Self.propertyColumns(of: layer.features)
@@ -84,6 +95,8 @@ extension GeoPackage {
                 try extensions.bind(table, at: 1)
                 try extensions.run()
 
+                if let index = index() { try writeLayerIndex(index, of: table) }
+                let finalNotes = try notes()
                 let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
                 try meta.bind(table, at: 1)
                 try meta.bind(layer.title, at: 2)
@@ -91,8 +104,8 @@ extension GeoPackage {
                 try meta.bind(layer.sourceCRS, at: 4)
                 try meta.bind(now, at: 5)
                 try meta.bind(layer.approximate, at: 6)
-                let notes = layer.notes.map { $0.replacingAll("\n", with: " ").replacingAll("\r", with: " ") }
-                try meta.bind(notes.joined(separator: "\n"), at: 7)
+                let lines = finalNotes.map { $0.replacingAll("\n", with: " ").replacingAll("\r", with: " ") }
+                try meta.bind(lines.joined(separator: "\n"), at: 7)
                 try meta.run()
             }
         } catch {

@@ -157,6 +157,35 @@ import Testing
         Self.expectSameAnswers(layer.index, built, on: Self.points(around: built.boundingBox, count: 2_000, seed: 7))
     }
 
+    /// With the `fail` and `keep` policies the rows and the index are written while the
+    /// polygons are checked: an import the checks refuse rolls them back, and the layer it would
+    /// have replaced keeps its rows and its stored index; one they pass stores both.
+    @Test func rowsWrittenWhileCheckedAreRolledBackWhenRefused() throws {
+        let name = "pamplona-sectors"
+        let store = try Self.importStore([name])
+        let (before, _) = try Self.load(name, from: store.file)
+        let bowTie = try writeTemporary(
+            "bowtie-\(UUID().uuidString).geojson",
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "ok", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,1],[0,0]]]}}, {"type": "Feature", "id": "bow", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[2,0],[3,1],[3,0],[2,1],[2,0]]]}}]}"#
+        )
+        let spec = LayerSpec(name: name, title: "refused", source: bowTie.path)
+        #expect(throws: LayerError.self) {
+            try LayerImporter(invalidPolygons: .fail).importLayer(spec, from: bowTie, into: store.file)
+        }
+        let (after, origin) = try Self.load(name, from: store.file)
+        #expect(origin == .stored)
+        #expect(after.features == before.features)
+        #expect(try GeoPackage.open(at: store.file.path, create: false).integrityCheck() == "ok")
+
+        _ = try LayerImporter(invalidPolygons: .keep).importLayer(spec, from: bowTie, into: store.file)
+        let (kept, keptOrigin) = try Self.load(name, from: store.file)
+        #expect(keptOrigin == .stored)
+        #expect(kept.features.map(\.id) == ["ok", "bow"])
+        Self.expectSameAnswers(
+            kept.index, Layer.index(of: kept.features),
+            on: Self.points(around: kept.index.boundingBox, count: 2_000, seed: 13))
+    }
+
     /// A re-import through the store's own API (which writes no index) drops the index of the
     /// old rows in the same transaction: the layer is indexed anew, never from the old index.
     @Test func reimportWithoutIndexDropsIt() throws {
