@@ -37,6 +37,16 @@ struct StripeTable: Sendable {
     /// and leave more edges to scan per query.
     static let defaultStripesPerEdge = 1.0
 
+    /// A part's stripes are never thinner than a third of its edges' mean height, whatever
+    /// the stripes per edge. An edge is listed in every stripe its height meets, so a part
+    /// whose edges climb and fall `c` times its height (its total |Δy| over its height; 2 for a
+    /// convex shape, 4.6 for Natural Earth's coastlines) lists each edge in `c + 1` stripes at
+    /// one stripe per edge. Taking `3 / c` of them when `c > 3` lists each in at most 4 and
+    /// scans at most `c + c / 3` edges a query: on Natural Earth 3.8 entries an edge instead of
+    /// 5.6 (12.1 MB of the index's 17.8 MB) for 6.2 edges scanned instead of 5.6; the city
+    /// layers (2.4 to 2.7) keep nearly all their stripes.
+    static let stripesPerEdgeHeight = 3.0
+
     /// - Parameters:
     ///   - vertices: the layer's vertices, which the edge numbers refer to.
     ///   - parts: each part's rings as vertex ranges in `vertices`, and its feature.
@@ -59,10 +69,16 @@ struct StripeTable: Sendable {
             var box = BoundingBox.empty
             for i in ranges.first ?? 0..<0 { box.expand(toInclude: v[i]) }
             var edgeCount = 0
-            for range in ranges where range.count > 1 { edgeCount += range.count - 1 }
+            var climb = 0.0
+            for range in ranges where range.count > 1 {
+                edgeCount += range.count - 1
+                for e in range.lowerBound..<range.upperBound - 1 { climb += Swift.abs(v[e + 1].y - v[e].y) }
+            }
+            let coarsening = box.height > 0 ? Swift.min(1, Self.stripesPerEdgeHeight * box.height / climb) : 1
             let count =
                 box.height > 0
-                ? Swift.max(1, Swift.min(Int((Double(edgeCount) * stripesPerEdge).rounded(.up)), 1 << 20)) : 1
+                ? Swift.max(
+                    1, Swift.min(Int((Double(edgeCount) * stripesPerEdge * coarsening).rounded(.up)), 1 << 20)) : 1
             let perUnit = box.height > 0 ? Double(count) / box.height : 0
             let stripes = Stripes(minY: box.minY, perUnit: perUnit, count: count)
             // Counting sort: first the size of each stripe, then the edges in place.
