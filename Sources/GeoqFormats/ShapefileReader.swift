@@ -34,7 +34,6 @@ public struct ShapefileReader: Sendable {
     /// upper case).
     public func read(at url: URL) throws(FormatError) -> FeatureCollection {
         let shpPath = url.path
-        var warnings: [String] = []
         let shpData = try FileLoading.data(at: url)
 
         // Companions.
@@ -45,12 +44,33 @@ public struct ShapefileReader: Sendable {
                     "no such file: a shapefile needs its .dbf (attributes) beside the .shp; copy all the files of the export together"
             )
         }
-        let dbfData = try FileLoading.data(at: dbfURL)
-        let cpg = FileLoading.sibling(of: url, withExtension: "cpg").flatMap { try? FileLoading.data(at: $0) }.map {
-            TextDecoding.decode($0, as: TextDecoding.isValidUTF8($0) ? .utf8 : .latin1)
+        // The .dbf is read and its records decoded on a second thread while the .shp's shapes are
+        // decoded on this one. Errors keep their order: the .dbf's, the .prj's, a missing
+        // field, then the shapes'.
+        let options = options
+        let attributes = Alongside { Self.attributes(from: dbfURL, options: options) }
+
+        // Geometry: one pass over the record headers, then decode per record (a record the .dbf
+        // marks deleted is decoded too, its error dropped with it once the .dbf is known).
+        var shapeWarnings: [String] = []
+        let decoded: Result<[Span], FormatError> = shpData.withUnsafeBytes { raw in
+            do throws(FormatError) {
+                let view = ByteView(raw: raw)
+                let spans = try ShapefileGeometry.recordSpans(view, file: shpPath, warnings: &shapeWarnings)
+                return .success(
+                    spans.enumerated().map { index, span in
+                        Span(
+                            offset: span.offset,
+                            geometry: Result { () throws(FormatError) in
+                                try ShapefileGeometry.decode(view, span: span, number: index + 1, file: shpPath)
+                            })
+                    })
+            } catch {
+                return .failure(error)
+            }
         }
-        let dbf = try DBFTable(
-            data: dbfData, file: dbfURL.path, cpg: cpg, forced: options.dbfEncoding, warnings: &warnings)
+        let (dbf, properties, dbfWarnings) = try attributes.result().get()
+        var warnings = dbfWarnings
 
         var crs: CRSDeclaration?
         if let prjURL = FileLoading.sibling(of: url, withExtension: "prj") {
@@ -73,33 +93,22 @@ public struct ShapefileReader: Sendable {
             }
         }
 
-        // Geometry: one pass over the record headers, then decode per record.
-        let decoded: Result<[ShapefileGeometry.Record], FormatError> = shpData.withUnsafeBytes { raw in
-            do throws(FormatError) {
-                let view = ByteView(raw: raw)
-                let spans = try ShapefileGeometry.recordSpans(view, file: shpPath, warnings: &warnings)
-                if spans.count != dbf.recordCount {
-                    throw FormatError(
-                        .inconsistentFiles, file: shpPath,
-                        message:
-                            "the .shp holds \(spans.count) shapes but \(dbfURL.lastPathComponent) holds "
-                            + "\(dbf.recordCount) records; they pair up by position, so they must come from the same export"
-                    )
-                }
-                var records: [ShapefileGeometry.Record] = []
-                records.reserveCapacity(spans.count)
-                for (index, span) in spans.enumerated() where !dbf.isDeleted(index) {
-                    records.append(
-                        ShapefileGeometry.Record(
-                            index: index, offset: span.offset,
-                            geometry: try ShapefileGeometry.decode(view, span: span, number: index + 1, file: shpPath)))
-                }
-                return .success(records)
-            } catch {
-                return .failure(error)
-            }
+        let spans = try decoded.get()
+        warnings += shapeWarnings
+        if spans.count != dbf.recordCount {
+            throw FormatError(
+                .inconsistentFiles, file: shpPath,
+                message:
+                    "the .shp holds \(spans.count) shapes but \(dbfURL.lastPathComponent) holds "
+                    + "\(dbf.recordCount) records; they pair up by position, so they must come from the same export"
+            )
         }
-        let records = try decoded.get()
+        var records: [ShapefileGeometry.Record] = []
+        records.reserveCapacity(spans.count)
+        for (index, span) in spans.enumerated() where !dbf.isDeleted(index) {
+            records.append(
+                ShapefileGeometry.Record(index: index, offset: span.offset, geometry: try span.geometry.get()))
+        }
 
         if let shxURL = FileLoading.sibling(of: url, withExtension: "shx"),
             let size = ((try? FileManager.default.attributesOfItem(atPath: shxURL.path))?[.size] as? NSNumber)?
@@ -124,7 +133,7 @@ public struct ShapefileReader: Sendable {
         var orphanHoles = 0
         for record in records {
             let number = record.index + 1
-            let properties = try dbf.record(record.index)
+            let properties = try properties[record.index].get()
             guard let id = naming.id(properties: properties, nativeID: nil, number: number) else {
                 var error = naming.missingIDError(file: dbfURL.path, featureNumber: number, properties: properties)
                 error.byteOffset = nil
@@ -180,5 +189,32 @@ public struct ShapefileReader: Sendable {
             )
         }
         return FeatureCollection(features: features, crs: crs, source: shpPath, warnings: warnings)
+    }
+
+    /// A shape as decoded, with the byte offset of its record.
+    private struct Span {
+        var offset: Int
+        var geometry: Result<ShapefileGeometry.Decoded?, FormatError>
+    }
+
+    /// The .dbf at `url`: the table, each record's attributes (decoded for the records not
+    /// marked deleted), and the warnings its text gave.
+    private static func attributes(
+        from url: URL, options: ReadOptions
+    ) -> Result<(DBFTable, [Result<[String: PropertyValue], FormatError>], [String]), FormatError> {
+        Result { () throws(FormatError) in
+            var warnings: [String] = []
+            let data = try FileLoading.data(at: url)
+            let cpg = FileLoading.sibling(of: url, withExtension: "cpg").flatMap { try? FileLoading.data(at: $0) }.map {
+                TextDecoding.decode($0, as: TextDecoding.isValidUTF8($0) ? .utf8 : .latin1)
+            }
+            let dbf = try DBFTable(
+                data: data, file: url.path, cpg: cpg, forced: options.dbfEncoding, warnings: &warnings)
+            let records = (0..<dbf.recordCount).map { index in
+                dbf.isDeleted(index)
+                    ? .success([:]) : Result { () throws(FormatError) in try dbf.record(index) }
+            }
+            return (dbf, records, warnings)
+        }
     }
 }
