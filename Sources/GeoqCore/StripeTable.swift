@@ -40,11 +40,11 @@ struct StripeTable: Sendable {
     /// A part's stripes are never thinner than a third of its edges' mean height, whatever
     /// the stripes per edge. An edge is listed in every stripe its height meets, so a part
     /// whose edges climb and fall `c` times its height (its total |Δy| over its height; 2 for a
-    /// convex shape, 4.6 for Natural Earth's coastlines) lists each edge in `c + 1` stripes at
-    /// one stripe per edge. Taking `3 / c` of them when `c > 3` lists each in at most 4 and
-    /// scans at most `c + c / 3` edges a query: on Natural Earth 3.8 entries an edge instead of
-    /// 5.6 (12.1 MB of the index's 17.8 MB) for 6.2 edges scanned instead of 5.6; the city
-    /// layers (2.4 to 2.7) keep nearly all their stripes.
+    /// convex shape, 4.6 for Natural Earth's coastlines) lists each edge in about `c + 1`
+    /// stripes at one stripe per edge. Taking `3 / c` of them when `c > 3` lists each in about 4
+    /// and scans about `c + c / 3` edges a query: on Natural Earth 3.8 entries an edge instead
+    /// of 5.5 (the index 13.4 MB instead of 17.8) for 6.2 edges scanned instead of 5.6; the
+    /// city layers (2.4 to 2.7) keep nearly all their stripes.
     static let stripesPerEdgeHeight = 3.0
 
     /// - Parameters:
