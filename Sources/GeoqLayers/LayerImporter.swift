@@ -41,9 +41,10 @@ public struct LayerImporter: Sendable {
         let loader = LayerLoader(
             invalidPolygons: invalidPolygons,
             validationThreads: writesEarly ? max(1, validationThreads - 2) : validationThreads)
-        // Whenever the checks cannot change the features, a GeoPackage import writes the rows and
-        // then the index on a second thread, and builds the index on a third, while the polygons
-        // are checked; the transaction then waits for the checks' verdict to commit or roll back.
+        // Whenever the checks cannot change the features, a GeoPackage import writes the rows on
+        // a second thread and builds the index on a third while the polygons are checked; the
+        // rows' transaction waits for the checks' verdict to commit or roll back, and the index
+        // follows in a transaction of its own.
         var early: Alongside<Result<Void, LayerError>>?
         let verdict = Verdict()
         let startWriting: (([Feature], String) -> Void)? =
@@ -112,8 +113,10 @@ public struct LayerImporter: Sendable {
         }
     }
 
-    /// Writes `input` and its index into the GeoPackage `file` (created if missing) in one
-    /// transaction (see ``GeoPackage/replaceLayer(_:index:notes:)``).
+    /// Writes `input` into the GeoPackage `file` (created if missing) in one transaction (see
+    /// ``GeoPackage/replaceLayer(_:notes:)``), then its index in a second one: pages the old layer
+    /// freed are reused by the index without being copied to the journal, which they would be in
+    /// the layer's own transaction. Until then the layer reads as one without a stored index.
     private static func write(
         _ input: StoredLayerInput, into file: URL, index: () -> LayerIndexBytes?,
         notes: () throws(StoreError) -> [String]
@@ -121,7 +124,9 @@ public struct LayerImporter: Sendable {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try GeoPackage.open(at: file.path, create: true).replaceLayer(input, index: index, notes: notes)
+            let package = try GeoPackage.open(at: file.path, create: true)
+            try package.replaceLayer(input, notes: notes)
+            if let index = index() { try package.replaceLayerIndex(of: input.name, with: index) }
         } catch {
             throw .storeWriteFailed(path: file.path, reason: "\(error)")
         }

@@ -78,10 +78,15 @@ extension GeoPackage {
         }
     }
 
+    /// ``replaceLayerIndex(of:kind:format:bytes:)`` of `index`.
+    public func replaceLayerIndex(of table: String, with index: LayerIndexBytes) throws(StoreError) {
+        try replaceLayerIndex(of: table, kind: index.kind, format: index.format, bytes: index.bytes)
+    }
+
     /// Writes `index` as the index of layer `table`, replacing any earlier one, and installs the
     /// triggers that mark it stale when the layer table changes; inside the caller's
     /// transaction, after the layer's rows are written.
-    func writeLayerIndex(_ index: LayerIndexBytes, of table: String) throws(StoreError) {
+    private func writeLayerIndex(_ index: LayerIndexBytes, of table: String) throws(StoreError) {
         try createIndexTables()
         guard let lastChange = try lastChange(of: table) else {
             throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")

@@ -13,17 +13,13 @@ extension GeoPackage {
     /// Throws `bad-layer` for a name outside `[a-z0-9_-]+` or property keys that clash
     /// (case-insensitively) with each other or with `fid`, `geom`, `geoq_id`, `geoq_name`.
     public func replaceLayer(_ layer: StoredLayerInput) throws(StoreError) {
-        try replaceLayer(layer, index: { nil }, notes: { layer.notes })
+        try replaceLayer(layer, notes: { layer.notes })
     }
 
-    /// ``replaceLayer(_:)`` for rows that the caller is still checking and indexing meanwhile,
-    /// with their index in the same transaction. Once the rows are written, `index` gives the
-    /// packed index to store beside them (it may wait for it to be built); then `notes` gives
-    /// the layer's notes in place of `layer.notes` (it may wait for the checks), or throws to
-    /// roll everything back.
-    public func replaceLayer(
-        _ layer: StoredLayerInput, index: () -> LayerIndexBytes?, notes: () throws(StoreError) -> [String]
-    ) throws(StoreError) {
+    /// ``replaceLayer(_:)`` for rows that the caller is still checking meanwhile: once the rows
+    /// are written, `notes` gives the layer's notes in place of `layer.notes` (it may wait for
+    /// the checks), or throws to roll everything back.
+    public func replaceLayer(_ layer: StoredLayerInput, notes: () throws(StoreError) -> [String]) throws(StoreError) {
         let table = layer.name
         try Self.validateLayerName(table)
         let columns = try Self.propertyColumns(of: layer.features)
@@ -95,7 +91,6 @@ extension GeoPackage {
                 try extensions.bind(table, at: 1)
                 try extensions.run()
 
-                if let index = index() { try writeLayerIndex(index, of: table) }
                 let finalNotes = try notes()
                 let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
                 try meta.bind(table, at: 1)
@@ -182,8 +177,9 @@ extension GeoPackage {
     private func dropLayer(_ table: String) throws(StoreError) {
         let q = Self.quoted
         try connection.execute("DROP TABLE IF EXISTS \(q(table))")
-        // The packed index of the old rows is worth nothing now; freed in this transaction, its
-        // pages are reused by the next one (the new index) without being copied to the journal.
+        // The packed index of the old rows is worth nothing now. Freed in this transaction, its
+        // pages are reused by the next one (the new index, ``replaceLayerIndex(of:kind:format:bytes:)``)
+        // without being read and copied to the journal first, as they would be in this one.
         try deleteLayerIndex(of: table)
 
         var metadataTables = ["gpkg_extensions", "gpkg_geometry_columns", "gpkg_contents", "geoq_layers"]
