@@ -37,7 +37,7 @@ public struct LayerImporter: Sendable {
         // Writing the rows and building the index take two threads of their own meanwhile (on
         // two cores, Natural Earth's import took 203-229 ms with one thread left to the checks,
         // 221-260 ms with two; the time zones 2.2 s against 2.8 s).
-        let writesEarly = store.file != nil && (invalidPolygons == .fail || invalidPolygons == .keep)
+        let writesEarly = store.file != nil && invalidPolygons.keepsFeaturesAsRead
         let loader = LayerLoader(
             invalidPolygons: invalidPolygons,
             validationThreads: writesEarly ? max(1, validationThreads - 2) : validationThreads)
@@ -57,7 +57,7 @@ public struct LayerImporter: Sendable {
                     let index = writesIndex ? Alongside { StoredIndex.bytes(of: input.features) } : nil
                     early = Alongside {
                         Result { () throws(LayerError) in
-                            try Self.write(input, into: file, index: { index?.result().map(StoredIndex.stored) }) {
+                            try Self.write(input, into: file, index: { index?.result() }) {
                                 () throws(StoreError) in
                                 guard let notes = verdict.wait() else {
                                     throw StoreError(.badLayer, "the layer's checks failed")
@@ -101,7 +101,7 @@ public struct LayerImporter: Sendable {
             // The index is built on a second thread while SQLite writes the rows on this one.
             let features = input.features
             let index = writesIndex ? Alongside { StoredIndex.bytes(of: features) } : nil
-            try Self.write(input, into: file, index: { index?.result().map(StoredIndex.stored) }) { input.notes }
+            try Self.write(input, into: file, index: { index?.result() }) { input.notes }
         case .postgreSQL(let address):
             do {
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
@@ -118,7 +118,7 @@ public struct LayerImporter: Sendable {
     /// freed are reused by the index without being copied to the journal, which they would be in
     /// the layer's own transaction. Until then the layer reads as one without a stored index.
     private static func write(
-        _ input: StoredLayerInput, into file: URL, index: () -> LayerIndexBytes?,
+        _ input: StoredLayerInput, into file: URL, index: () -> [UInt8]?,
         notes: () throws(StoreError) -> [String]
     ) throws(LayerError) {
         do {
@@ -126,7 +126,7 @@ public struct LayerImporter: Sendable {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let package = try GeoPackage.open(at: file.path, create: true)
             try package.replaceLayer(input, notes: notes)
-            if let index = index() { try package.replaceLayerIndex(of: input.name, with: index) }
+            if let bytes = index() { try StoredIndex.write(bytes, of: input.name, into: package) }
         } catch {
             throw .storeWriteFailed(path: file.path, reason: "\(error)")
         }

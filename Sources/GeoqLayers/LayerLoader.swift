@@ -22,6 +22,11 @@ public struct LayerLoader: Sendable {
         case skip
         /// Keep the feature as it is (answers for it follow the even–odd rule).
         case keep
+
+        /// Whether the layer, if accepted, holds its features exactly as read (`fail` refuses
+        /// it whole, `keep` keeps every feature): they can be written and indexed before the
+        /// check ends.
+        var keepsFeaturesAsRead: Bool { self == .fail || self == .keep }
     }
 
     public var invalidPolygons: InvalidPolygonPolicy
@@ -113,7 +118,7 @@ public struct LayerLoader: Sendable {
         report.skipped = emptySkipped
         report.naming = naming
         var early: ([Feature], [String])?
-        if let whileChecking, invalidPolygons == .fail || invalidPolygons == .keep {
+        if let whileChecking, invalidPolygons.keepsFeaturesAsRead {
             early = Self.mergeRepeatedIDs(selected)
             whileChecking(early!.0, sourceCRS)
         }
