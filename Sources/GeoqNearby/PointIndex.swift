@@ -158,25 +158,27 @@ public struct PointIndex: Sendable {
 
         // Phase 1, by chords only: every included point that can be among the answer (three
         // tolerances cover the short-line formula's error, as `settle` needs; a radius caps
-        // the reach likewise).
-        let reached = tree.pointsWithinReach(
-            of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
-            margin: 3 * tolerance, where: include)
-
-        // Phase 2: distances for the few reached, short lines by formula; long ones wait.
+        // the reach likewise). Phase 2, on what it lends: distances for the few reached, short
+        // lines by formula; long ones wait.
         var candidates: [Candidate] = []
-        candidates.reserveCapacity(reached.count)
         var long: [LongLine] = []
-        for r in reached {
-            let position = tree.positions[Int(r.position)]
-            let item = Int(position.w)
-            if let line = shortLine.line(to: position, squaredChord: r.squaredChord) {
-                candidates.append(
-                    Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line, exact: false))
-            } else {
-                long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
-                // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
-                karneyEnds.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + item) }
+        tree.pointsWithinReach(
+            of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
+            margin: 3 * tolerance, where: include
+        ) { reached in
+            candidates.reserveCapacity(reached.count)
+            for r in reached {
+                let position = tree.position(at: Int(r.position))
+                let item = Int(r.item)
+                if let line = shortLine.line(to: position, squaredChord: r.squaredChord) {
+                    candidates.append(
+                        Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line, exact: false))
+                } else {
+                    if long.isEmpty { long.reserveCapacity(reached.count) }
+                    long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
+                    // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
+                    karneyEnds.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + item) }
+                }
             }
         }
         // Phase 3: Karney for the long lines, by increasing chord (the order they were
@@ -190,7 +192,7 @@ public struct PointIndex: Sendable {
                 let farthest = Swift.min(known.kth + 3 * tolerance, cap)
                 guard line.squaredChord <= farthest * farthest else { break }
                 let bound = Self.shortestGeodesic(
-                    from: shortLine.start, to: tree.positions[line.position], squaredChord: line.squaredChord)
+                    from: shortLine.start, to: tree.position(at: line.position), squaredChord: line.squaredChord)
                 guard bound <= farthest else { continue }
                 let solved = solve(line.item, false)
                 candidates.append(
@@ -200,7 +202,7 @@ public struct PointIndex: Sendable {
                 known.insert(solved.distance)
             }
         }
-        return Self.settle(candidates, limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine) {
+        return Self.settle(&candidates, limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine) {
             solve($0, true)
         }
     }
@@ -271,7 +273,7 @@ public struct PointIndex: Sendable {
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
     /// their bearings.
     static func settle(
-        _ candidates: consuming [Candidate], limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
+        _ candidates: inout [Candidate], limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
         karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         let tolerance = distanceTolerance

@@ -17,9 +17,9 @@ extension PositionTree {
         var slot: Int32
     }
 
-    /// Every point for which `include` (given the caller's index) is true whose chord from
-    /// `query` is within the reach, sorted by chord: enough to find the `limit` geodesically
-    /// nearest.
+    /// Calls `body` with every point for which `include` (given the caller's index) is true
+    /// whose chord from `query` is within the reach, sorted by chord: enough to find the
+    /// `limit` geodesically nearest. (A buffer lent for the call: no array is made.)
     ///
     /// The reach starts at `reach` metres. Once `limit` points are found, the `limit`-th
     /// shortest chord c_k lowers it to `ChordBound.longestGeodesic(c_k) + margin`: k points
@@ -31,19 +31,33 @@ extension PositionTree {
     /// The queue holds sibling groups rather than boxes (see ``SiblingGroup``); the boxes come
     /// out in the same order.
     func pointsWithinReach(
-        of query: EllipsoidPosition, limit: Int, reach: Double, margin: Double, where include: (Int) -> Bool
-    ) -> [Reached] {
-        guard count > 0 else { return [] }
+        of query: EllipsoidPosition, limit: Int, reach: Double, margin: Double, where include: (Int) -> Bool,
+        _ body: (UnsafeBufferPointer<Reached>) -> Void
+    ) {
+        guard count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         let q = query * SIMD4(1, 1, 1, 0)
         var found = ReachList(limit: limit, reach: reach, margin: margin, capacity: Swift.min(limit, count) + 32)
-        if rootLevel <= 1 {
-            for j in 0..<count {
-                found.makeRoom(for: 1)
-                let position = positions[j]
-                found.consider(squaredChord: Self.squaredChord(q, position), position: j, item: Int(position.w))
-                found.admit(include)
+        // A leaf's eight chords at once; NaN lanes (past the last point) are within no reach.
+        let qx = SIMD8(repeating: q.x), qy = SIMD8(repeating: q.y), qz = SIMD8(repeating: q.z)
+        func scan(leaf: Int) {
+            let chords = leafRows.withUnsafeBufferPointer { rows in
+                let row = rows.baseAddress! + 3 * leaf
+                let dx = row[0] - qx, dy = row[1] - qy, dz = row[2] - qz
+                return dx * dx + dy * dy + dz * dz
             }
-            return found.sorted
+            let first = leaf * Self.nodeSize
+            found.makeRoom(for: Self.nodeSize)
+            items.withUnsafeBufferPointer { items in
+                for lane in 0..<Swift.min(Self.nodeSize, count - first) {
+                    found.consider(
+                        squaredChord: chords[lane], position: first + lane, item: items[first + lane])
+                }
+            }
+            found.admit(include)
+        }
+        if rootLevel <= 1 {
+            scan(leaf: 0)
+            return body(found.sortKept())
         }
         // The queue holds sibling groups, each keyed by its nearest child not yet taken: a
         // group goes back in with its next child's key when one is taken, so an expansion
@@ -56,8 +70,9 @@ extension PositionTree {
             let nearest = Self.smallest(keys)
             guard nearest <= found.squaredReach && nearest < .infinity else { return }
             let first = entry * Self.nodeSize
-            for lane in 0..<(Swift.min(first + Self.nodeSize, levelCounts[level - 1]) - first)
-            where keys[lane] <= found.squaredReach {
+            // Every child, within reach or not: a test per child is a branch the keys decide,
+            // which costs more than the few needless fetches.
+            for lane in 0..<(Swift.min(first + Self.nodeSize, levelCounts[level - 1]) - first) {
                 prefetch(level: level - 1, entry: first + lane)
             }
             let slot = groups.append(SiblingGroup(keys: keys, level: Int32(level - 1), first: Int32(first)))
@@ -74,18 +89,12 @@ extension PositionTree {
             let level = Int(groups[slot].level)
             let entry = Int(groups[slot].first) + lane
             if level == 1 {
-                let first = entry * Self.nodeSize
-                found.makeRoom(for: Self.nodeSize)
-                for j in first..<Swift.min(first + Self.nodeSize, count) {
-                    let position = positions[j]
-                    found.consider(squaredChord: Self.squaredChord(q, position), position: j, item: Int(position.w))
-                }
-                found.admit(include)
+                scan(leaf: entry)
             } else {
                 open(level: level, entry: entry)
             }
         }
-        return found.sorted
+        body(found.sortKept())
     }
 
     /// The smallest of eight keys, by a tree of minimums: the standard library's `min()` is a
@@ -95,13 +104,6 @@ extension PositionTree {
         Swift.min(
             Swift.min(Swift.min(k[0], k[4]), Swift.min(k[1], k[5])),
             Swift.min(Swift.min(k[2], k[6]), Swift.min(k[3], k[7])))
-    }
-
-    /// The squared straight-line distance between two positions (w ignored), square metres.
-    @inline(__always)
-    static func squaredChord(_ q: EllipsoidPosition, _ p: EllipsoidPosition) -> Double {
-        let d = (p - q) * SIMD4(1, 1, 1, 0)
-        return (d * d).sum()
     }
 
     /// The points found so far within reach, and the reach itself: what
@@ -147,8 +149,9 @@ extension PositionTree {
             smallest.deallocate()
         }
 
-        /// The entries within the final reach, shortest chord first.
-        var sorted: [Reached] {
+        /// Drops the entries beyond the final reach and sorts the others, shortest chord first;
+        /// returns them (valid while the list lives and is not changed).
+        mutating func sortKept() -> UnsafeBufferPointer<Reached> {
             var kept = 0
             for i in 0..<count {
                 entries[kept] = entries[i]
@@ -164,7 +167,9 @@ extension PositionTree {
                 }
                 entries[at] = moving
             }
-            return Array(UnsafeBufferPointer(start: entries, count: kept))
+            count = kept
+            admitted = kept
+            return UnsafeBufferPointer(start: entries, count: kept)
         }
 
         /// Makes sure `n` more points can be considered.
@@ -176,9 +181,12 @@ extension PositionTree {
         /// Writes the point at tree `position` (the caller's `item`) after the others, and keeps
         /// it when its squared chord is within the squared reach (room made beforehand).
         @inline(__always)
-        mutating func consider(squaredChord c2: Double, position: Int, item: Int) {
-            entries[count] = Reached(squaredChord: c2, position: Int32(position), item: Int32(item))
-            count &+= c2 <= squaredReach ? 1 : 0
+        mutating func consider(squaredChord c2: Double, position: Int, item: Int32) {
+            // Tree positions fit in 32 bits: the tree's items do.
+            entries[count] = Reached(squaredChord: c2, position: Int32(truncatingIfNeeded: position), item: item)
+            // The comparison's byte (0 or 1) added as a number: written `? 1 : 0`, it was
+            // compiled to a branch, which the chords decide.
+            count &+= Int(unsafeBitCast(c2 <= squaredReach, to: UInt8.self))
         }
 
         /// Asks `include` about the points kept since the last call, drops those it refuses,
@@ -237,16 +245,26 @@ extension PositionTree {
     }
 }
 
-/// The best-first search's queue: a binary min-heap of ``PositionTree/QueueEntry`` by key in
-/// storage it owns, so that a push or a pop is a few moves with no uniqueness check or bounds
-/// check (a `MinHeap` over an `Array` pays two runtime calls per push: an eighth of a query's instructions).
+/// The best-first search's queue of ``PositionTree/QueueEntry`` by key, in storage it owns (no
+/// uniqueness or bounds checks: a `MinHeap` over an `Array` pays two runtime calls per push).
 ///
-/// Invariant: `storage[0 ..< count]` is a heap (no entry's key below its parent's); `capacity`
-/// slots are allocated.
+/// Short, it is an unordered list: a push appends, a pop scans every key for the smallest by
+/// conditional moves. A query near a city keeps about ten entries, and a binary heap's sift
+/// steps branch on the keys, which a new query's keys mispredict; the scan's cost is only its
+/// length. Past ``listLength`` entries (wide searches: many hits, a large radius) the list is
+/// made a binary min-heap once, for the rest of the search, so no search pays the list's
+/// quadratic cost.
+///
+/// Invariant: `storage[0 ..< count]` are the entries, in any order while `isHeap` is false,
+/// a heap (no entry's key below its parent's) once it is true; `capacity` slots are allocated.
 struct SearchQueue: ~Copyable {
+    /// The most entries kept as a list.
+    static let listLength = 32
+
     private var storage: UnsafeMutablePointer<PositionTree.QueueEntry>
     private var capacity: Int
     private(set) var count = 0
+    private(set) var isHeap = false
 
     init(capacity: Int) {
         self.capacity = Swift.max(capacity, 1)
@@ -258,8 +276,38 @@ struct SearchQueue: ~Copyable {
     @inline(__always)
     mutating func push(_ entry: PositionTree.QueueEntry) {
         if count == capacity { grow() }
-        // Sift up by moving parents down into the hole, then drop the entry in.
-        var child = count
+        if isHeap {
+            siftUp(entry, from: count)
+            count += 1
+            return
+        }
+        storage[count] = entry
+        count += 1
+        if count > Self.listLength { makeHeap() }
+    }
+
+    /// Removes and returns the entry with the smallest key, or nil when empty.
+    @inline(__always)
+    mutating func pop() -> PositionTree.QueueEntry? {
+        guard count > 0 else { return nil }
+        if isHeap { return popHeap() }
+        var best = storage[0].key
+        var at = 0
+        for i in 1..<count {
+            let key = storage[i].key
+            let less = key < best
+            best = less ? key : best
+            at = less ? i : at
+        }
+        let top = storage[at]
+        count -= 1
+        storage[at] = storage[count]
+        return top
+    }
+
+    /// Puts `entry` at `child` or above it, moving parents with larger keys down.
+    private mutating func siftUp(_ entry: PositionTree.QueueEntry, from child: Int) {
+        var child = child
         while child > 0 {
             let parent = (child - 1) / 2
             guard entry.key < storage[parent].key else { break }
@@ -267,12 +315,14 @@ struct SearchQueue: ~Copyable {
             child = parent
         }
         storage[child] = entry
-        count += 1
     }
 
-    /// Removes and returns the entry with the smallest key, or nil when empty.
-    mutating func pop() -> PositionTree.QueueEntry? {
-        guard count > 0 else { return nil }
+    private mutating func makeHeap() {
+        for i in 1..<count { siftUp(storage[i], from: i) }
+        isHeap = true
+    }
+
+    private mutating func popHeap() -> PositionTree.QueueEntry {
         let top = storage[0]
         count -= 1
         let last = storage[count]
@@ -345,6 +395,7 @@ struct SiblingGroups: ~Copyable {
     /// The next smallest is the second smallest of the keys read before the mark (a network
     /// of minimums and maximums): reading the keys again right after writing one lane would
     /// wait for the write, the wider reads unable to take their data from the narrower store.
+    @inline(__always)
     mutating func take(_ slot: Int, key: Double) -> (lane: Int, following: Double) {
         let k = storage[slot].keys
         var lane = 0

@@ -17,17 +17,24 @@ import CPrefetch
 /// Boxes are stored by sibling group, columns apart (as a structure of arrays): the eight
 /// entries `8g ..< 8g + 8` of a level, the children of one node, are six `SIMD8<Float>` rows
 /// (lower x, y, z, upper x, y, z), so that expanding a node keys its eight children in a few
-/// vector operations and reads three cache lines.
+/// vector operations and reads three cache lines. The points are stored the same way, a leaf's
+/// eight as three `SIMD8<Double>` rows (x, y, z): a leaf's chords are a few vector operations
+/// over three cache lines, and the caller's indices live apart, as they are read only for the
+/// points within reach.
 ///
-/// Invariants: `Int(positions[i].w)` is the caller's index of the point at tree position `i`; a
-/// box's lower and upper bounds hold the position of every point under it, componentwise; the
-/// lanes of a group past the end of its level are empty boxes (lower +∞, upper −∞), infinitely
-/// far from every query.
+/// Invariants: `items[i]` is the caller's index of the point at tree position `i`, and
+/// ``position(at:)`` its position; a box's lower and upper bounds hold the position of every
+/// point under it, componentwise; the lanes of a group past the end of its level are empty
+/// boxes (lower +∞, upper −∞), infinitely far from every query, and the lanes of a leaf past the
+/// last point are NaN, within no reach.
 struct PositionTree: Sendable {
     static let nodeSize = 8
 
-    /// Positions in tree order, each tagged (w) with the caller's index of the point.
-    let positions: [EllipsoidPosition]
+    /// The points' positions in tree order, by leaf: the point at tree position `i` is lane
+    /// `i % 8` of rows `leafRows[3 (i / 8) + r]`, r = 0, 1, 2 its x, y, z (metres).
+    let leafRows: [SIMD8<Double>]
+    /// The caller's index of the point at each tree position.
+    let items: [Int32]
     /// The boxes of levels 1... up to the root, by sibling group, one level after the other:
     /// entry `j` of level `L` is lane `j % 8` of rows `boxes[6 (groupStarts[L] + j / 8) + r]`,
     /// r = 0, 1, 2 its lower and 3, 4, 5 its upper bounds in x, y, z (metres). Single precision,
@@ -44,13 +51,13 @@ struct PositionTree: Sendable {
     init(_ items: [(index: Int, latitude: Double, longitude: Double)]) {
         var items = items
         Self.sortAlongHilbertCurve(&items)
-        positions = items.map {
-            EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude, tag: Double($0.index))
-        }
+        let positions = items.map { EllipsoidPosition(latitude: $0.latitude, longitude: $0.longitude) }
+        self.items = items.map { Int32($0.index) }
+        leafRows = Self.leaves(positions)
         var boxes: [SIMD8<Float>] = []
         var groupStarts = [0, 0]
         var levelCounts = [positions.count]
-        var lower = positions.map { $0 * SIMD4(1, 1, 1, 0) }
+        var lower = positions
         var upper = lower
         while lower.count > 1 {
             var parentLower: [SIMD4<Double>] = [], parentUpper: [SIMD4<Double>] = []
@@ -75,6 +82,23 @@ struct PositionTree: Sendable {
         self.levelCounts = levelCounts
     }
 
+    /// The rows of the leaves: each run of eight positions as x, y and z rows; lanes past the
+    /// last position NaN.
+    static func leaves(_ positions: [EllipsoidPosition]) -> [SIMD8<Double>] {
+        var rows: [SIMD8<Double>] = []
+        rows.reserveCapacity(3 * ((positions.count + Self.nodeSize - 1) / Self.nodeSize))
+        for first in stride(from: 0, to: positions.count, by: Self.nodeSize) {
+            var x = SIMD8<Double>(repeating: .nan), y = x, z = x
+            for lane in 0..<Swift.min(Self.nodeSize, positions.count - first) {
+                x[lane] = positions[first + lane].x
+                y[lane] = positions[first + lane].y
+                z[lane] = positions[first + lane].z
+            }
+            rows += [x, y, z]
+        }
+        return rows
+    }
+
     /// The rows of one level's boxes by sibling group: single precision, each bound rounded
     /// outwards; lanes past the end are empty boxes.
     static func groups(lower: [SIMD4<Double>], upper: [SIMD4<Double>]) -> [SIMD8<Float>] {
@@ -95,7 +119,17 @@ struct PositionTree: Sendable {
     }
 
     /// Number of points indexed.
-    var count: Int { positions.count }
+    var count: Int { items.count }
+
+    /// The position (w = 0) of the point at tree position `i`.
+    @inline(__always)
+    func position(at i: Int) -> EllipsoidPosition {
+        leafRows.withUnsafeBufferPointer { rows in
+            let row = rows.baseAddress! + 3 * (i / Self.nodeSize)
+            let lane = i % Self.nodeSize
+            return EllipsoidPosition(row[0][lane], row[1][lane], row[2][lane], 0)
+        }
+    }
 
     /// The level of the root (0 when the tree holds a single point or none).
     var rootLevel: Int { levelCounts.count - 1 }
@@ -132,14 +166,16 @@ struct PositionTree: Sendable {
     }
 
     /// Asks the CPU to fetch what expanding entry `j` of `level` (1 and up) will read: its
-    /// children's boxes (one sibling group, 192 bytes), or its points at level 1 (256 bytes).
+    /// children's boxes (one sibling group, 192 bytes), or its points at level 1 (their rows,
+    /// 192 bytes, and their indices).
     @inline(__always)
     func prefetch(level: Int, entry j: Int) {
         if level == 1 {
-            positions.withUnsafeBufferPointer { p in
-                let base = UnsafeRawPointer(p.baseAddress! + j * Self.nodeSize)
-                for line in stride(from: 0, to: Self.nodeSize * 32, by: 64) { geoq_prefetch(base + line) }
+            leafRows.withUnsafeBufferPointer { rows in
+                let base = UnsafeRawPointer(rows.baseAddress! + 3 * j)
+                for line in stride(from: 0, to: 3 * 64, by: 64) { geoq_prefetch(base + line) }
             }
+            items.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + j * Self.nodeSize) }
         } else {
             boxes.withUnsafeBufferPointer { b in
                 let base = UnsafeRawPointer(b.baseAddress! + 6 * (groupStarts[level - 1] + j))

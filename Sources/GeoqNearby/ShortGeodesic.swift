@@ -195,7 +195,7 @@ struct ShortGeodesic {
         let skew =
             Self.ep2 / 6 / (Self.a * Self.a) * line.squaredChord * (1 - Self.e2 * sin2Phi) * (1 - sin2Phi) * de
             * dn / h2
-        let bearing = (Self.azimuth(east: de, north: dn) - skew) * 180 / .pi
+        let bearing = (Self.azimuth(east: de, north: dn) - skew) * (180 / .pi)
         // Only a line a hair from north falls outside [0, 360): a branch that is predicted.
         if bearing < 0 { return bearing + 360 }
         return bearing >= 360 ? bearing - 360 : bearing

@@ -176,7 +176,12 @@ import Testing
         points += (0..<300).map { _ in Point(latitude: rng.uniform(-1...1), longitude: rng.uniform(-180 ... -179.99)) }
         let tree = PositionTree(points.enumerated().map { ($0, $1.latitude, $1.longitude) })
         #expect(tree.count == points.count)
-        #expect(Set(tree.positions.map { Int($0.w) }) == Set(points.indices))
+        #expect(Set(tree.items.map { Int($0) }) == Set(points.indices))
+        // Every point's stored position is the one its latitude and longitude give.
+        for i in 0..<tree.count {
+            let p = points[Int(tree.items[i])]
+            #expect(tree.position(at: i) == EllipsoidPosition(latitude: p.latitude, longitude: p.longitude))
+        }
         var queries = (0..<40).map { _ in rng.pointOnSphere() }
         queries += [Point(latitude: 90, longitude: 0), Point(latitude: 0.5, longitude: -179.995)]
         for q in queries {
@@ -190,7 +195,7 @@ import Testing
                     let members = below[first..<min(first + PositionTree.nodeSize, below.count)].flatMap { $0 }
                     let key = tree.squaredDistance(from: query, level: level, entry: entry)
                     for j in members {
-                        let p = points[Int(tree.positions[j].w)]
+                        let p = points[Int(tree.items[j])]
                         let c = Self.chord(q, p)
                         #expect(key <= c * c, "box \(level)/\(entry) above its point \(p), query \(q)")
                     }

@@ -38,11 +38,12 @@ import Testing
             for leaf in leaves {
                 list.makeRoom(for: leaf.count)
                 for point in leaf {
-                    list.consider(squaredChord: point.chord * point.chord, position: point.item, item: point.item)
+                    list.consider(
+                        squaredChord: point.chord * point.chord, position: point.item, item: Int32(point.item))
                 }
                 list.admit(include)
             }
-            let kept = list.sorted
+            let kept = Array(list.sortKept())
 
             let included = leaves.joined().filter { include($0.item) && $0.chord * $0.chord <= start * start }
             let squaredChords = included.map { $0.chord * $0.chord }.sorted()
