@@ -55,13 +55,24 @@ extension GeoPackage {
         public var description: String { "\(reason.rawValue): \(detail)" }
     }
 
-    /// Writes `bytes` as the index of layer `table` (of `kind`, in format `format`), replacing
-    /// any earlier one, in one transaction, and installs the triggers that mark it stale when
-    /// the layer table changes. Call it after the layer's rows are written (their count and
-    /// last_change are recorded as its identity).
-    public func replaceLayerIndex(
-        of table: String, kind: IndexKind, format: Int, bytes: [UInt8]
-    ) throws(StoreError) {
+    /// A layer's index as it is to be stored: what it is for, its format version, its bytes.
+    public struct LayerIndexInput: Sendable {
+        public var kind: IndexKind
+        public var format: Int
+        public var bytes: [UInt8]
+
+        public init(kind: IndexKind, format: Int, bytes: [UInt8]) {
+            self.kind = kind
+            self.format = format
+            self.bytes = bytes
+        }
+    }
+
+    /// Writes `index` as the index of layer `table`, replacing any earlier one, in one
+    /// transaction, and installs the triggers that mark it stale when the layer table changes.
+    /// Call it after the layer's rows are written (their count and last_change are recorded as
+    /// its identity).
+    public func replaceLayerIndex(of table: String, _ index: LayerIndexInput) throws(StoreError) {
         do {
             // An index written for an earlier content of the layer (another writer re-imported
             // it; ``replaceLayer(_:)`` drops the index itself) is worth nothing: dropped in a
@@ -70,56 +81,60 @@ extension GeoPackage {
             try connection.transaction { () throws(StoreError) in
                 if try indexIsStale(table) { try deleteLayerIndex(of: table) }
             }
-            try connection.transaction { () throws(StoreError) in
-                try createIndexTables()
-                guard let lastChange = try lastChange(of: table) else {
-                    throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
-                }
-                let (count, geometryBytes) = try identity(of: table)
-                try deleteLayerIndex(of: table)
-                let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
-                let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
-                    $0..<min($0 + Self.chunkSize, bytes.count)
-                }
-                let header = try connection.prepare(
-                    "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
-                try header.bind(table, at: 1)
-                try header.bind(kind.rawValue, at: 2)
-                try header.bind(Int64(format), at: 3)
-                try header.bind(count, at: 4)
-                try header.bind(geometryBytes, at: 5)
-                try header.bind(lastChange, at: 6)
-                try header.bind(Int64(bytes.count), at: 7)
-                try header.bind(Int64(bitPattern: checksum), at: 8)
-                try header.bind(Int64(chunks.count), at: 9)
-                try header.run()
-                let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
-                // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
-                let failure = bytes.withUnsafeBytes { all -> StoreError? in
-                    do throws(StoreError) {
-                        for (number, chunk) in chunks.enumerated() {
-                            try insert.bind(table, at: 1)
-                            try insert.bind(Int64(number), at: 2)
-                            try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
-                            try insert.run()
-                        }
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if let failure { throw failure }
-                let register = try connection.prepare(
-                    "INSERT OR REPLACE INTO gpkg_extensions VALUES (?, 'geom', ?, ?, 'write-only')")
-                try register.bind(table, at: 1)
-                try register.bind(Self.indexExtensionName, at: 2)
-                try register.bind(Self.indexExtensionDefinition, at: 3)
-                try register.run()
-                try connection.execute(Self.indexTriggers(table: table))
-            }
+            try connection.transaction { () throws(StoreError) in try writeLayerIndex(of: table, index) }
         } catch {
             throw error.within("writing the index of layer '\(table)'")
         }
+    }
+
+    /// ``replaceLayerIndex(of:_:)``'s writes, in the caller's transaction.
+    func writeLayerIndex(of table: String, _ index: LayerIndexInput) throws(StoreError) {
+        let bytes = index.bytes
+        try createIndexTables()
+        guard let lastChange = try lastChange(of: table) else {
+            throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
+        }
+        let (count, geometryBytes) = try identity(of: table)
+        try deleteLayerIndex(of: table)
+        let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
+        let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
+            $0..<min($0 + Self.chunkSize, bytes.count)
+        }
+        let header = try connection.prepare(
+            "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
+        try header.bind(table, at: 1)
+        try header.bind(index.kind.rawValue, at: 2)
+        try header.bind(Int64(index.format), at: 3)
+        try header.bind(count, at: 4)
+        try header.bind(geometryBytes, at: 5)
+        try header.bind(lastChange, at: 6)
+        try header.bind(Int64(bytes.count), at: 7)
+        try header.bind(Int64(bitPattern: checksum), at: 8)
+        try header.bind(Int64(chunks.count), at: 9)
+        try header.run()
+        let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
+        // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
+        let failure = bytes.withUnsafeBytes { all -> StoreError? in
+            do throws(StoreError) {
+                for (number, chunk) in chunks.enumerated() {
+                    try insert.bind(table, at: 1)
+                    try insert.bind(Int64(number), at: 2)
+                    try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
+                    try insert.run()
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        let register = try connection.prepare(
+            "INSERT OR REPLACE INTO gpkg_extensions VALUES (?, 'geom', ?, ?, 'write-only')")
+        try register.bind(table, at: 1)
+        try register.bind(Self.indexExtensionName, at: 2)
+        try register.bind(Self.indexExtensionDefinition, at: 3)
+        try register.run()
+        try connection.execute(Self.indexTriggers(table: table))
     }
 
     /// Reads the index of layer `table` and hands its bytes to `decode` (which may keep them),

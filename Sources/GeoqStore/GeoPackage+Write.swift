@@ -19,7 +19,19 @@ extension GeoPackage {
     /// ``replaceLayer(_:)`` for rows that the caller is still checking meanwhile: once the rows
     /// are written, `notes` gives the layer's notes in place of `layer.notes` (it may wait for
     /// the checks), or throws to roll everything back.
-    public func replaceLayer(_ layer: StoredLayerInput, notes: () throws(StoreError) -> [String]) throws(StoreError) {
+    ///
+    /// `index` gives the layer's index (it may wait for it to be built). It is written in the
+    /// same transaction, before `notes` is asked, when the rows left no free page in the file,
+    /// so that its pages are all new (SQLite copies no page past the file's old end to the
+    /// journal): a first import, or a new store. Otherwise `index` is not called and the
+    /// method returns false: the index is better written after the commit with
+    /// ``replaceLayerIndex(of:_:)``, reusing the pages the old layer freed without copying them
+    /// to the journal first, as this transaction would.
+    @discardableResult
+    public func replaceLayer(
+        _ layer: StoredLayerInput, notes: () throws(StoreError) -> [String],
+        index: () -> LayerIndexInput? = { nil }
+    ) throws(StoreError) -> Bool {
         let table = layer.name
         try Self.validateLayerName(table)
         let columns = try Self.propertyColumns(of: layer.features)
@@ -29,7 +41,7 @@ extension GeoPackage {
         let q = Self.quoted
 
         do {
-            try connection.transaction { () throws(StoreError) in
+            return try connection.transaction { () throws(StoreError) in
                 let now =
                     try connection.scalarText("SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now')")
                     ?? "1970-01-01T00:00:00.000Z"
@@ -91,6 +103,12 @@ extension GeoPackage {
                 try extensions.bind(table, at: 1)
                 try extensions.run()
 
+                var indexWritten = false
+                if try connection.scalarInt("PRAGMA freelist_count") == 0, let index = index() {
+                    try writeLayerIndex(of: table, index)
+                    indexWritten = true
+                }
+
                 let finalNotes = try notes()
                 let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
                 try meta.bind(table, at: 1)
@@ -102,6 +120,7 @@ extension GeoPackage {
                 let lines = finalNotes.map { $0.replacingAll("\n", with: " ").replacingAll("\r", with: " ") }
                 try meta.bind(lines.joined(separator: "\n"), at: 7)
                 try meta.run()
+                return indexWritten
             }
         } catch {
             throw error.within("writing layer '\(table)'")
@@ -178,7 +197,7 @@ extension GeoPackage {
         let q = Self.quoted
         try connection.execute("DROP TABLE IF EXISTS \(q(table))")
         // The packed index of the old rows is worth nothing now. Freed in this transaction, its
-        // pages are reused by the next one (the new index, ``replaceLayerIndex(of:kind:format:bytes:)``)
+        // pages are reused by the next one (the new index, ``replaceLayerIndex(of:_:)``)
         // without being read and copied to the journal first, as they would be in this one.
         try deleteLayerIndex(of: table)
 

@@ -61,6 +61,58 @@ import Testing
         #expect(try store.features(of: "aa-polygons") == Self.expectedPamplonaLike)
     }
 
+    /// A layer's index goes in the layer's own transaction when the rows left no free page in
+    /// the file (a first import: every page it takes is new, so none is copied to the
+    /// journal), and is left to the caller otherwise (a replacement frees the old rows' pages,
+    /// which the index would take). A refused first import leaves neither rows nor index.
+    @Test func indexWithTheRowsOnlyWhenNoPageIsFree() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        let index = GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
+        func stored(_ name: String) throws -> Result<[UInt8], GeoPackage.UnusableIndex> {
+            try store.withLayerIndex(of: name, kind: index.kind, format: 3) { Array($0.bytes) }
+        }
+        var asked = 0
+        let layer = Fixtures.input("sectors", Fixtures.pamplonaLike)
+
+        let first = try store.replaceLayer(layer, notes: { [] }) {
+            asked += 1
+            return index
+        }
+        #expect(first && asked == 1)
+        #expect(try stored("sectors") == .success(bytes))
+
+        let again = try store.replaceLayer(layer, notes: { [] }) {
+            asked += 1
+            return index
+        }
+        #expect(!again && asked == 1)
+        guard case .failure(let unusable) = try stored("sectors") else {
+            Issue.record("the old rows' index outlived their replacement")
+            return
+        }
+        #expect(unusable.reason == .missing)
+        try store.replaceLayerIndex(of: "sectors", index)
+        #expect(try stored("sectors") == .success(bytes))
+
+        let fresh = try GeoPackage.open(at: dir.path("fresh.gpkg"), create: true)
+        #expect(throws: StoreError.self) {
+            try fresh.replaceLayer(layer, notes: { () throws(StoreError) in throw StoreError(.badLayer, "refused") }) {
+                index
+            }
+        }
+        #expect(try fresh.layerNames().isEmpty)
+        #expect(try fresh.integrityCheck() == "ok")
+        let left = try fresh.withLayerIndex(of: "sectors", kind: index.kind, format: 3) { _ in () }
+        guard case .failure(let none) = left else {
+            Issue.record("a refused import left an index")
+            return
+        }
+        #expect(none.reason == .missing)
+    }
+
     @Test func replacingALayerLeavesNoTraceOfTheOldOne() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
