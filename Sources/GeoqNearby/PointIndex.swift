@@ -271,7 +271,8 @@ public struct PointIndex: Sendable {
 
     /// The final answer from the candidates (all the search found within reach of the k-th,
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
-    /// their bearings.
+    /// their bearings. The candidates are sorted in place (taken as a consumed argument, they
+    /// were copied before the first sort).
     static func settle(
         _ candidates: inout [Candidate], limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
         karney: (Int) -> (distance: Double, bearing: Double)
