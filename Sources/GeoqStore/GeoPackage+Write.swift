@@ -23,8 +23,8 @@ extension GeoPackage {
     /// `index` gives the layer's index (it may wait for it to be built). It is written in the
     /// same transaction, before `notes` is asked, when the rows left no free page in the file,
     /// so that its pages are all new (SQLite copies no page past the file's old end to the
-    /// journal): a first import, or a new store. Otherwise `index` is not called and the
-    /// method returns false: the index is better written after the commit with
+    /// journal): a first import, or a new store. Returns whether an index was written; when
+    /// pages are free, `index` is not called and the index is better written after the commit with
     /// ``replaceLayerIndex(of:_:)``, reusing the pages the old layer freed without copying them
     /// to the journal first, as this transaction would.
     @discardableResult
