@@ -158,53 +158,87 @@ public struct PointIndex: Sendable {
 
         // Phase 1, by chords only: every included point that can be among the answer (three
         // tolerances cover the short-line formula's error, as `settle` needs; a radius caps
-        // the reach likewise). Phase 2, on what it lends: distances for the few reached, short
-        // lines by formula; long ones wait.
-        var candidates: [Candidate] = []
-        var long: [LongLine] = []
-        tree.pointsWithinReach(
-            of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
-            margin: 3 * tolerance, where: include
-        ) { reached in
-            candidates.reserveCapacity(reached.count)
-            for r in reached {
-                let position = tree.position(at: Int(r.position))
-                let item = Int(r.item)
-                if let line = shortLine.line(to: position, squaredChord: r.squaredChord) {
-                    candidates.append(
-                        Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line, exact: false))
-                } else {
-                    if long.isEmpty { long.reserveCapacity(reached.count) }
-                    long.append(LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
-                    // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
-                    karneyEnds.withUnsafeBufferPointer { geoq_prefetch($0.baseAddress! + item) }
+        // the reach likewise). The rest on what it lends.
+        var hits: [NearestHit] = []
+        // The closure sees the rows and the prepared ends as lent buffers: had it captured
+        // `self`, the index would be copied for it, a retain and a release of each of its arrays.
+        tree.leafRows.withUnsafeBufferPointer { rows in
+            karneyEnds.withUnsafeBufferPointer { ends in
+                tree.pointsWithinReach(
+                    of: shortLine.start, limit: limit, reach: (maxMetres ?? .infinity) + 2 * tolerance,
+                    margin: 3 * tolerance, where: include
+                ) { reached in
+                    // The candidates and the long lines in room lent for the query (on the
+                    // stack when small): an array would cost an allocation and a look-up of
+                    // its type's metadata, every query.
+                    withUnsafeTemporaryAllocation(of: Candidate.self, capacity: reached.count) { candidates in
+                        withUnsafeTemporaryAllocation(of: LongLine.self, capacity: reached.count) { long in
+                            hits = Self.answer(
+                                reached: reached, rows: rows, ends: ends, candidates: candidates, long: long,
+                                limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine, solve: solve)
+                        }
+                    }
                 }
             }
         }
-        // Phase 3: Karney for the long lines, by increasing chord (the order they were
-        // reached in), each only if its lower bound is within the k-th distance known (three
-        // tolerances, as in phase 1); once a chord passes it, so do all later ones. The k-th
-        // only falls, so every line passed over is farther than k others.
-        if !long.isEmpty {
-            var known = KSmallest(limit: limit, values: candidates.lazy.map(\.distance))
-            let cap = (maxMetres ?? .infinity) + 2 * tolerance
-            for line in long {
+        return hits
+    }
+
+    /// Phases 2 to 4 of a search, on the points phase 1 `reached` (by increasing chord), in
+    /// `candidates` and `long`, room for as many uninitialized entries as there are points.
+    ///
+    /// Phase 2: distances for the points reached, short lines by formula; long ones wait.
+    /// Phase 3: Karney for the long lines, by increasing chord (the order they were reached
+    /// in), each only if its lower bound is within the k-th distance known (three tolerances,
+    /// as in phase 1); once a chord passes it, so do all later ones. The k-th only falls, so
+    /// every line passed over is farther than k others. Phase 4: ``settle(_:limit:within:shortLine:karney:)``.
+    @inline(__always)
+    static func answer(
+        reached: UnsafeBufferPointer<PositionTree.Reached>, rows: UnsafeBufferPointer<SIMD8<Double>>,
+        ends: UnsafeBufferPointer<KarneyGeodesic.Endpoint>, candidates: UnsafeMutableBufferPointer<Candidate>,
+        long: UnsafeMutableBufferPointer<LongLine>, limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
+        solve: (_ item: Int, _ exact: Bool) -> (distance: Double, bearing: Double)
+    ) -> [NearestHit] {
+        let tolerance = distanceTolerance
+        var count = 0, longCount = 0
+        for r in reached {
+            let position = PositionTree.position(at: Int(r.position), in: rows)
+            let item = Int(r.item)
+            if let line = shortLine.line(to: position, squaredChord: r.squaredChord) {
+                (candidates.baseAddress! + count).initialize(
+                    to: Candidate(item: item, distance: line.distance, karneyBearing: nil, line: line, exact: false))
+                count += 1
+            } else {
+                (long.baseAddress! + longCount).initialize(
+                    to: LongLine(squaredChord: r.squaredChord, item: item, position: Int(r.position)))
+                longCount += 1
+                // Its prepared Karney end, read in phase 3, is somewhere in 9 MB: start fetching.
+                geoq_prefetch(ends.baseAddress! + item)
+            }
+        }
+        if longCount > 0 {
+            var known = KSmallest(limit: limit, values: candidates[..<count].lazy.map(\.distance))
+            let cap = maxMetres + 2 * tolerance
+            for line in long[..<longCount] {
                 let farthest = Swift.min(known.kth + 3 * tolerance, cap)
                 guard line.squaredChord <= farthest * farthest else { break }
-                let bound = Self.shortestGeodesic(
-                    from: shortLine.start, to: tree.position(at: line.position), squaredChord: line.squaredChord)
+                let bound = shortestGeodesic(
+                    from: shortLine.start, to: PositionTree.position(at: line.position, in: rows),
+                    squaredChord: line.squaredChord)
                 guard bound <= farthest else { continue }
                 let solved = solve(line.item, false)
-                candidates.append(
-                    Candidate(
-                        item: line.item, distance: solved.distance, karneyBearing: solved.bearing, line: Self.noLine,
+                (candidates.baseAddress! + count).initialize(
+                    to: Candidate(
+                        item: line.item, distance: solved.distance, karneyBearing: solved.bearing, line: noLine,
                         exact: false))
+                count += 1
                 known.insert(solved.distance)
             }
         }
-        return Self.settle(&candidates, limit: limit, within: maxMetres ?? .infinity, shortLine: shortLine) {
-            solve($0, true)
-        }
+        return settle(
+            UnsafeMutableBufferPointer(rebasing: candidates[..<count]), limit: limit, within: maxMetres,
+            shortLine: shortLine
+        ) { solve($0, true) }
     }
 
     /// A reached point beyond the short-line formula, waiting for Karney.
@@ -271,14 +305,13 @@ public struct PointIndex: Sendable {
 
     /// The final answer from the candidates (all the search found within reach of the k-th,
     /// in any order): Karney decides near-ties and the radius, then the first `limit`, with
-    /// their bearings. The candidates are sorted in place (taken as a consumed argument, they
-    /// were copied before the first sort).
+    /// their bearings. The candidates are sorted in place.
     static func settle(
-        _ candidates: inout [Candidate], limit: Int, within maxMetres: Double, shortLine: ShortGeodesic,
-        karney: (Int) -> (distance: Double, bearing: Double)
+        _ candidates: UnsafeMutableBufferPointer<Candidate>, limit: Int, within maxMetres: Double,
+        shortLine: ShortGeodesic, karney: (Int) -> (distance: Double, bearing: Double)
     ) -> [NearestHit] {
         let tolerance = distanceTolerance
-        sortByDistance(&candidates)
+        sortByDistance(candidates)
         // A value within two tolerances of a neighbour's, or of the radius, could rank
         // differently from Karney's: replace it. Neighbours are compared by the values first
         // computed, as the rank those allow is what is in doubt.
@@ -301,41 +334,38 @@ public struct PointIndex: Sendable {
         }
         // Values more than two tolerances apart keep their order whichever of the two
         // computations gave them, so one sort by the mixed values is Karney's order.
-        if replaced { sortByDistance(&candidates) }
+        if replaced { sortByDistance(candidates) }
         var count = 0
         while count < Swift.min(limit, candidates.count) && candidates[count].distance <= maxMetres { count += 1 }
         // The bearings in a loop of their own, inlined: each is a chain of dependent steps, and
         // the processor overlaps the chains of consecutive hits.
-        return candidates.withUnsafeBufferPointer { c in
-            [NearestHit](unsafeUninitializedCapacity: count) { hits, initialized in
-                for i in 0..<count {
-                    let b = c[i].karneyBearing ?? shortLine.bearing(of: c[i].line)
-                    // -0 and 360 both mean north.
-                    (hits.baseAddress! + i).initialize(
-                        to: NearestHit(item: c[i].item, distance: c[i].distance, bearing: b >= 360 ? 0 : b + 0))
-                }
-                initialized = count
+        return [NearestHit](unsafeUninitializedCapacity: count) { hits, initialized in
+            for i in 0..<count {
+                let c = candidates[i]
+                let b = c.karneyBearing ?? shortLine.bearing(of: c.line)
+                // -0 and 360 both mean north.
+                (hits.baseAddress! + i).initialize(
+                    to: NearestHit(item: c.item, distance: c.distance, bearing: b >= 360 ? 0 : b + 0))
             }
+            initialized = count
         }
     }
 
     /// Sorts by (distance, item) in place: insertion sort, as there are about `limit`
     /// candidates, already nearly in order (they come sorted by chord).
-    static func sortByDistance(_ candidates: inout [Candidate]) {
-        candidates.withUnsafeMutableBufferPointer { c in
-            guard c.count > 1 else { return }
-            for i in 1..<c.count {
-                let moving = c[i]
-                var at = i
-                while at > 0
-                    && (c[at - 1].distance > moving.distance
-                        || (c[at - 1].distance == moving.distance && c[at - 1].item > moving.item))
-                {
-                    c[at] = c[at - 1]
-                    at -= 1
-                }
-                c[at] = moving
+    static func sortByDistance(_ c: UnsafeMutableBufferPointer<Candidate>) {
+        guard c.count > 1 else { return }
+        for i in 1..<c.count {
+            let moving = c[i]
+            var at = i
+            while at > 0
+                && (c[at - 1].distance > moving.distance
+                    || (c[at - 1].distance == moving.distance && c[at - 1].item > moving.item))
+            {
+                c[at] = c[at - 1]
+                at -= 1
             }
+            c[at] = moving
         }
     }
 }

@@ -124,11 +124,16 @@ struct PositionTree: Sendable {
     /// The position (w = 0) of the point at tree position `i`.
     @inline(__always)
     func position(at i: Int) -> EllipsoidPosition {
-        leafRows.withUnsafeBufferPointer { rows in
-            let row = rows.baseAddress! + 3 * (i / Self.nodeSize)
-            let lane = i % Self.nodeSize
-            return EllipsoidPosition(row[0][lane], row[1][lane], row[2][lane], 0)
-        }
+        leafRows.withUnsafeBufferPointer { Self.position(at: i, in: $0) }
+    }
+
+    /// The position (w = 0) of the point at tree position `i`, from the leaf rows lent by
+    /// `leafRows.withUnsafeBufferPointer`.
+    @inline(__always)
+    static func position(at i: Int, in rows: UnsafeBufferPointer<SIMD8<Double>>) -> EllipsoidPosition {
+        let row = rows.baseAddress! + 3 * (i / nodeSize)
+        let lane = i % nodeSize
+        return EllipsoidPosition(row[0][lane], row[1][lane], row[2][lane], 0)
     }
 
     /// The level of the root (0 when the tree holds a single point or none).
