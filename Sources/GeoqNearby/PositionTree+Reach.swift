@@ -155,10 +155,45 @@ extension PositionTree {
             var kept = 0
             for i in 0..<count {
                 entries[kept] = entries[i]
-                kept &+= entries[i].squaredChord <= squaredReach ? 1 : 0
+                kept &+= Int(unsafeBitCast(entries[i].squaredChord <= squaredReach, to: UInt8.self))
             }
-            // Insertion sort: a few tens at most.
-            for i in Swift.min(1, kept)..<kept {
+            count = kept
+            admitted = kept
+            if kept <= Self.longestRanked {
+                Self.sortByRank(entries, count: kept)
+            } else {
+                Self.insertionSort(entries, count: kept)
+            }
+            return UnsafeBufferPointer(start: entries, count: kept)
+        }
+
+        /// The most entries sorted by rank: beyond, the rank's n² comparisons cost more than
+        /// insertion sort's mispredicted branches.
+        static let longestRanked = 24
+
+        /// Sorts by chord by counting, for each entry, the entries that go before it, and
+        /// moving it there: n² comparisons, none of them a branch. An insertion sort of the
+        /// ten or so points a query keeps (in the order the leaves gave them) exits its inner
+        /// loop at a place the chords decide, a misprediction per entry.
+        @inline(__always)
+        static func sortByRank(_ entries: UnsafeMutablePointer<Reached>, count n: Int) {
+            withUnsafeTemporaryAllocation(of: Reached.self, capacity: n) { copy in
+                guard let from = copy.baseAddress else { return }
+                from.initialize(from: entries, count: n)
+                for i in 0..<n {
+                    let key = from[i].squaredChord
+                    var rank = 0
+                    // Entries before i with the same chord go first too, so that no two
+                    // entries get the same rank.
+                    for j in 0..<i { rank &+= Int(unsafeBitCast(from[j].squaredChord <= key, to: UInt8.self)) }
+                    for j in (i + 1)..<n { rank &+= Int(unsafeBitCast(from[j].squaredChord < key, to: UInt8.self)) }
+                    entries[rank] = from[i]
+                }
+            }
+        }
+
+        static func insertionSort(_ entries: UnsafeMutablePointer<Reached>, count n: Int) {
+            for i in Swift.min(1, n)..<n {
                 let moving = entries[i]
                 var at = i
                 while at > 0 && entries[at - 1].squaredChord > moving.squaredChord {
@@ -167,9 +202,6 @@ extension PositionTree {
                 }
                 entries[at] = moving
             }
-            count = kept
-            admitted = kept
-            return UnsafeBufferPointer(start: entries, count: kept)
         }
 
         /// Makes sure `n` more points can be considered.
@@ -398,8 +430,10 @@ struct SiblingGroups: ~Copyable {
     @inline(__always)
     mutating func take(_ slot: Int, key: Double) -> (lane: Int, following: Double) {
         let k = storage[slot].keys
-        var lane = 0
-        while k[lane] != key { lane += 1 }
+        // The first lane with the key, by conditional moves: a loop that stops at it would
+        // stop at a place the keys decide, a misprediction for most takes.
+        var lane = 7
+        for i in stride(from: 6, through: 0, by: -1) { lane = k[i] == key ? i : lane }
         storage[slot].keys[lane] = .infinity
         @inline(__always)
         func merge(_ a: (Double, Double), _ b: (Double, Double)) -> (Double, Double) {

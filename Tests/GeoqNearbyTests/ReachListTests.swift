@@ -59,6 +59,33 @@ import Testing
             #expect(kept.allSatisfy { $0.position == $0.item })
         }
     }
+
+    /// Both of the list's sorts (by rank up to ``PositionTree/ReachList/longestRanked`` entries,
+    /// by insertion beyond) order any chords, repeated ones included, as the standard library's
+    /// sort does, and keep every entry.
+    @Test func bothSortsOrderTheChords() {
+        var rng = SeededRandom(seed: 7)
+        for n in 0...(2 * PositionTree.ReachList.longestRanked) {
+            for _ in 0..<20 {
+                var entries = (0..<n).map { i in
+                    PositionTree.Reached(
+                        squaredChord: Double(Int(rng.uniform(0...Double(n) / 2))), position: Int32(i), item: Int32(i))
+                }
+                let expected = entries.map(\.squaredChord).sorted()
+                entries.withUnsafeMutableBufferPointer { buffer in
+                    if let base = buffer.baseAddress {
+                        if n <= PositionTree.ReachList.longestRanked {
+                            PositionTree.ReachList.sortByRank(base, count: n)
+                        } else {
+                            PositionTree.ReachList.insertionSort(base, count: n)
+                        }
+                    }
+                }
+                #expect(entries.map(\.squaredChord) == expected, "\(n) entries")
+                #expect(Set(entries.map(\.item)) == Set((0..<Int32(n))), "\(n) entries")
+            }
+        }
+    }
 }
 
 #if canImport(Glibc)
