@@ -32,6 +32,8 @@ public struct LayerLoader: Sendable {
     public var invalidPolygons: InvalidPolygonPolicy
     /// Threads that check polygons with GEOS at once (each feature on one thread).
     public var validationThreads: Int
+    /// Where other threads may join the polygon checks (an import's writer, once it waits).
+    var checkHelpers: PolygonValidation.Helpers?
 
     public init(invalidPolygons: InvalidPolygonPolicy = .fail, validationThreads: Int = LayerLoader.processorCount) {
         self.invalidPolygons = invalidPolygons
@@ -185,7 +187,7 @@ public struct LayerLoader: Sendable {
 
     /// Checks each polygon with GEOS and applies the policy; returns the features to keep.
     func validate(_ features: [Feature], path: String, report: inout LoadReport) throws(LayerError) -> [Feature] {
-        let verdicts = PolygonValidation.verdicts(of: features, threads: validationThreads)
+        let verdicts = PolygonValidation.verdicts(of: features, threads: validationThreads, helpers: checkHelpers)
         let context = GEOSContext()
         var kept: [Feature] = []
         kept.reserveCapacity(features.count)
