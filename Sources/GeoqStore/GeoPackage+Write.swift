@@ -109,6 +109,7 @@ extension GeoPackage {
                     indexWritten = true
                 }
 
+                try connection.writeBack()
                 let finalNotes = try notes()
                 let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
                 try meta.bind(table, at: 1)

@@ -1,5 +1,13 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The one owner of an `sqlite3` handle and of the statements prepared on it.
 ///
 /// Thread confinement (GRDB's model): the class is not `Sendable`; create it, use it and drop it
@@ -41,6 +49,21 @@ final class SQLiteConnection {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// Hands every page the open transaction changed to the operating system and waits until
+    /// the disk holds them, without committing: the commit then has little left to write. Worth
+    /// it when the commit must wait for something else meanwhile. Writing pages ahead is safe
+    /// as SQLite does it when its cache fills: each page an old one is rolled back from is in
+    /// the journal, synced, before it is overwritten.
+    func writeBack() throws(StoreError) {
+        let rc = sqlite3_db_cacheflush(handle)
+        guard rc == SQLITE_OK else { throw error(rc, sql: "sqlite3_db_cacheflush") }
+        // Any descriptor of the file flushes its pages: SQLite's own is not reachable.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fdatasync(fd)
+        close(fd)
     }
 
     /// Runs one or more statements that return no rows.
