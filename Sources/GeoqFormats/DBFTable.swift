@@ -94,7 +94,6 @@ struct DBFTable {
         // Names and records only: the descriptors' binary bytes (lengths such as 0xFE) are not text.
         let recordArea = bytes[headerLength..<(headerLength + recordCount * recordLength)]
         let nameBytes = rawFields.flatMap { Array($0.name) }
-        let textArea = [nameBytes[...], recordArea].joined()
         let ldid = bytes[29]
         if let forced {
             encoding = forced
@@ -105,10 +104,11 @@ struct DBFTable {
                 warnings.append(
                     "\(file): .cpg says '\(cpg.trimmingWhitespace())', which is not a supported encoding; guessing")
             }
-            let ascii = textArea.allSatisfy { $0 < 0x80 }
+            // The names and the records apart: a sequence cut by the seam is no text either.
+            let ascii = nameBytes.allSatisfy { $0 < 0x80 } && recordArea.allSatisfy { $0 < 0x80 }
             if ascii {
                 encoding = .utf8
-            } else if TextDecoding.isValidUTF8(textArea) {
+            } else if TextDecoding.isValidUTF8(nameBytes) && TextDecoding.isValidUTF8(recordArea) {
                 encoding = .utf8
                 warnings.append("\(file): no .cpg; the text is well-formed UTF-8, so it was read as UTF-8")
             } else {

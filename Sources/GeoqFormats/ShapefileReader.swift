@@ -34,21 +34,26 @@ public struct ShapefileReader: Sendable {
     /// upper case).
     public func read(at url: URL) throws(FormatError) -> FeatureCollection {
         let shpPath = url.path
-        let shpData = try FileLoading.data(at: url)
-
-        // Companions.
-        guard let dbfURL = FileLoading.sibling(of: url, withExtension: "dbf") else {
+        // The .dbf is read and its records decoded on a second thread while the .shp is read and
+        // its shapes decoded on this one. Errors keep their order: the .shp's reading, a missing
+        // .dbf, the .dbf's, the .prj's, a missing field, then the shapes'.
+        let dbfURL = FileLoading.sibling(of: url, withExtension: "dbf")
+        let options = options
+        let attributes = dbfURL.map { dbfURL in Alongside { Self.attributes(from: dbfURL, options: options) } }
+        let shpData: Data
+        do {
+            shpData = try FileLoading.data(at: url)
+        } catch {
+            _ = attributes?.result()
+            throw error
+        }
+        guard let dbfURL, let attributes else {
             throw FormatError(
                 .fileNotFound, file: url.deletingPathExtension().appendingPathExtension("dbf").path,
                 message:
                     "no such file: a shapefile needs its .dbf (attributes) beside the .shp; copy all the files of the export together"
             )
         }
-        // The .dbf is read and its records decoded on a second thread while the .shp's shapes are
-        // decoded on this one. Errors keep their order: the .dbf's, the .prj's, a missing
-        // field, then the shapes'.
-        let options = options
-        let attributes = Alongside { Self.attributes(from: dbfURL, options: options) }
 
         // Geometry: one pass over the record headers, then decode per record (a record the .dbf
         // marks deleted is decoded too, its error dropped with it once the .dbf is known).

@@ -32,6 +32,7 @@ enum TextDecoding {
 
     /// Offset of the first byte that is not part of well-formed UTF-8, or nil if all are.
     static func firstInvalidUTF8Offset(_ bytes: some Sequence<UInt8>) -> Int? {
+        if let offset = bytes.withContiguousStorageIfAvailable(firstInvalidUTF8Offset(contiguous:)) { return offset }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -45,6 +46,45 @@ enum TextDecoding {
                 return offset
             }
         }
+    }
+
+    /// ``firstInvalidUTF8Offset(_:)`` over bytes in memory: ASCII eight bytes at a step, and each
+    /// other sequence checked against the table of well-formed UTF-8 (Unicode 15, table 3-7:
+    /// no overlong forms, no surrogates, nothing above U+10FFFF). The standard library's
+    /// decoder, one scalar at a time through an iterator, took milliseconds on a shapefile's
+    /// attribute table of a few megabytes.
+    static func firstInvalidUTF8Offset(contiguous bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let p = bytes.baseAddress else { return nil }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            if i + 8 <= n, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            let lead = p[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            // The bytes that follow the lead, and the range of the first of them.
+            let following: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: following = 1
+            case 0xE0: (following, low) = (2, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: following = 2
+            case 0xED: (following, high) = (2, 0x9F)
+            case 0xF0: (following, low) = (3, 0x90)
+            case 0xF1...0xF3: following = 3
+            case 0xF4: (following, high) = (3, 0x8F)
+            default: return i
+            }
+            guard i + following < n, (low...high).contains(p[i + 1]) else { return i }
+            for k in stride(from: 2, through: following, by: 1) where !(0x80...0xBF).contains(p[i + k]) { return i }
+            i += following + 1
+        }
+        return nil
     }
 
     /// Windows-1252 0x80...0x9F (0x81, 0x8D, 0x8F, 0x90, 0x9D are undefined: kept as C1 controls).
