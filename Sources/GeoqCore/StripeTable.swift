@@ -57,45 +57,65 @@ struct StripeTable: Sendable {
     ) {
         // Two passes: every part's stripe sizes first, then all edges into one buffer of the
         // exact size (growing it part by part copied and faulted in tens of megabytes anew).
+        // The first pass keeps each edge's first and last stripe for the second. It counts by
+        // differences (one more from the first stripe on, one less after the last), so that an
+        // edge costs the same whatever its stripes: a loop over them ends where the data decide.
         var parts: [Part] = []
         parts.reserveCapacity(rings.count)
-        var allSizes: [[Int]] = []
+        var allSizes: [[Int32]] = []
         allSizes.reserveCapacity(rings.count)
         var total = 0
         var offsetCount = 0
         let v = vertices.points
+        // Edge e's stripes are lowest[e] ... highest[e] (e numbered as in `vertices`; the
+        // closing vertex of a ring starts no edge, its slot left unwritten and unread).
+        let lowest = UnsafeMutableBufferPointer<Int32>.allocate(capacity: vertices.count)
+        let highest = UnsafeMutableBufferPointer<Int32>.allocate(capacity: vertices.count)
+        defer {
+            lowest.deallocate()
+            highest.deallocate()
+        }
         for (ranges, feature) in rings {
             // The shell's box (the first ring's), as ``Polygon/boundingBox`` has it.
             var box = BoundingBox.empty
             for i in ranges.first ?? 0..<0 { box.expand(toInclude: v[i]) }
-            var edgeCount = 0
+            var partEdges = 0
             var climb = 0.0
             for range in ranges where range.count > 1 {
-                edgeCount += range.count - 1
+                partEdges += range.count - 1
                 for e in range.lowerBound..<range.upperBound - 1 { climb += Swift.abs(v[e + 1].y - v[e].y) }
             }
             let coarsening = box.height > 0 ? Swift.min(1, Self.stripesPerEdgeHeight * box.height / climb) : 1
             let count =
                 box.height > 0
                 ? Swift.max(
-                    1, Swift.min(Int((Double(edgeCount) * stripesPerEdge * coarsening).rounded(.up)), 1 << 20)) : 1
+                    1, Swift.min(Int((Double(partEdges) * stripesPerEdge * coarsening).rounded(.up)), 1 << 20)) : 1
             let perUnit = box.height > 0 ? Double(count) / box.height : 0
             let stripes = Stripes(minY: box.minY, perUnit: perUnit, count: count)
-            // Counting sort: first the size of each stripe, then the edges in place.
-            var sizes = [Int](repeating: 0, count: count + 1)
-            for range in ranges where range.count > 1 {
-                for e in range.lowerBound..<range.upperBound - 1 {
-                    let (a, b) = (v[e].y, v[e + 1].y)
-                    for s in stripes.of(Swift.min(a, b))...stripes.of(Swift.max(a, b)) { sizes[s + 1] += 1 }
+            // sizes[s + 1] ends as the number of edges in stripes 0 ... s (the offsets).
+            var sizes = [Int32](repeating: 0, count: count + 2)
+            sizes.withUnsafeMutableBufferPointer { sizes in
+                for range in ranges where range.count > 1 {
+                    for e in range.lowerBound..<range.upperBound - 1 {
+                        let (a, b) = (v[e].y, v[e + 1].y)
+                        let first = stripes.of(Swift.min(a, b)), last = stripes.of(Swift.max(a, b))
+                        lowest[e] = Int32(truncatingIfNeeded: first)
+                        highest[e] = Int32(truncatingIfNeeded: last)
+                        sizes[first + 1] &+= 1
+                        sizes[last + 2] &-= 1
+                    }
                 }
+                // Differences to counts per stripe, then counts to offsets.
+                for s in 0..<count { sizes[s + 2] &+= sizes[s + 1] }
+                for s in 0..<count { sizes[s + 1] &+= sizes[s] }
             }
-            for s in 0..<count { sizes[s + 1] += sizes[s] }
+            sizes.removeLast()
             parts.append(
                 Part(
                     boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsetCount,
                     feature: feature))
             offsetCount += count + 1
-            total += sizes[count]
+            total += Int(sizes[count])
             allSizes.append(sizes)
         }
         var offsets: [Int32] = []
@@ -104,20 +124,19 @@ struct StripeTable: Sendable {
             var base = 0
             for (k, (ranges, _)) in rings.enumerated() {
                 let part = parts[k]
-                let stripes = Stripes(
-                    minY: part.boundingBox.minY, perUnit: part.stripesPerUnit, count: part.stripeCount)
                 var cursor = allSizes[k]
-                for range in ranges where range.count > 1 {
-                    for e in range.lowerBound..<range.upperBound - 1 {
-                        let (a, b) = (v[e].y, v[e + 1].y)
-                        for s in stripes.of(Swift.min(a, b))...stripes.of(Swift.max(a, b)) {
-                            buffer[base + cursor[s]] = UInt32(e)
-                            cursor[s] += 1
+                cursor.withUnsafeMutableBufferPointer { cursor in
+                    for range in ranges where range.count > 1 {
+                        for e in range.lowerBound..<range.upperBound - 1 {
+                            for s in Int(lowest[e])...Int(highest[e]) {
+                                buffer[base + Int(cursor[s])] = UInt32(e)
+                                cursor[s] &+= 1
+                            }
                         }
                     }
                 }
-                for size in allSizes[k] { offsets.append(Int32(base + size)) }
-                base += allSizes[k][part.stripeCount]
+                for size in allSizes[k] { offsets.append(Int32(base) + size) }
+                base += Int(allSizes[k][part.stripeCount])
             }
             initialized = total
         }

@@ -51,6 +51,49 @@ import Testing
         #expect(inside > 200 && onBoundary >= 2 * edges)
     }
 
+    /// Every stripe lists exactly the edges whose closed y-range meets it, in the order of the
+    /// vertices, worked out here edge by edge and stripe by stripe: parts with holes, teeth
+    /// that span many stripes, horizontal edges and a part of a single height.
+    @Test func stripesListExactlyTheEdgesTheyMeet() throws {
+        var rng = SeededRandom(seed: 11)
+        var polygons = [try Self.comb(teeth: 7), try Self.comb(teeth: 40)]
+        for _ in 0..<6 {
+            let n = Int(rng.uniform(3...60))
+            let star = (0..<n).map { k in
+                let a = Double(k) * 2 * .pi / Double(n), r = rng.uniform(0.2...1)
+                return Point(x: 5 + r * cos(a), y: 5 + r * sin(a))
+            }
+            let hole = (0..<5).map { k in
+                let a = -Double(k) * 2 * .pi / 5
+                return Point(x: 5 + 0.1 * cos(a), y: 5 + 0.1 * sin(a))
+            }
+            polygons.append(Polygon(shell: try Ring(closing: star), holes: [try Ring(closing: hole)]))
+        }
+        let band = [Point(x: 0, y: 2), Point(x: 3, y: 2), Point(x: 3, y: 2.5), Point(x: 0, y: 2.5)]
+        polygons.append(Polygon(shell: try Ring(closing: band)))
+        let table = StripeTable(polygons)
+        let ranges = LayerVertices.ringRanges(of: polygons.map { MultiPolygon([$0]) })
+        let v = table.storage.vertices.points
+        for (k, part) in table.storage.parts.enumerated() {
+            func stripe(_ y: Double) -> Int {
+                min(max(Int((y - part.boundingBox.minY) * part.stripesPerUnit), 0), part.stripeCount - 1)
+            }
+            for s in 0..<part.stripeCount {
+                var expected: [UInt32] = []
+                for ring in ranges[k] where ring.count > 1 {
+                    for e in ring.lowerBound..<ring.upperBound - 1 {
+                        let low = min(v[e].y, v[e + 1].y), high = max(v[e].y, v[e + 1].y)
+                        if stripe(low) <= s && s <= stripe(high) { expected.append(UInt32(e)) }
+                    }
+                }
+                let lower = Int(table.storage.offsets[part.offsetBase + s])
+                let upper = Int(table.storage.offsets[part.offsetBase + s + 1])
+                #expect(Array(table.storage.edges[lower..<upper]) == expected, "part \(k), stripe \(s)")
+            }
+        }
+        #expect(table.checkInvariants())
+    }
+
     @Test func convexPartsKeepAStripePerEdge() throws {
         let circle = (0..<400).map { k in
             let a = Double(k) * 2 * .pi / 400
