@@ -27,6 +27,9 @@ public struct PolygonIndex: Sendable {
     /// not pay for its memory and build time).
     public static let soleCoverGridMinimumVertices = 1_000_000
 
+    /// The size from which the boundary runs are built on a thread of their own.
+    static let concurrentBuildMinimumVertices = 100_000
+
     /// - Parameter gridFromVertices: the size from which a ``SoleCoverGrid`` is built (tests
     ///   lower it to compare the grid's answers with the index's on small layers).
     public init(_ shapes: [MultiPolygon], gridFromVertices: Int = PolygonIndex.soleCoverGridMinimumVertices) {
@@ -36,6 +39,12 @@ public struct PolygonIndex: Sendable {
             Array(repeating: Int32(item), count: shape.polygons.count)
         }
         let firstPart = shapes.reduce(into: [0]) { $0.append($0.last! + $1.polygons.count) }
+        // A large layer's boundary runs are built on a second thread beside the stripes (on
+        // Natural Earth a fifth of the build); for a small one a thread costs more than it saves.
+        let items = (0..<shapes.count).map { item in partRings[firstPart[item]..<firstPart[item + 1]].flatMap { $0 } }
+        let runs =
+            vertices.count >= Self.concurrentBuildMinimumVertices
+            ? Alongside { BoundaryRuns(vertices: vertices, items: items) } : nil
         stripes = StripeTable(
             vertices: vertices, parts: Array(zip(partRings, partFeatures)),
             stripesPerEdge: vertices.count >= gridFromVertices
@@ -44,11 +53,7 @@ public struct PolygonIndex: Sendable {
         partTree = PackedRTree(boxes: (0..<stripes.count).map(stripes.boundingBox(of:)))
         itemBoxes = shapes.map(\.boundingBox)
         itemTree = PackedRTree(boxes: itemBoxes)
-        boundaries = BoundaryRuns(
-            vertices: vertices,
-            items: (0..<shapes.count).map { item in
-                partRings[firstPart[item]..<firstPart[item + 1]].flatMap { $0 }
-            })
+        boundaries = runs?.result() ?? BoundaryRuns(vertices: vertices, items: items)
         if vertices.count >= gridFromVertices {
             let (stripes, partTree) = (stripes, partTree)
             // About one cell per two vertices: 4 million cells (16 MB) of 0.13° for the time zones.
