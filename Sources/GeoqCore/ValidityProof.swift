@@ -36,17 +36,56 @@ public enum ValidityProof {
     }
 
     public static func undecided(_ polygons: [Polygon]) -> Undecided? {
+        switch decide(polygons, allowingTouchingParts: false) {
+        case .proved: nil
+        case .undecided(let why): why
+        case .validIfValid: .edgesMeet
+        }
+    }
+
+    /// What the proof can say about `polygons` (the parts of one feature).
+    public enum Decision: Sendable, Equatable {
+        /// Valid.
+        case proved
+        /// The proof gives up; only GEOS can tell.
+        case undecided(Undecided)
+        /// Valid exactly when these parts (indices into `polygons`, at least two), taken
+        /// together as a multipolygon, are: some of their edges meet another part's (islands
+        /// that touch), and the proof showed all the rest. GEOS decides on those parts alone.
+        case validIfValid(parts: [Int])
+    }
+
+    /// ``undecided(_:)``, and when the only edges that meet belong to different parts, which
+    /// parts those are: GEOS then checks them alone, not the whole feature (on Natural Earth,
+    /// Canada's 412 parts and 68,193 vertices took GEOS 24 ms).
+    ///
+    /// Why that is the whole feature's verdict: every pair of edges within one part is
+    /// certainly apart (consecutive ones aside), so each part is valid as the proof shows a
+    /// polygon valid; the edges of a part outside the returned set meet no other part's, and
+    /// no part's shell lies in another's area unless both are in the set (the nesting test
+    /// below, certain when the two boundaries are apart). So the multipolygon is valid if and
+    /// only if its parts in the set are: valid each, interiors apart, boundaries meeting in
+    /// finitely many points, which is GEOS's test on them.
+    public static func decide(_ polygons: [Polygon]) -> Decision {
+        decide(polygons, allowingTouchingParts: true)
+    }
+
+    static func decide(_ polygons: [Polygon], allowingTouchingParts: Bool) -> Decision {
         var edges = EdgeSet()
         let vertexCount = polygons.reduce(0) { $0 + $1.vertexCount }
         edges.xs.reserveCapacity(vertexCount)
         edges.ys.reserveCapacity(vertexCount)
         for polygon in polygons {
-            guard edges.add(polygon) else { return .repeatedPosition }
+            guard edges.add(polygon) else { return .undecided(.repeatedPosition) }
         }
-        guard edges.ringsAreSimpleLocally() else { return .spikeOrNearlyCollinear }
-        if let failure = edges.noTwoEdgesMeet() { return failure }
-        var nesting = RingNesting(polygons)
-        return nesting.isValid() ? nil : .ringNesting
+        guard edges.ringsAreSimpleLocally() else { return .undecided(.spikeOrNearlyCollinear) }
+        var touching: Set<Int> = []
+        if let failure = edges.noTwoEdgesMeet(collectingTouchingParts: allowingTouchingParts, into: &touching) {
+            return .undecided(failure)
+        }
+        var nesting = RingNesting(polygons, together: touching)
+        guard nesting.isValid() else { return .undecided(.ringNesting) }
+        return touching.isEmpty ? .proved : .validIfValid(parts: touching.sorted())
     }
 
     // MARK: - Certain orientation
@@ -79,16 +118,32 @@ private struct EdgeSet {
     var ys: [Double] = []
     /// The first vertex of each ring in `xs`/`ys`; the ring's closing vertex is its last.
     var ringStarts: [Int] = []
+    /// The part (polygon) of each ring.
+    var ringParts: [Int] = []
+    private var partCount = 0
 
     /// Adds the rings of `polygon`; false when a ring repeats a position in a row.
     mutating func add(_ polygon: Polygon) -> Bool {
+        defer { partCount += 1 }
         if !add(polygon.shell) { return false }
         for hole in polygon.holes where !add(hole) { return false }
         return true
     }
 
+    /// The part of the ring that vertex `v` belongs to.
+    func part(ofVertex v: Int) -> Int {
+        // The last ring that starts at or before v.
+        var low = 0, high = ringStarts.count
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if ringStarts[mid] <= v { low = mid } else { high = mid }
+        }
+        return ringParts[low]
+    }
+
     private mutating func add(_ ring: Ring) -> Bool {
         ringStarts.append(xs.count)
+        ringParts.append(partCount)
         return ring.points.withUnsafeBufferPointer { points in
             var previous = points[0]
             xs.append(previous.x)
@@ -144,7 +199,13 @@ private struct EdgeSet {
     /// single point. So only edges of different chains are compared, and only where the
     /// chains' boxes overlap; within two chains, the box of any run of edges is the box of its
     /// two end vertices, so halving the runs narrows them down to the edges that could meet.
-    func noTwoEdgesMeet() -> ValidityProof.Undecided? {
+    ///
+    /// When `collecting`, chains of two different parts that may meet do not end the proof:
+    /// both parts go into `touchingParts`, and the sweep goes on (chains of one part that may
+    /// meet still end it).
+    func noTwoEdgesMeet(collectingTouchingParts collecting: Bool, into touchingParts: inout Set<Int>)
+        -> ValidityProof.Undecided?
+    {
         // Chain c runs from vertex chainStarts[c] to vertex chainEnds[c].
         var chainStarts: [Int32] = []
         var chainEnds: [Int32] = []
@@ -214,7 +275,11 @@ private struct EdgeSet {
                             if !pairs.chainsApart(
                                 Int(a.first), Int(a.last), Int(b.first), Int(b.last), budget: &budget)
                             {
-                                return budget < 0 ? .tooManyLongEdges : .edgesMeet
+                                if budget < 0 { return .tooManyLongEdges }
+                                let (p, q) = (part(ofVertex: Int(a.first)), part(ofVertex: Int(b.first)))
+                                guard collecting, p != q else { return .edgesMeet }
+                                touchingParts.insert(p)
+                                touchingParts.insert(q)
                             }
                         }
                         budget -= (j - i) >> 4
@@ -355,13 +420,16 @@ private struct EdgePairs {
 /// wholly outside another, and one vertex tells which.
 private struct RingNesting {
     let polygons: [Polygon]
+    /// Parts whose nesting among themselves is left to GEOS (their boundaries may meet).
+    let together: Set<Int>
     let shellBoxes: [BoundingBox]
     /// Rings asked about often (a mainland's shell, for each of its islands) get a locator.
     private var locators: [Int: RingLocator] = [:]
     private var questions: [Int: Int] = [:]
 
-    init(_ polygons: [Polygon]) {
+    init(_ polygons: [Polygon], together: Set<Int> = []) {
         self.polygons = polygons
+        self.together = together
         shellBoxes = polygons.map(\.shell.boundingBox)
     }
 
@@ -384,7 +452,7 @@ private struct RingNesting {
             let vertex = polygons[i].shell.points[0]
             var candidates: [Int] = []
             tree.search(containing: vertex) { j in
-                if j != i { candidates.append(j) }
+                if j != i && !(together.contains(i) && together.contains(j)) { candidates.append(j) }
                 return true
             }
             for j in candidates {

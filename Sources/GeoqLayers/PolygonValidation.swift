@@ -82,10 +82,23 @@ enum PolygonValidation {
 
     /// GEOS's verdict, asked only when ``ValidityProof`` cannot show the polygon valid: the
     /// proof covers the common case (no two rings touch) in a fraction of GEOS's time, and
-    /// whatever it cannot decide, including every invalid polygon, gets GEOS's answer.
+    /// whatever it cannot decide, including every invalid polygon, gets GEOS's answer. Where
+    /// only parts touch one another (islands), GEOS is asked about those parts alone.
     static func check(_ feature: Feature, context: GEOSContext) -> Verdict {
         guard let areal = feature.geometry.areal else { return .notAreal }
-        if ValidityProof.provesValid(areal.polygons) { return .valid }
+        switch ValidityProof.decide(areal.polygons) {
+        case .proved:
+            return .valid
+        case .validIfValid(let parts):
+            // GEOS on the parts whose boundaries may meet; should they be invalid, its verdict
+            // on the whole feature below gives the reason and place as they always were.
+            let touching = Geometry.multiPolygon(MultiPolygon(parts.map { areal.polygons[$0] }))
+            if let geometry = try? context.makeGeometry(touching), context.validity(of: geometry).isValid {
+                return .valid
+            }
+        case .undecided:
+            break
+        }
         let geometry: GEOSGeometry
         do { geometry = try context.makeGeometry(feature.geometry) } catch { return .unbuildable("\(error)") }
         switch context.validity(of: geometry) {
