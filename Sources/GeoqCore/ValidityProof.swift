@@ -505,25 +505,35 @@ private struct RingLocator {
             low = min(low, p.y)
             high = max(high, p.y)
         }
-        let stripes = max(1, edgeCount / 4)
+        // Sixteen edges a stripe: a ring gets a locator for a few hundred questions at most
+        // (the islands around a mainland), so its build is what counts, and thinner stripes
+        // list a coastline's edges in more of them.
+        let stripes = max(1, edgeCount / 16)
         let scale = high > low ? Double(stripes) / (high - low) : 0
         func stripe(_ y: Double) -> Int { min(stripes - 1, Int((y - low) * scale)) }
-        var counts = [Int32](repeating: 0, count: stripes + 1)
+        // Each edge's first and last stripe, and the sizes counted by differences (one more from
+        // the first stripe, one less after the last): no loop whose end the data decide.
+        var first = [Int32](repeating: 0, count: edgeCount)
+        var last = [Int32](repeating: 0, count: edgeCount)
+        var counts = [Int32](repeating: 0, count: stripes + 2)
         var total = 0
         for i in 0..<edgeCount {
             let s0 = stripe(min(points[i].y, points[i + 1].y))
             let s1 = stripe(max(points[i].y, points[i + 1].y))
+            first[i] = Int32(s0)
+            last[i] = Int32(s1)
             total += s1 - s0 + 1
-            guard total <= 32 * edgeCount else { return nil }
-            for s in s0...s1 { counts[s + 1] += 1 }
+            counts[s0 + 1] &+= 1
+            counts[s1 + 2] &-= 1
         }
-        for s in 1...stripes { counts[s] += counts[s - 1] }
+        guard total <= 32 * edgeCount else { return nil }
+        for s in 1...stripes { counts[s + 1] &+= counts[s] }
+        for s in 1...stripes { counts[s] &+= counts[s - 1] }
+        counts.removeLast()
         var fill = counts
         var edges = [Int32](repeating: 0, count: total)
         for i in 0..<edgeCount {
-            let s0 = stripe(min(points[i].y, points[i + 1].y))
-            let s1 = stripe(max(points[i].y, points[i + 1].y))
-            for s in s0...s1 {
+            for s in Int(first[i])...Int(last[i]) {
                 edges[Int(fill[s])] = Int32(i)
                 fill[s] += 1
             }
