@@ -27,10 +27,13 @@ extension GeoPackage {
     /// pages are free, `index` is not called and the index is better written after the commit with
     /// ``replaceLayerIndex(of:_:)``, reusing the pages the old layer freed without copying them
     /// to the journal first, as this transaction would.
+    ///
+    /// When `notesMayWait`, the transaction's pages go to disk before `notes` is asked, so that
+    /// while the caller's checks finish the commit's writing is done, and little is left for it.
     @discardableResult
     public func replaceLayer(
         _ layer: StoredLayerInput, notes: () throws(StoreError) -> [String],
-        index: () -> LayerIndexInput? = { nil }
+        notesMayWait: Bool = false, index: () -> LayerIndexInput? = { nil }
     ) throws(StoreError) -> Bool {
         let table = layer.name
         try Self.validateLayerName(table)
@@ -109,7 +112,7 @@ extension GeoPackage {
                     indexWritten = true
                 }
 
-                try connection.writeBack()
+                if notesMayWait { try connection.writeBack() }
                 let finalNotes = try notes()
                 let meta = try connection.prepare("INSERT INTO geoq_layers VALUES (?, ?, ?, ?, ?, ?, ?)")
                 try meta.bind(table, at: 1)
