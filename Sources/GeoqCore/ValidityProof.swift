@@ -270,6 +270,13 @@ private struct EdgeSet {
                             let b = boxes[j]
                             j += 1
                             if b.maxY < a.minY || b.minY > a.maxY { continue }
+                            // Most pairs that overlap are neighbours in a ring, joined at a vertex.
+                            if a.last == b.first
+                                ? pairs.meetOnlyAtJoint(Int(a.last))
+                                : b.last == a.first && pairs.meetOnlyAtJoint(Int(b.last))
+                            {
+                                continue
+                            }
                             budget -= 1
                             if budget < 0 { return .tooManyLongEdges }
                             if !pairs.chainsApart(
@@ -375,6 +382,18 @@ private struct EdgePairs {
             let o4 = ValidityProof.certainOrientation(bx0, by0, bx1, by1, ax1, ay1)
         else { return false }
         return o3 * o4 > 0
+    }
+
+    /// True when the chain that ends at vertex `joint` and the one that starts there share no
+    /// point but the joint, their edges at it aside: the joint's neighbours lie strictly on
+    /// either side of it in x or in y. Each chain being monotone, every other vertex of the
+    /// first then lies beyond the vertex before the joint, and of the second beyond the one
+    /// after it: on the two sides of a line through the joint that only the joint's edges reach.
+    @inline(__always)
+    func meetOnlyAtJoint(_ joint: Int) -> Bool {
+        let (x0, x1, x2) = (xs[joint - 1], xs[joint], xs[joint + 1])
+        let (y0, y1, y2) = (ys[joint - 1], ys[joint], ys[joint + 1])
+        return (y0 < y1 && y1 < y2) || (y0 > y1 && y1 > y2) || (x0 < x1 && x1 < x2) || (x0 > x1 && x1 > x2)
     }
 
     /// True when no edge of the run of vertices `a0...a1` certainly meets one of `b0...b1`,

@@ -49,6 +49,12 @@ import Testing
             false
         ),
         ("bow tie", "POLYGON((0 0, 4 4, 4 0, 0 4, 0 0))", false, false),
+        ("zigzag of chains joined at strict turns", "POLYGON((0 0, 1 2, 2 0, 3 2, 4 0, 4 5, 0 5, 0 0))", true, true),
+        ("a chain crossing the one before it", "POLYGON((0 0, 4 0, 4 4, 2 -1, 0 0))", false, false),
+        (
+            "a crossing two chains past a strict turn",
+            "POLYGON((0 0, 4 0, 4 4, 1 1, 2 -1, 0 0))", false, false
+        ),
         ("ring touching itself at a vertex", "POLYGON((0 0, 10 0, 5 5, 8 8, 2 8, 5 5, 0 10, 0 0))", false, false),
         ("shell touching itself along an edge", "POLYGON((0 0, 4 0, 4 4, 2 4, 2 0, 1 0, 1 5, 0 5, 0 0))", false, false),
         ("spike", "POLYGON((0 0, 4 0, 4 2, 6 2, 4 2, 4 4, 0 4, 0 0))", false, false),
