@@ -117,12 +117,8 @@ public struct LayerImporter: Sendable {
         }
     }
 
-    /// Writes `input` into the GeoPackage `file` (created if missing) in one transaction (see
-    /// ``GeoPackage/replaceLayer(_:notes:notesMayWait:index:)``), with its index when the store has no free
-    /// pages for it (a first import: the index is written while the checks finish), else the
-    /// index in a second transaction: pages the old layer freed are reused by the index without
-    /// being copied to the journal, which they would be in the layer's own transaction. Until
-    /// then the layer reads as one without a stored index.
+    /// Writes `input` into the GeoPackage `file` (created if missing) with its index, in one
+    /// transaction (see ``GeoPackage/replaceLayer(_:notes:notesMayWait:index:)``).
     private static func write(
         _ input: StoredLayerInput, into file: URL, index: () -> [UInt8]?, notesMayWait: Bool = false,
         notes: () throws(StoreError) -> [String]
@@ -131,10 +127,9 @@ public struct LayerImporter: Sendable {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let package = try GeoPackage.open(at: file.path, create: true)
-            let written = try package.replaceLayer(input, notes: notes, notesMayWait: notesMayWait) {
+            try package.replaceLayer(input, notes: notes, notesMayWait: notesMayWait) {
                 index().map(StoredIndex.input)
             }
-            if !written, let bytes = index() { try StoredIndex.write(bytes, of: input.name, into: package) }
         } catch {
             throw .storeWriteFailed(path: file.path, reason: "\(error)")
         }

@@ -131,9 +131,4 @@ enum StoredIndex {
     static func input(_ bytes: [UInt8]) -> GeoPackage.LayerIndexInput {
         GeoPackage.LayerIndexInput(kind: polygonKind, format: PolygonIndex.storageFormat, bytes: bytes)
     }
-
-    /// Writes index `bytes` (of ``bytes(of:)``) beside layer `name`, after the layer's rows.
-    static func write(_ bytes: [UInt8], of name: String, into package: GeoPackage) throws(StoreError) {
-        try package.replaceLayerIndex(of: name, input(bytes))
-    }
 }

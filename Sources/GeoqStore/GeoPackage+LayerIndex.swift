@@ -11,7 +11,9 @@ import GeoqCore
 ///   gpkg_contents.last_change), an edit counter,
 ///   the byte count and the XXH64 checksum of the bytes;
 /// - `geoq_layer_index_chunks`: the bytes, in chunks of at most ``chunkSize`` (SQLite caps a
-///   value at a billion bytes, and an index of millions of edges comes near it).
+///   value at a billion bytes, and an index of millions of edges comes near it), numbered
+///   consecutively from any first number (a layer's new chunks are written after its old ones,
+///   which are deleted next, see ``stageLayerIndex(of:_:)``).
 ///
 /// Triggers on the layer table bump the edit counter on every insert, update or delete, by
 /// any client (GDAL, QGIS, the sqlite3 shell): an index written before an edit is then stale.
@@ -89,36 +91,47 @@ extension GeoPackage {
 
     /// ``replaceLayerIndex(of:_:)``'s writes, in the caller's transaction.
     func writeLayerIndex(of table: String, _ index: LayerIndexInput) throws(StoreError) {
+        try deleteLayerIndex(of: table)
+        try recordLayerIndex(of: table, stageLayerIndex(of: table, index))
+    }
+
+    /// A layer's index whose chunks are written (``stageLayerIndex(of:_:)``) but not yet recorded
+    /// as its index (``recordLayerIndex(of:_:)``).
+    struct StagedIndex {
+        let kind: IndexKind
+        let format: Int
+        let byteCount: Int
+        let checksum: UInt64
+        /// The number of the first chunk; the layer's older chunks all have smaller ones.
+        let firstChunk: Int64
+        let chunkCount: Int
+    }
+
+    /// Writes `index`'s bytes as chunks of layer `table`, numbered after the chunks the layer
+    /// has already (its old index, if any), which stay until deleted with
+    /// ``deleteLayerIndex(of:before:)``. So a layer being replaced gets its new index before
+    /// the old layer frees its pages: SQLite copies to the journal no page that was free when
+    /// the transaction began, nor any past the file's old end, but would copy every freed page
+    /// that the new chunks reused.
+    func stageLayerIndex(of table: String, _ index: LayerIndexInput) throws(StoreError) -> StagedIndex {
         let bytes = index.bytes
         try createIndexTables()
-        guard let lastChange = try lastChange(of: table) else {
-            throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
-        }
-        let (count, geometryBytes) = try identity(of: table)
-        try deleteLayerIndex(of: table)
+        let next = try connection.prepare(
+            "SELECT coalesce(max(chunk) + 1, 0) FROM geoq_layer_index_chunks WHERE table_name = ?")
+        try next.bind(table, at: 1)
+        _ = try next.step()
+        let first = next.int64(at: 0)
         let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
         let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
             $0..<min($0 + Self.chunkSize, bytes.count)
         }
-        let header = try connection.prepare(
-            "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
-        try header.bind(table, at: 1)
-        try header.bind(index.kind.rawValue, at: 2)
-        try header.bind(Int64(index.format), at: 3)
-        try header.bind(count, at: 4)
-        try header.bind(geometryBytes, at: 5)
-        try header.bind(lastChange, at: 6)
-        try header.bind(Int64(bytes.count), at: 7)
-        try header.bind(Int64(bitPattern: checksum), at: 8)
-        try header.bind(Int64(chunks.count), at: 9)
-        try header.run()
         let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
         // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
         let failure = bytes.withUnsafeBytes { all -> StoreError? in
             do throws(StoreError) {
                 for (number, chunk) in chunks.enumerated() {
                     try insert.bind(table, at: 1)
-                    try insert.bind(Int64(number), at: 2)
+                    try insert.bind(first + Int64(number), at: 2)
                     try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
                     try insert.run()
                 }
@@ -128,6 +141,31 @@ extension GeoPackage {
             }
         }
         if let failure { throw failure }
+        return StagedIndex(
+            kind: index.kind, format: index.format, byteCount: bytes.count, checksum: checksum, firstChunk: first,
+            chunkCount: chunks.count)
+    }
+
+    /// Records the chunks of `staged` as the index of layer `table`, whose rows and
+    /// gpkg_contents row are written (their count and last_change are its identity), and whose
+    /// older chunks are deleted.
+    func recordLayerIndex(of table: String, _ staged: StagedIndex) throws(StoreError) {
+        guard let lastChange = try lastChange(of: table) else {
+            throw StoreError(.unknownLayer, "\(path): no layer named '\(table)' to index")
+        }
+        let (count, geometryBytes) = try identity(of: table)
+        let header = try connection.prepare(
+            "INSERT INTO geoq_layer_index VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")
+        try header.bind(table, at: 1)
+        try header.bind(staged.kind.rawValue, at: 2)
+        try header.bind(Int64(staged.format), at: 3)
+        try header.bind(count, at: 4)
+        try header.bind(geometryBytes, at: 5)
+        try header.bind(lastChange, at: 6)
+        try header.bind(Int64(staged.byteCount), at: 7)
+        try header.bind(Int64(bitPattern: staged.checksum), at: 8)
+        try header.bind(Int64(staged.chunkCount), at: 9)
+        try header.run()
         let register = try connection.prepare(
             "INSERT OR REPLACE INTO gpkg_extensions VALUES (?, 'geom', ?, ?, 'write-only')")
         try register.bind(table, at: 1)
@@ -265,7 +303,8 @@ extension GeoPackage {
             """)
         try chunks.bind(table, at: 1)
         var filled = 0
-        var expected: Int64 = 0
+        // The chunks are numbered consecutively from any first number.
+        var expected: Int64?
         // The checksum is taken a megabyte at a time, right after each is read: one pass over
         // the bytes in memory instead of two.
         var running = IndexChecksum.Running()
@@ -276,9 +315,11 @@ extension GeoPackage {
             running.add(UnsafeRawBufferPointer(rebasing: buffer[summed..<stripes]))
             summed = stripes
         }
+        var read: Int64 = 0
         while try chunks.step() {
-            guard chunks.int64(at: 0) == expected else { return damaged("chunk \(expected) missing") }
-            guard chunks.text(at: 3) == "blob" else { return damaged("chunk \(expected) is not a blob") }
+            let number = chunks.int64(at: 0)
+            guard number == expected ?? number else { return damaged("chunk \(expected ?? number) missing") }
+            guard chunks.text(at: 3) == "blob" else { return damaged("chunk \(number) is not a blob") }
             let size = Int(chunks.int64(at: 2))
             guard size >= 0, size <= buffer.count - filled else {
                 return damaged("more bytes than the \(byteCount) recorded")
@@ -289,12 +330,13 @@ extension GeoPackage {
                 table: "geoq_layer_index_chunks", column: "data", rowid: chunks.int64(at: 1), into: destination,
                 piece: Self.checksumPiece
             ) { sum(upTo: start + $0) }
-            guard found == size else { return damaged("chunk \(expected) of \(found) bytes, \(size) listed") }
+            guard found == size else { return damaged("chunk \(number) of \(found) bytes, \(size) listed") }
             filled += size
-            expected += 1
+            expected = number + 1
+            read += 1
         }
-        guard expected == chunkCount, filled == buffer.count else {
-            return damaged("\(filled) bytes in \(expected) chunks, \(byteCount) in \(chunkCount) recorded")
+        guard read == chunkCount, filled == buffer.count else {
+            return damaged("\(filled) bytes in \(read) chunks, \(byteCount) in \(chunkCount) recorded")
         }
         blob.settle()
         let found = running.finish(tail: UnsafeRawBufferPointer(rebasing: buffer[summed...]))
@@ -308,15 +350,21 @@ extension GeoPackage {
     /// Removes the stored index of layer `table`, if any (its triggers stay: they only count);
     /// the layer is then indexed at every load, as before indexes were stored.
     public func deleteLayerIndex(of table: String) throws(StoreError) {
+        try deleteLayerIndex(of: table, before: .max)
+    }
+
+    /// Removes the record of layer `table`'s index and its chunks numbered below `firstKept`
+    /// (those of a new index staged meanwhile stay).
+    func deleteLayerIndex(of table: String, before firstKept: Int64) throws(StoreError) {
         guard try tableExists("geoq_layer_index") else { return }
-        for sql in [
-            "DELETE FROM geoq_layer_index WHERE table_name = ?",
-            "DELETE FROM geoq_layer_index_chunks WHERE table_name = ?",
-        ] {
-            let stmt = try connection.prepare(sql)
-            try stmt.bind(table, at: 1)
-            try stmt.run()
-        }
+        let record = try connection.prepare("DELETE FROM geoq_layer_index WHERE table_name = ?")
+        try record.bind(table, at: 1)
+        try record.run()
+        let chunks = try connection.prepare(
+            "DELETE FROM geoq_layer_index_chunks WHERE table_name = ? AND chunk < ?")
+        try chunks.bind(table, at: 1)
+        try chunks.bind(firstKept, at: 2)
+        try chunks.run()
     }
 
     /// True when layer `table` has a stored index written for another last_change of the layer.

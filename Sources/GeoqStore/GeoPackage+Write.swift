@@ -20,21 +20,15 @@ extension GeoPackage {
     /// are written, `notes` gives the layer's notes in place of `layer.notes` (it may wait for
     /// the checks), or throws to roll everything back.
     ///
-    /// `index` gives the layer's index (it may wait for it to be built). It is written in the
-    /// same transaction, before `notes` is asked, when the rows left no free page in the file,
-    /// so that its pages are all new (SQLite copies no page past the file's old end to the
-    /// journal): a first import, or a new store. Returns whether an index was written; when
-    /// pages are free, `index` is not called and the index is better written after the commit with
-    /// ``replaceLayerIndex(of:_:)``, reusing the pages the old layer freed without copying them
-    /// to the journal first, as this transaction would.
+    /// `index` gives the layer's index (it may wait for it to be built), written in the same
+    /// transaction right after the rows, before `notes` is asked.
     ///
     /// When `notesMayWait`, the transaction's pages go to disk before `notes` is asked, so that
     /// while the caller's checks finish the commit's writing is done, and little is left for it.
-    @discardableResult
     public func replaceLayer(
         _ layer: StoredLayerInput, notes: () throws(StoreError) -> [String],
         notesMayWait: Bool = false, index: () -> LayerIndexInput? = { nil }
-    ) throws(StoreError) -> Bool {
+    ) throws(StoreError) {
         let table = layer.name
         try Self.validateLayerName(table)
         let columns = try Self.propertyColumns(of: layer.features)
@@ -44,16 +38,17 @@ extension GeoPackage {
         let q = Self.quoted
 
         do {
-            return try connection.transaction { () throws(StoreError) in
+            try connection.transaction { () throws(StoreError) in
                 let now =
                     try connection.scalarText("SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now')")
                     ?? "1970-01-01T00:00:00.000Z"
                 try createGeoqLayersTable()
 
-                // The new rows go into a table of a passing name and replace the old layer only
-                // once written: pages the old layer frees in this transaction and reused by the new
-                // rows would each have to be read and copied to the journal first; freed at the
-                // end, they are reused by later writes without either. The R*Tree, a few pages
+                // The new rows (and index) go into a table of a passing name (and chunks of new
+                // numbers) and replace the old layer only once written: pages the old layer frees in
+                // this transaction and reused by the new rows would each have to be read and copied
+                // to the journal first; freed at the end, they are reused by later writes without
+                // either. The R*Tree, a few pages
                 // a thousand features, is replaced in place instead: renaming a virtual table
                 // renames its three shadow tables too, and every rename parses the whole schema
                 // (seven triggers a layer) again, tens of milliseconds in a store of forty layers.
@@ -65,8 +60,10 @@ extension GeoPackage {
                 try connection.execute("CREATE TABLE \(q(staging)) (\(columnSQL))")
                 try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
                 try insertFeatures(layer, table: staging, rtree: rtree, columns: columns)
+                var stagedIndex: StagedIndex?
+                if let index = index() { stagedIndex = try stageLayerIndex(of: table, index) }
 
-                try dropLayer(table)
+                try dropLayer(table, keepingIndexChunksFrom: stagedIndex?.firstChunk ?? .max)
                 try connection.execute("ALTER TABLE \(q(staging)) RENAME TO \(q(table))")
 
                 let contents = try connection.prepare(
@@ -106,11 +103,7 @@ extension GeoPackage {
                 try extensions.bind(table, at: 1)
                 try extensions.run()
 
-                var indexWritten = false
-                if try connection.scalarInt("PRAGMA freelist_count") == 0, let index = index() {
-                    try writeLayerIndex(of: table, index)
-                    indexWritten = true
-                }
+                if let stagedIndex { try recordLayerIndex(of: table, stagedIndex) }
 
                 if notesMayWait { try connection.writeBack() }
                 let finalNotes = try notes()
@@ -124,7 +117,6 @@ extension GeoPackage {
                 let lines = finalNotes.map { $0.replacingAll("\n", with: " ").replacingAll("\r", with: " ") }
                 try meta.bind(lines.joined(separator: "\n"), at: 7)
                 try meta.run()
-                return indexWritten
             }
         } catch {
             throw error.within("writing layer '\(table)'")
@@ -197,13 +189,12 @@ extension GeoPackage {
     /// Removes table `name` (its triggers go with it), its stored index and its metadata rows,
     /// including those GDAL keeps (gpkg_ogr_contents caches a feature count that would go
     /// stale). Its R*Trees are dropped before (``dropRtrees(of:)``).
-    private func dropLayer(_ table: String) throws(StoreError) {
+    /// Removes layer `table`: its rows, its metadata and its stored index, but for the index
+    /// chunks numbered from `firstKept` on (a new index staged for it).
+    private func dropLayer(_ table: String, keepingIndexChunksFrom firstKept: Int64) throws(StoreError) {
         let q = Self.quoted
         try connection.execute("DROP TABLE IF EXISTS \(q(table))")
-        // The packed index of the old rows is worth nothing now. Freed in this transaction, its
-        // pages are reused by the next one (the new index, ``replaceLayerIndex(of:_:)``)
-        // without being read and copied to the journal first, as they would be in this one.
-        try deleteLayerIndex(of: table)
+        try deleteLayerIndex(of: table, before: firstKept)
 
         var metadataTables = ["gpkg_extensions", "gpkg_geometry_columns", "gpkg_contents", "geoq_layers"]
         for optional in ["gpkg_ogr_contents", "gpkg_data_columns"] where try tableExists(optional) {

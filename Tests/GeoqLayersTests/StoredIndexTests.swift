@@ -186,6 +186,36 @@ import Testing
             on: Self.points(around: kept.index.boundingBox, count: 2_000, seed: 13))
     }
 
+    /// A re-import writes the new index's chunks numbered after the old ones, before the old
+    /// layer is dropped (so that no freed page is reused and copied to the journal), in the
+    /// same transaction: the store then holds only the new chunks, and reads them.
+    @Test func reimportsNumberTheirChunksOn() throws {
+        let name = "pamplona-sectors"
+        let store = try Self.importStore([name])
+        let catalog = try sharedCatalog()
+        let spec = try catalog.spec(named: name)
+        func chunkNumbers() throws -> [Int64] {
+            let package = try GeoPackage.open(at: store.file.path, create: false)
+            let select = try package.connection.prepare("SELECT chunk FROM geoq_layer_index_chunks ORDER BY chunk")
+            var numbers: [Int64] = []
+            while try select.step() { numbers.append(select.int64(at: 0)) }
+            return numbers
+        }
+        #expect(try chunkNumbers() == [0])
+        // Checked while written (fail), then checked before (repair): both ways of writing.
+        for (round, policy) in [(1, LayerLoader.InvalidPolygonPolicy.fail), (2, .repair)] {
+            _ = try LayerImporter(invalidPolygons: policy).importLayer(
+                spec, from: catalog.sourceURL(of: spec), into: store.file)
+            #expect(try chunkNumbers() == [Int64(round)])
+            let (layer, origin) = try Self.load(name, from: store.file)
+            #expect(origin == .stored)
+            Self.expectSameAnswers(
+                layer.index, Layer.index(of: layer.features),
+                on: Self.points(around: layer.index.boundingBox, count: 2_000, seed: 21 + UInt64(round)))
+        }
+        #expect(try GeoPackage.open(at: store.file.path, create: false).integrityCheck() == "ok")
+    }
+
     /// A re-import through the store's own API (which writes no index) drops the index of the
     /// old rows in the same transaction: the layer is indexed anew, never from the old index.
     @Test func reimportWithoutIndexDropsIt() throws {

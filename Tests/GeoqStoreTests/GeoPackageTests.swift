@@ -61,51 +61,60 @@ import Testing
         #expect(try store.features(of: "aa-polygons") == Self.expectedPamplonaLike)
     }
 
-    /// A layer's index goes in the layer's own transaction when the rows left no free page in
-    /// the file (a first import: every page it takes is new, so none is copied to the
-    /// journal), and is left to the caller otherwise (a replacement frees the old rows' pages,
-    /// which the index would take). A refused first import leaves neither rows nor index.
-    @Test func indexWithTheRowsOnlyWhenNoPageIsFree() throws {
+    /// A layer's index goes in the layer's own transaction, first import or replacement: a
+    /// replacement's chunks are numbered after the old index's, which go with the old rows. A
+    /// refused replacement keeps the old rows and their index; a refused first import leaves
+    /// neither rows nor index.
+    @Test func indexGoesWithTheRows() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
-        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
-        let index = GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
-        func stored(_ name: String) throws -> Result<[UInt8], GeoPackage.UnusableIndex> {
-            try store.withLayerIndex(of: name, kind: index.kind, format: 3) { Array($0.bytes) }
+        func input(_ seed: Int) -> GeoPackage.LayerIndexInput {
+            let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: ($0 + seed) &* 2_654_435_761 >> 7) }
+            return GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
         }
-        var asked = 0
+        func stored(_ name: String) throws -> Result<[UInt8], GeoPackage.UnusableIndex> {
+            try store.withLayerIndex(of: name, kind: .init(rawValue: "test"), format: 3) { Array($0.bytes) }
+        }
+        func chunkNumbers() throws -> [Int64] {
+            let select = try store.connection.prepare("SELECT chunk FROM geoq_layer_index_chunks ORDER BY chunk")
+            var numbers: [Int64] = []
+            while try select.step() { numbers.append(select.int64(at: 0)) }
+            return numbers
+        }
         let layer = Fixtures.input("sectors", Fixtures.pamplonaLike)
 
-        let first = try store.replaceLayer(layer, notes: { [] }) {
-            asked += 1
-            return index
-        }
-        #expect(first && asked == 1)
-        #expect(try stored("sectors") == .success(bytes))
+        try store.replaceLayer(layer, notes: { [] }) { input(0) }
+        #expect(try stored("sectors") == .success(input(0).bytes))
+        #expect(try chunkNumbers() == [0])
 
-        let again = try store.replaceLayer(layer, notes: { [] }) {
-            asked += 1
-            return index
+        try store.replaceLayer(layer, notes: { [] }) { input(1) }
+        #expect(try stored("sectors") == .success(input(1).bytes))
+        #expect(try chunkNumbers() == [1])
+
+        #expect(throws: StoreError.self) {
+            try store.replaceLayer(layer, notes: { () throws(StoreError) in throw StoreError(.badLayer, "refused") }) {
+                input(2)
+            }
         }
-        #expect(!again && asked == 1)
-        guard case .failure(let unusable) = try stored("sectors") else {
-            Issue.record("the old rows' index outlived their replacement")
-            return
-        }
-        #expect(unusable.reason == .missing)
-        try store.replaceLayerIndex(of: "sectors", index)
-        #expect(try stored("sectors") == .success(bytes))
+        #expect(try stored("sectors") == .success(input(1).bytes))
+        #expect(try chunkNumbers() == [1])
+
+        // An index written apart starts again from chunk 0.
+        try store.replaceLayerIndex(of: "sectors", input(3))
+        #expect(try stored("sectors") == .success(input(3).bytes))
+        #expect(try chunkNumbers() == [0])
+        #expect(try store.integrityCheck() == "ok")
 
         let fresh = try GeoPackage.open(at: dir.path("fresh.gpkg"), create: true)
         #expect(throws: StoreError.self) {
             try fresh.replaceLayer(layer, notes: { () throws(StoreError) in throw StoreError(.badLayer, "refused") }) {
-                index
+                input(0)
             }
         }
         #expect(try fresh.layerNames().isEmpty)
         #expect(try fresh.integrityCheck() == "ok")
-        let left = try fresh.withLayerIndex(of: "sectors", kind: index.kind, format: 3) { _ in () }
+        let left = try fresh.withLayerIndex(of: "sectors", kind: .init(rawValue: "test"), format: 3) { _ in () }
         guard case .failure(let none) = left else {
             Issue.record("a refused import left an index")
             return
