@@ -152,25 +152,35 @@ struct DBFTable {
         }
         var values: [String: PropertyValue] = [:]
         values.reserveCapacity(fields.count)
-        for field in fields {
-            let start = base + field.offset
-            let raw = bytes[start..<(start + field.length)]
-            values[field.name] = try value(raw, field: field, record: index + 1)
+        // Through buffer pointers: slices of the arrays and copies of the fields would each
+        // retain and release (a third of the time on Natural Earth's 169 fields).
+        try bytes.withUnsafeBufferPointer { bytes throws(FormatError) in
+            try fields.withUnsafeBufferPointer { fields throws(FormatError) in
+                for field in fields.indices {
+                    let start = base + fields[field].offset
+                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<(start + fields[field].length)])
+                    values[fields[field].name] = try value(
+                        raw, type: fields[field].type, field: field, record: index + 1)
+                }
+            }
         }
         return values
     }
 
-    private func value(_ raw: ArraySlice<UInt8>, field: Field, record: Int) throws(FormatError) -> PropertyValue {
-        switch field.type {
+    private func value(
+        _ raw: UnsafeBufferPointer<UInt8>, type: UInt8, field: Int, record: Int
+    ) throws(FormatError) -> PropertyValue {
+        switch type {
         case UInt8(ascii: "C"):
             return .string(TextDecoding.decode(trimmedTrailing(raw), as: encoding))
         case UInt8(ascii: "N"), UInt8(ascii: "F"):
-            let text = String(decoding: trimmed(raw), as: UTF8.self)
-            if text.isEmpty || text.allSatisfy({ $0 == "*" }) { return .null }
+            let digits = trimmed(raw)
+            if digits.allSatisfy({ $0 == UInt8(ascii: "*") }) { return .null }
+            let text = String(decoding: digits, as: UTF8.self)
             guard let d = Double(text), d.isFinite else {
                 throw FormatError(
-                    .invalidValue, file: file, featureNumber: record, column: field.name,
-                    message: "'\(text)' is not a number (field type \(Character(Unicode.Scalar(field.type))))")
+                    .invalidValue, file: file, featureNumber: record, column: fields[field].name,
+                    message: "'\(text)' is not a number (field type \(Character(Unicode.Scalar(type))))")
             }
             return .number(d)
         case UInt8(ascii: "L"):
@@ -188,8 +198,8 @@ struct DBFTable {
             }
             return .string(text)
         case UInt8(ascii: "I") where raw.count == 4:
-            let b = Array(raw)
-            let v = Int32(bitPattern: UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24)
+            let v = Int32(
+                bitPattern: UInt32(raw[0]) | UInt32(raw[1]) << 8 | UInt32(raw[2]) << 16 | UInt32(raw[3]) << 24)
             return .number(Double(v))
         case UInt8(ascii: "O") where raw.count == 8:
             var bits: UInt64 = 0
@@ -202,16 +212,16 @@ struct DBFTable {
         }
     }
 
-    private func trimmedTrailing(_ raw: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var end = raw.endIndex
-        while end > raw.startIndex, raw[end - 1] == 0x20 || raw[end - 1] == 0 { end -= 1 }
-        return raw[raw.startIndex..<end]
+    private func trimmedTrailing(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x20 || raw[end - 1] == 0 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: raw[0..<end])
     }
 
-    private func trimmed(_ raw: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private func trimmed(_ raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let tail = trimmedTrailing(raw)
-        var start = tail.startIndex
-        while start < tail.endIndex, tail[start] == 0x20 { start += 1 }
-        return tail[start..<tail.endIndex]
+        var start = 0
+        while start < tail.count, tail[start] == 0x20 { start += 1 }
+        return UnsafeBufferPointer(rebasing: tail[start...])
     }
 }

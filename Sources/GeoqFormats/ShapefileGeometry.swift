@@ -15,15 +15,6 @@ enum ShapefileGeometry {
         var contentLength: Int
     }
 
-    /// One record after decoding: nil geometry for a null shape.
-    struct Record {
-        /// 0-based position in the file (and in the .dbf).
-        var index: Int
-        /// Byte offset of the record header.
-        var offset: Int
-        var geometry: Decoded?
-    }
-
     /// A decoded shape: finished, or polygon parts still to be grouped into polygons.
     enum Decoded {
         case done(Geometry)

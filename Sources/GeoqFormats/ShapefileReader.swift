@@ -55,8 +55,9 @@ public struct ShapefileReader: Sendable {
             )
         }
 
-        // Geometry: one pass over the record headers, then decode per record (a record the .dbf
-        // marks deleted is decoded too, its error dropped with it once the .dbf is known).
+        // Geometry: one pass over the record headers, then decode per record and make its rings
+        // into polygons while the .dbf is still being read (a record the .dbf marks deleted is
+        // decoded too, its error dropped with it once the .dbf is known).
         var shapeWarnings: [String] = []
         let decoded: Result<[Span], FormatError> = shpData.withUnsafeBytes { raw in
             do throws(FormatError) {
@@ -66,8 +67,8 @@ public struct ShapefileReader: Sendable {
                     spans.enumerated().map { index, span in
                         Span(
                             offset: span.offset,
-                            geometry: Result { () throws(FormatError) in
-                                try ShapefileGeometry.decode(view, span: span, number: index + 1, file: shpPath)
+                            shape: Result { () throws(FormatError) in
+                                Shape(try ShapefileGeometry.decode(view, span: span, number: index + 1, file: shpPath))
                             })
                     })
             } catch {
@@ -108,11 +109,10 @@ public struct ShapefileReader: Sendable {
                     + "\(dbf.recordCount) records; they pair up by position, so they must come from the same export"
             )
         }
-        var records: [ShapefileGeometry.Record] = []
+        var records: [(index: Int, offset: Int, shape: Shape)] = []
         records.reserveCapacity(spans.count)
         for (index, span) in spans.enumerated() where !dbf.isDeleted(index) {
-            records.append(
-                ShapefileGeometry.Record(index: index, offset: span.offset, geometry: try span.geometry.get()))
+            records.append((index, span.offset, try span.shape.get()))
         }
 
         if let shxURL = FileLoading.sibling(of: url, withExtension: "shx"),
@@ -144,7 +144,9 @@ public struct ShapefileReader: Sendable {
                 error.byteOffset = nil
                 throw error
             }
-            guard let shape = record.geometry else {
+            let geometry: Geometry
+            switch record.shape {
+            case .null:
                 if options.skipFeaturesWithoutGeometry {
                     warnings.append("record \(number) (id \(id)): null shape; skipped")
                     continue
@@ -153,30 +155,15 @@ public struct ShapefileReader: Sendable {
                     .missingGeometry, file: shpPath, byteOffset: record.offset, featureNumber: number, featureID: id,
                     message:
                         "record has a null shape (no geometry)")
-            }
-            let geometry: Geometry
-            switch shape {
-            case .done(let g):
+            case .badRing(let k, let error):
+                throw FormatError(
+                    .invalidGeometry, file: shpPath, byteOffset: record.offset, featureNumber: number,
+                    featureID: id, fieldPath: "parts[\(k)]",
+                    message: RingMessages.describe(error, role: "part \(k)"))
+            case .geometry(let g, let open, let orphans):
                 geometry = g
-            case .rings(let parts):
-                var rings: [Ring] = []
-                rings.reserveCapacity(parts.count)
-                for (k, part) in parts.enumerated() {
-                    if part.count >= 1, part[0] != part[part.count - 1] { openRings += 1 }
-                    do {
-                        rings.append(try Ring(closing: part))
-                    } catch {
-                        throw FormatError(
-                            .invalidGeometry, file: shpPath, byteOffset: record.offset, featureNumber: number,
-                            featureID: id, fieldPath: "parts[\(k)]",
-                            message: RingMessages.describe(error, role: "part \(k)"))
-                    }
-                }
-                let assembled = RingAssembly.polygons(from: rings)
-                orphanHoles += assembled.orphanHoles
-                geometry =
-                    assembled.polygons.count == 1
-                    ? .polygon(assembled.polygons[0]) : .multiPolygon(MultiPolygon(assembled.polygons))
+                openRings += open
+                orphanHoles += orphans
             }
             features.append(
                 Feature(
@@ -199,7 +186,42 @@ public struct ShapefileReader: Sendable {
     /// A shape as decoded, with the byte offset of its record.
     private struct Span {
         var offset: Int
-        var geometry: Result<ShapefileGeometry.Decoded?, FormatError>
+        var shape: Result<Shape, FormatError>
+    }
+
+    /// A record's shape made into a geometry, or why it cannot be: told once the record's id is
+    /// known (from the .dbf).
+    private enum Shape {
+        case null
+        /// With how many of its rings were not closed, and how many holes lay in no outer ring.
+        case geometry(Geometry, openRings: Int, orphanHoles: Int)
+        /// Part `part` is not a ring.
+        case badRing(part: Int, GeometryError)
+
+        init(_ decoded: ShapefileGeometry.Decoded?) {
+            switch decoded {
+            case nil: self = .null
+            case .done(let g)?: self = .geometry(g, openRings: 0, orphanHoles: 0)
+            case .rings(let parts)?:
+                var rings: [Ring] = []
+                rings.reserveCapacity(parts.count)
+                var open = 0
+                for (k, part) in parts.enumerated() {
+                    if part.count >= 1, part[0] != part[part.count - 1] { open += 1 }
+                    do {
+                        rings.append(try Ring(closing: part))
+                    } catch {
+                        self = .badRing(part: k, error)
+                        return
+                    }
+                }
+                let assembled = RingAssembly.polygons(from: rings)
+                self = .geometry(
+                    assembled.polygons.count == 1
+                        ? .polygon(assembled.polygons[0]) : .multiPolygon(MultiPolygon(assembled.polygons)),
+                    openRings: open, orphanHoles: assembled.orphanHoles)
+            }
+        }
     }
 
     /// The .dbf at `url`: the table, each record's attributes (decoded for the records not

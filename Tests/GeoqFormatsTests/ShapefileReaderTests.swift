@@ -280,6 +280,27 @@ struct ShapefileReaderTests {
 
     // MARK: Bad input
 
+    /// A part of two points is no ring: the error names the record, its id and the part; in a
+    /// record the .dbf marks deleted, the same part is skipped with its record.
+    @Test func partThatIsNoRing() throws {
+        let square = [(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0), (0.0, 0.0)]
+        let line = [(5.0, 5.0), (6.0, 6.0)]
+        func read(deleted: Bool) throws -> Result<FeatureCollection, FormatError> {
+            let fixture = ShapefileFixture(
+                shapeType: 5, shapes: [.polygon([square]), .polygon([square, line])], fields: [("NAME", 8)],
+                records: [(false, ["a"]), (deleted, ["b"])])
+            let url = try fixture.write(to: try makeTemporaryDirectory(), name: "badring-\(deleted)")
+            return Result { () throws(FormatError) in try ShapefileReader().read(at: url) }
+        }
+        guard case .failure(let error) = try read(deleted: false) else {
+            Issue.record("a part of two points was read as a ring")
+            return
+        }
+        expect(
+            error, code: .invalidGeometry, mentions: ["badring-false.shp", "feature 2 (id 2)", "parts[1]", "part 1"])
+        #expect(try read(deleted: true).get().features.map(\.id) == ["1"])
+    }
+
     @Test func nullShape() throws {
         let fixture = ShapefileFixture(
             shapeType: 1, shapes: [.point(1, 1), .null], fields: [("NAME", 8)],
