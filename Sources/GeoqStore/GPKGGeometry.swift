@@ -19,13 +19,16 @@ public enum GPKGGeometry {
     }
 
     /// ``encode(_:srsID:)`` into `bytes`, replacing what they held but keeping their memory: a
-    /// writer of many large blobs reuses one buffer instead of allocating each anew.
-    static func encode(_ geometry: Geometry, srsID: Int32 = 4326, into bytes: inout [UInt8]) {
+    /// writer of many large blobs reuses one buffer instead of allocating each anew. `box` is
+    /// the geometry's bounding box, when the caller has it already.
+    static func encode(
+        _ geometry: Geometry, srsID: Int32 = 4326, box known: BoundingBox? = nil, into bytes: inout [UInt8]
+    ) {
         bytes.removeAll(keepingCapacity: true)
         var writer = WKBWriter()
         swap(&writer.bytes, &bytes)
         defer { swap(&writer.bytes, &bytes) }
-        let box = geometry.boundingBox
+        let box = known ?? geometry.boundingBox
         let isEmpty = box.isEmpty
         let hasEnvelope: Bool
         if case .point = geometry { hasEnvelope = false } else { hasEnvelope = !isEmpty }

@@ -33,7 +33,6 @@ extension GeoPackage {
         try Self.validateLayerName(table)
         let columns = try Self.propertyColumns(of: layer.features)
         let geometryType = Self.commonGeometryType(of: layer.features)
-        let extent = layer.features.reduce(BoundingBox.empty) { $0.union($1.geometry.boundingBox) }
         let rtree = "rtree_\(table)_geom"
         let q = Self.quoted
 
@@ -59,7 +58,7 @@ extension GeoPackage {
                 for column in columns { columnSQL += ", \(q(column.key)) \(column.kind.rawValue)" }
                 try connection.execute("CREATE TABLE \(q(staging)) (\(columnSQL))")
                 try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
-                try insertFeatures(layer, table: staging, rtree: rtree, columns: columns)
+                let extent = try insertFeatures(layer, table: staging, rtree: rtree, columns: columns)
                 var stagedIndex: StagedIndex?
                 if let index = index() { stagedIndex = try stageLayerIndex(of: table, index) }
 
@@ -123,9 +122,10 @@ extension GeoPackage {
         }
     }
 
+    /// Inserts the layer's rows and their R*Tree entries; returns the layer's extent.
     private func insertFeatures(
         _ layer: StoredLayerInput, table: String, rtree: String, columns: [PropertyColumn]
-    ) throws(StoreError) {
+    ) throws(StoreError) -> BoundingBox {
         let q = Self.quoted
         let names = ["fid", "geom", "geoq_id", "geoq_name"] + columns.map { q($0.key) }
         let placeholders = [String](repeating: "?", count: names.count).joined(separator: ", ")
@@ -136,10 +136,14 @@ extension GeoPackage {
         // One buffer for every blob, bound without a copy: blobs of megabytes are neither
         // allocated per row nor copied once more by SQLite.
         var blob: [UInt8] = []
+        var extent = BoundingBox.empty
         for (row, feature) in layer.features.enumerated() {
             let fid = Int64(row + 1)
             try insert.bind(fid, at: 1)
-            GPKGGeometry.encode(feature.geometry, into: &blob)
+            // One pass over the vertices for the blob's envelope, the R*Tree and the extent.
+            let box = feature.geometry.boundingBox
+            extent = extent.union(box)
+            GPKGGeometry.encode(feature.geometry, box: box, into: &blob)
             try insert.bind(feature.id, at: 3)
             try insert.bind(feature.name, at: 4)
             for (i, column) in columns.enumerated() {
@@ -156,10 +160,10 @@ extension GeoPackage {
             }
             if let failure { throw failure.within("feature '\(feature.id)' (row \(row + 1))") }
 
-            let box = feature.geometry.boundingBox
             if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }
             try afterRowInserted?(row + 1)
         }
+        return extent
     }
 
     /// Binds a property value the way its column stores it: numbers in REAL columns, Bools in
@@ -186,11 +190,10 @@ extension GeoPackage {
         for index in indexes.sorted() { try connection.execute("DROP TABLE IF EXISTS \(Self.quoted(index))") }
     }
 
-    /// Removes table `name` (its triggers go with it), its stored index and its metadata rows,
+    /// Removes table `name` (its triggers go with it), its stored index (but for the chunks
+    /// numbered from `firstKept` on: a new index staged for it) and its metadata rows,
     /// including those GDAL keeps (gpkg_ogr_contents caches a feature count that would go
     /// stale). Its R*Trees are dropped before (``dropRtrees(of:)``).
-    /// Removes layer `table`: its rows, its metadata and its stored index, but for the index
-    /// chunks numbered from `firstKept` on (a new index staged for it).
     private func dropLayer(_ table: String, keepingIndexChunksFrom firstKept: Int64) throws(StoreError) {
         let q = Self.quoted
         try connection.execute("DROP TABLE IF EXISTS \(q(table))")
