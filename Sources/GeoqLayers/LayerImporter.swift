@@ -81,13 +81,29 @@ public struct LayerImporter: Sendable {
             _ = early?.result()
             throw error
         }
+        let report = prepared.report
         guard let early else {
             try write(spec, prepared: prepared, source: url, into: store)
-            return prepared.report
+            Self.release(consume prepared)
+            return report
         }
         verdict.post(prepared.notes)
         try early.result().get()
-        return prepared.report
+        Self.release(consume prepared)
+        return report
+    }
+
+    /// Lets `prepared` go on a thread of its own: freeing a large layer's features (2.4 ms for
+    /// Natural Earth's) need not hold up the caller, who has the report. The only reference
+    /// left is the one that thread releases.
+    private static func release(_ prepared: consuming PreparedLayer) {
+        let owner = Unmanaged.passRetained(Owner(consume prepared))
+        _ = Alongside { owner.release() }
+    }
+
+    private final class Owner: Sendable {
+        let prepared: PreparedLayer
+        init(_ prepared: consuming PreparedLayer) { self.prepared = prepared }
     }
 
     /// The write step of an import: `prepared` (read from `source`) becomes layer `spec.name`
