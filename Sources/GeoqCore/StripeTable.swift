@@ -27,6 +27,10 @@ struct StripeTable: Sendable {
         @usableFromInline let offsetBase: Int
         /// The feature (item) this part belongs to.
         @usableFromInline let feature: Int32
+        /// Fills the four bytes that would otherwise pad the part to its stride: written raw into
+        /// a stored index, padding would carry whatever memory held, and the same layer would not
+        /// give the same bytes twice.
+        @usableFromInline let reserved: Int32 = 0
     }
 
     @usableFromInline let storage: StripeStorage

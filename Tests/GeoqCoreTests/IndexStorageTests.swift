@@ -79,6 +79,30 @@ import Testing
     }
 
     /// Every prefix of the bytes (and the bytes with one more word) is refused with an error.
+    /// The same shapes give the same bytes, whatever the memory the index was built in held
+    /// before: every value written raw fills its stride, so no padding goes out with it.
+    @Test func sameShapesGiveTheSameBytes() throws {
+        func fillsItsStride<T>(_: T.Type) -> Bool { MemoryLayout<T>.size == MemoryLayout<T>.stride }
+        #expect(fillsItsStride(StripeTable.Part.self))
+        #expect(fillsItsStride(SIMD4<Double>.self) && fillsItsStride(BoundingBox.self))
+        let shapes = try Self.shapes(count: 60, seed: 43)
+        let first = PolygonIndex(shapes).storedBytes()
+        for fill in [UInt8(0xFF), 0xA5] {
+            // Memory freed full of `fill`, of every size the build asks for, for it to reuse.
+            let dirty = stride(from: 64, through: 1 << 16, by: 64).map { size in
+                let block = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+                block.initializeMemory(as: UInt8.self, repeating: fill)
+                return block
+            }
+            for block in dirty { block.deallocate() }
+            let again = PolygonIndex(shapes).storedBytes()
+            let difference =
+                again.indices.first { $0 >= first.count || again[$0] != first[$0] }
+                ?? (again.count == first.count ? nil : again.count)
+            #expect(difference == nil, "bytes differ from offset \(difference ?? -1)")
+        }
+    }
+
     @Test func cutOrLongerBytesAreRefused() throws {
         let shapes = try Self.shapes(count: 5, seed: 43)
         let bytes = PolygonIndex(shapes).storedBytes()
