@@ -63,7 +63,14 @@ extension GeoPackage {
                 if let index = index() { stagedIndex = try stageLayerIndex(of: table, index) }
 
                 try dropLayer(table, keepingIndexChunksFrom: stagedIndex?.firstChunk ?? .max)
-                try connection.execute("ALTER TABLE \(q(staging)) RENAME TO \(q(table))")
+                // Nothing refers to the new table yet (its triggers come after): the legacy rename
+                // need not parse every trigger and view of the store in search of references
+                // (Natural Earth's rename in a store of the catalog's layers: 6 ms instead of 9.5).
+                do {
+                    try connection.execute("PRAGMA legacy_alter_table = ON")
+                    defer { try? connection.execute("PRAGMA legacy_alter_table = OFF") }
+                    try connection.execute("ALTER TABLE \(q(staging)) RENAME TO \(q(table))")
+                }
 
                 let contents = try connection.prepare(
                     """
