@@ -144,6 +144,7 @@ extension GeoPackage {
         // allocated per row nor copied once more by SQLite.
         var blob: [UInt8] = []
         var extent = BoundingBox.empty
+        var unsynced = 0
         for (row, feature) in layer.features.enumerated() {
             let fid = Int64(row + 1)
             try insert.bind(fid, at: 1)
@@ -169,7 +170,15 @@ extension GeoPackage {
 
             if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }
             try afterRowInserted?(row + 1)
+            // Every 16 MB of rows, the disk starts on what SQLite has handed over, so that the
+            // commit does not wait for all of it at the end.
+            unsynced += blob.count
+            if unsynced >= 16 << 20 {
+                connection.startWriteBack()
+                unsynced = 0
+            }
         }
+        connection.startWriteBack()
         return extent
     }
 

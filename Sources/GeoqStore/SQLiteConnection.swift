@@ -66,6 +66,18 @@ final class SQLiteConnection {
         close(fd)
     }
 
+    /// Asks the operating system to start writing to the disk the pages SQLite has handed it so
+    /// far, without waiting: a later ``writeBack()`` or commit then waits for less. A no-op where
+    /// the system has no such call.
+    func startWriteBack() {
+        #if os(Linux)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            _ = sync_file_range(fd, 0, 0, GEOQ_SYNC_FILE_RANGE_WRITE)
+            close(fd)
+        #endif
+    }
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)

@@ -122,6 +122,41 @@ import Testing
         #expect(none.reason == .missing)
     }
 
+    /// An index larger than a chunk is stored in as many chunks as it fills, numbered on at a
+    /// replacement, and read back whole.
+    @Test func largeIndexGoesInChunks() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        let size = GeoPackage.chunkSize * 5 / 2
+        // Each round's bytes differ in every chunk (the checksum the reader checks covers the rest).
+        func input(_ round: Int) -> GeoPackage.LayerIndexInput {
+            var bytes = [UInt8](repeating: UInt8(round), count: size)
+            for k in stride(from: 0, to: size, by: GeoPackage.chunkSize / 2) { bytes[k] = UInt8(100 + round) }
+            return GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
+        }
+        func chunkSizes() throws -> [Int64: Int64] {
+            let select = try store.connection.prepare("SELECT chunk, length(data) FROM geoq_layer_index_chunks")
+            var sizes: [Int64: Int64] = [:]
+            while try select.step() { sizes[select.int64(at: 0)] = select.int64(at: 1) }
+            return sizes
+        }
+        let layer = Fixtures.input("sectors", Fixtures.pamplonaLike)
+        let whole = Int64(GeoPackage.chunkSize)
+        for (round, first) in [(0, Int64(0)), (1, 3)] {
+            try store.replaceLayer(layer, notes: { [] }) { input(round) }
+            #expect(try chunkSizes() == [first: whole, first + 1: whole, first + 2: whole / 2])
+            let expected = input(round).bytes
+            let read = try store.withLayerIndex(of: "sectors", kind: .init(rawValue: "test"), format: 3) { blob in
+                blob.bytes.count == size
+                    && stride(from: 0, to: size, by: GeoPackage.chunkSize / 4).allSatisfy {
+                        blob.bytes[$0] == expected[$0]
+                    }
+            }
+            #expect(read == .success(true))
+        }
+    }
+
     @Test func replacingALayerLeavesNoTraceOfTheOldOne() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
