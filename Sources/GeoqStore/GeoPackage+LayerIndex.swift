@@ -11,8 +11,7 @@ import GeoqCore
 ///   gpkg_contents.last_change), an edit counter,
 ///   the byte count and the XXH64 checksum of the bytes;
 /// - `geoq_layer_index_chunks`: the bytes, in chunks of at most ``chunkSize`` (SQLite caps a
-///   value at a billion bytes, and an index of millions of edges comes near it; see
-///   ``chunkSize`` for why smaller), numbered
+///   value at a billion bytes, and an index of millions of edges comes near it), numbered
 ///   consecutively from any first number (a layer's new chunks are written after its old ones,
 ///   which are deleted next, see ``stageLayerIndex(of:_:)``).
 ///
