@@ -26,8 +26,8 @@ extension GeoPackage {
         "geoq's packed point-in-polygon and nearest index of the layer, tables geoq_layer_index and "
         + "geoq_layer_index_chunks; other clients may ignore it (it is checked and rebuilt when stale)"
     /// Bytes per stored chunk: after each, an import has the disk start on it while it writes
-    /// the next, so that the commit waits for little (the time zones' 124 MB in 8 chunks).
-    static let chunkSize = 16 << 20
+    /// the next (see ``writeBackStep``; the time zones' 124 MB in 8 chunks).
+    static let chunkSize = writeBackStep
 
     /// What a stored index is for, so that bytes of one kind are never read as another.
     public struct IndexKind: RawRepresentable, Hashable, Sendable {

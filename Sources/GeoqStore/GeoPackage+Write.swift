@@ -129,6 +129,11 @@ extension GeoPackage {
         }
     }
 
+    /// How many bytes of a layer's rows or index an import writes before it has the disk start
+    /// on them (``SQLiteConnection/startWriteBack()``), so that the commit does not wait for all
+    /// of them at the end.
+    static let writeBackStep = 16 << 20
+
     /// Inserts the layer's rows and their R*Tree entries; returns the layer's extent.
     private func insertFeatures(
         _ layer: StoredLayerInput, table: String, rtree: String, columns: [PropertyColumn]
@@ -170,10 +175,8 @@ extension GeoPackage {
 
             if !box.isEmpty { try index.runIndexEntry(id: fid, box: box) }
             try afterRowInserted?(row + 1)
-            // Every 16 MB of rows, the disk starts on what SQLite has handed over, so that the
-            // commit does not wait for all of it at the end.
             unsynced += blob.count
-            if unsynced >= 16 << 20 {
+            if unsynced >= Self.writeBackStep {
                 connection.startWriteBack()
                 unsynced = 0
             }

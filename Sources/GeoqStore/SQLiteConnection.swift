@@ -59,11 +59,7 @@ final class SQLiteConnection {
     func writeBack() throws(StoreError) {
         let rc = sqlite3_db_cacheflush(handle)
         guard rc == SQLITE_OK else { throw error(rc, sql: "sqlite3_db_cacheflush") }
-        // Any descriptor of the file flushes its pages: SQLite's own is not reachable.
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fdatasync(fd)
-        close(fd)
+        withOwnDescriptor { _ = fdatasync($0) }
     }
 
     /// Asks the operating system to start writing to the disk the pages SQLite has handed it so
@@ -71,11 +67,18 @@ final class SQLiteConnection {
     /// the system has no such call.
     func startWriteBack() {
         #if os(Linux)
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return }
-            _ = sync_file_range(fd, 0, 0, GEOQ_SYNC_FILE_RANGE_WRITE)
-            close(fd)
+            withOwnDescriptor { _ = sync_file_range($0, 0, 0, GEOQ_SYNC_FILE_RANGE_WRITE) }
         #endif
+    }
+
+    /// Runs `body` with a descriptor of the database file of its own: any descriptor of the file
+    /// reaches its pages, and SQLite's own is not reachable. Nothing is run if the file cannot
+    /// be opened (the commit then does all the writing).
+    private func withOwnDescriptor(_ body: (Int32) -> Void) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        body(fd)
+        close(fd)
     }
 
     /// Runs one or more statements that return no rows.
