@@ -205,7 +205,17 @@ extension SQLiteConnection {
         }
 
         func bind(_ value: String, at index: Int32) throws(StoreError) {
-            try check(sqlite3_bind_text(stmt, index, value, -1, Self.transient))
+            // Its UTF-8 where it lies (or on the stack, for a short string), copied by SQLite:
+            // passed as a C string, each value was first copied into an array of its own.
+            var value = value
+            let rc = value.withUTF8 { text in
+                text.withMemoryRebound(to: CChar.self) { text in
+                    // An empty buffer may have no address, and a null pointer would bind NULL.
+                    guard let start = text.baseAddress else { return sqlite3_bind_text(stmt, index, "", 0, nil) }
+                    return sqlite3_bind_text(stmt, index, start, Int32(text.count), Self.transient)
+                }
+            }
+            try check(rc)
         }
 
         /// Binds a blob (copied by SQLite).

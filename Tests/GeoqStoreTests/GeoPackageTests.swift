@@ -36,6 +36,26 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// Text is bound as its UTF-8 bytes: an empty string stays empty (not NULL), short and
+    /// long strings, with and without non-ASCII letters, read back as written.
+    @Test func textOfAnyLengthReadsBackAsWritten() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        var feature = Fixtures.pamplonaLike[0]
+        feature.id = ""
+        feature.name = ""
+        feature.properties = [
+            "vacío": .string(""), "corto": .string("ñ"), "ascii": .string("0123456789abcdef"),
+            "largo": .string(String(repeating: "València ", count: 2_000)), "nulo": .null,
+        ]
+        try store.replaceLayer(Fixtures.input("texts", [feature]))
+        let read = try store.features(of: "texts")
+        #expect(read == [feature])
+        #expect(read.first?.name == "")
+        #expect(read.first?.properties["vacío"] == .string(""))
+    }
+
     @Test func reopeningReadsTheSameAndListsLayersSorted() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
