@@ -312,12 +312,9 @@ extension GeoPackage {
                 case .bool: kind = .boolean
                 case .string: kind = .text
                 }
-                switch (kinds[key], kind) {
-                case (.none, _): kinds[key] = .some(kind)
-                case (.some(.none), _): kinds[key] = .some(kind)
-                case (.some(.some(let old)), .some(let new)) where old != new: kinds[key] = .some(.text)
-                default: break
-                }
+                // One lookup of the name a value, not a read and a write (Natural Earth: 169
+                // columns on each of 250 rows).
+                Self.widen(&kinds[key, default: nil], by: kind)
             }
         }
         var seen: [String: String] = [:]  // ASCII-lower-cased name -> key
@@ -334,6 +331,13 @@ extension GeoPackage {
             columns.append(PropertyColumn(key: key, kind: (kinds[key] ?? nil) ?? .text))
         }
         return columns
+    }
+
+    /// The kind of a column whose values so far were of `kind` (nil: only nulls), after a
+    /// value of kind `new` (nil: a null): values of two kinds make a TEXT column.
+    private static func widen(_ kind: inout PropertyColumn.Kind?, by new: PropertyColumn.Kind?) {
+        guard let new else { return }
+        if let old = kind, old != new { kind = .text } else { kind = new }
     }
 
     /// SQLite folds only ASCII letters when comparing identifiers.
