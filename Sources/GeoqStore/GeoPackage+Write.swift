@@ -31,7 +31,8 @@ extension GeoPackage {
     ) throws(StoreError) {
         let table = layer.name
         try Self.validateLayerName(table)
-        let columns = try Self.propertyColumns(of: layer.features)
+        let properties = try PropertyTable(layer.features)
+        let columns = properties.columns
         let geometryType = Self.commonGeometryType(of: layer.features)
         let rtree = "rtree_\(table)_geom"
         let q = Self.quoted
@@ -58,7 +59,7 @@ extension GeoPackage {
                 for column in columns { columnSQL += ", \(q(column.key)) \(column.kind.rawValue)" }
                 try connection.execute("CREATE TABLE \(q(staging)) (\(columnSQL))")
                 try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
-                let extent = try insertFeatures(layer, table: staging, rtree: rtree, columns: columns)
+                let extent = try insertFeatures(layer, table: staging, rtree: rtree, properties: properties)
                 var stagedIndex: StagedIndex?
                 if let index = index() { stagedIndex = try stageLayerIndex(of: table, index) }
 
@@ -136,9 +137,10 @@ extension GeoPackage {
 
     /// Inserts the layer's rows and their R*Tree entries; returns the layer's extent.
     private func insertFeatures(
-        _ layer: StoredLayerInput, table: String, rtree: String, columns: [PropertyColumn]
+        _ layer: StoredLayerInput, table: String, rtree: String, properties: PropertyTable
     ) throws(StoreError) -> BoundingBox {
         let q = Self.quoted
+        let columns = properties.columns
         let names = ["fid", "geom", "geoq_id", "geoq_name"] + columns.map { q($0.key) }
         let placeholders = [String](repeating: "?", count: names.count).joined(separator: ", ")
         let insert = try connection.prepare(
@@ -152,6 +154,8 @@ extension GeoPackage {
         var unsynced = 0
         for (row, feature) in layer.features.enumerated() {
             let fid = Int64(row + 1)
+            // A column the feature has no value for stays NULL.
+            insert.clearBindings()
             try insert.bind(fid, at: 1)
             // One pass over the vertices for the blob's envelope, the R*Tree and the extent.
             let box = feature.geometry.boundingBox
@@ -159,8 +163,8 @@ extension GeoPackage {
             GPKGGeometry.encode(feature.geometry, box: box, into: &blob)
             try insert.bind(feature.id, at: 3)
             try insert.bind(feature.name, at: 4)
-            for (i, column) in columns.enumerated() {
-                try Self.bind(feature.properties[column.key], as: column.kind, to: insert, at: Int32(i + 5))
+            try properties.forEachValue(ofRow: row, feature) { (column, value) throws(StoreError) in
+                try Self.bind(value, as: columns[column].kind, to: insert, at: Int32(column + 5))
             }
             let failure = blob.withUnsafeBytes { bytes -> StoreError? in
                 do throws(StoreError) {
@@ -300,44 +304,9 @@ extension GeoPackage {
         }
     }
 
-    /// One column per property key, sorted by key, typed by the values.
+    /// One column per property key, sorted by key, typed by the values (see ``PropertyTable``).
     package static func propertyColumns(of features: [Feature]) throws(StoreError) -> [PropertyColumn] {
-        var kinds: [String: PropertyColumn.Kind?] = [:]  // nil: only nulls so far
-        for feature in features {
-            for (key, value) in feature.properties {
-                let kind: PropertyColumn.Kind?
-                switch value {
-                case .null: kind = nil
-                case .number: kind = .real
-                case .bool: kind = .boolean
-                case .string: kind = .text
-                }
-                // One lookup of the name a value, not a read and a write (Natural Earth: 169
-                // columns on each of 250 rows).
-                Self.widen(&kinds[key, default: nil], by: kind)
-            }
-        }
-        var seen: [String: String] = [:]  // ASCII-lower-cased name -> key
-        for name in reservedColumns { seen[name] = name }
-        var columns: [PropertyColumn] = []
-        for key in kinds.keys.sorted() {
-            let folded = asciiLowercased(key)
-            if let other = seen[folded] {
-                throw StoreError(
-                    .badLayer,
-                    "property '\(key)' clashes with column '\(other)' (SQLite column names ignore ASCII case)")
-            }
-            seen[folded] = key
-            columns.append(PropertyColumn(key: key, kind: (kinds[key] ?? nil) ?? .text))
-        }
-        return columns
-    }
-
-    /// The kind of a column whose values so far were of `kind` (nil: only nulls), after a
-    /// value of kind `new` (nil: a null): values of two kinds make a TEXT column.
-    private static func widen(_ kind: inout PropertyColumn.Kind?, by new: PropertyColumn.Kind?) {
-        guard let new else { return }
-        if let old = kind, old != new { kind = .text } else { kind = new }
+        try PropertyTable(features).columns
     }
 
     /// SQLite folds only ASCII letters when comparing identifiers.

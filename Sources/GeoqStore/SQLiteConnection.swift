@@ -262,6 +262,11 @@ extension SQLiteConnection {
             reset()
         }
 
+        /// Sets every parameter to NULL.
+        func clearBindings() {
+            sqlite3_clear_bindings(stmt)
+        }
+
         /// Makes the statement runnable again; bindings are kept.
         func reset() {
             sqlite3_reset(stmt)

@@ -56,6 +56,35 @@ import Testing
         #expect(read.first?.properties["vacío"] == .string(""))
     }
 
+    /// Rows with different property names: each name is a column, typed by the values it has,
+    /// and a row without a value for a column reads back as null there, never as the value of
+    /// the row written before it.
+    @Test func rowsWithDifferentPropertiesLeaveTheOthersNull() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        let shapes = Fixtures.pamplonaLike.map(\.geometry)
+        let written = [
+            Feature(
+                id: "a", name: "A", geometry: shapes[0], properties: ["plazas": .number(12), "zona": .string("azul")]),
+            Feature(
+                id: "b", name: "B", geometry: shapes[1], properties: ["zona": .string("verde"), "abierto": .bool(true)]),
+            Feature(id: "c", name: "C", geometry: shapes[2], properties: [:]),
+        ]
+        try store.replaceLayer(Fixtures.input("mixed-keys", written))
+        let all: Set<String> = ["plazas", "zona", "abierto"]
+        let expected = written.map { feature in
+            var f = feature
+            for key in all where f.properties[key] == nil { f.properties[key] = .null }
+            return f
+        }
+        #expect(try store.features(of: "mixed-keys") == expected)
+        #expect(
+            try GeoPackage.propertyColumns(of: written).map { "\($0.key) \($0.kind.rawValue)" } == [
+                "abierto BOOLEAN", "plazas REAL", "zona TEXT",
+            ])
+    }
+
     @Test func reopeningReadsTheSameAndListsLayersSorted() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
