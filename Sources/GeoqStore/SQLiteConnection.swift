@@ -23,6 +23,11 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
 
+    /// Process-wide settings, made before SQLite's first use: no counts of the memory it
+    /// allocates (geoq reads none), whose mutex every allocation and free took (a mutex a page
+    /// and more in writing a layer of megabytes).
+    private static let configureOnce: Void = { _ = geoq_sqlite3_stop_counting_memory() }()
+
     /// Opens `path`. Sets a 5 s busy timeout and turns foreign keys on.
     ///
     /// SQLite opens lazily: a file that is not a database fails on the first statement, not here.
@@ -35,6 +40,7 @@ final class SQLiteConnection {
         case .readWrite: flags = SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
+        Self.configureOnce
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
