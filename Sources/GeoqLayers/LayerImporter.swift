@@ -142,7 +142,8 @@ public struct LayerImporter: Sendable {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let package = try GeoPackage.open(at: file.path, create: true)
+            // A new store's tables go in with the layer: one commit, not two.
+            let package = try GeoPackage.open(at: file.path, create: true, schemaWithFirstLayer: true)
             try package.replaceLayer(input, notes: notes, notesMayWait: notesMayWait) {
                 index().map(StoredIndex.input)
             }

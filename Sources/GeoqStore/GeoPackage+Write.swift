@@ -29,6 +29,9 @@ extension GeoPackage {
         _ layer: StoredLayerInput, notes: () throws(StoreError) -> [String],
         notesMayWait: Bool = false, index: () -> LayerIndexInput? = { nil }
     ) throws(StoreError) {
+        // A layer refused, here or in its transaction, leaves a new file a GeoPackage without
+        // it, as it would have been had its tables been made at open.
+        defer { if schemaPending { try? createSchema() } }
         let table = layer.name
         try Self.validateLayerName(table)
         let properties = try PropertyTable(layer.features)
@@ -39,6 +42,7 @@ extension GeoPackage {
 
         do {
             try connection.transaction { () throws(StoreError) in
+                if schemaPending { try createSchemaIfEmpty() }
                 let now =
                     try connection.scalarText("SELECT strftime('%Y-%m-%dT%H:%M:%fZ','now')")
                     ?? "1970-01-01T00:00:00.000Z"
@@ -125,6 +129,7 @@ extension GeoPackage {
                 try meta.bind(lines.joined(separator: "\n"), at: 7)
                 try meta.run()
             }
+            schemaPending = false
         } catch {
             throw error.within("writing layer '\(table)'")
         }

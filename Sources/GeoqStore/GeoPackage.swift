@@ -14,6 +14,10 @@ public final class GeoPackage {
     public let path: String
     let connection: SQLiteConnection
 
+    /// Set when a new file's tables are left for its first ``replaceLayer(_:notes:notesMayWait:index:)``
+    /// to create (see ``open(at:create:readOnly:schemaWithFirstLayer:)``); cleared once they exist.
+    var schemaPending = false
+
     /// Test hook: called after each feature row is inserted by ``replaceLayer(_:)`` with the
     /// number of rows inserted so far; throwing aborts (and rolls back) the replacement.
     var afterRowInserted: ((Int) throws(StoreError) -> Void)?
@@ -40,9 +44,17 @@ public final class GeoPackage {
     /// and the required tables and spatial reference systems). Without it, the file must exist.
     /// `readOnly` opens without write access (then `create` must be false).
     ///
+    /// With `schemaWithFirstLayer` (and `create`), a new file's tables are made in the same
+    /// transaction as the first layer written to it, by ``replaceLayer(_:notes:notesMayWait:index:)``
+    /// (one commit and its syncs instead of two); should that layer be refused, they are made on
+    /// their own after the rollback, so the file is a GeoPackage either way. For a caller that
+    /// writes one layer before anything else.
+    ///
     /// Throws `store-unreadable` for a missing or non-SQLite file and `not-a-geopackage` for an
     /// SQLite database that is not a GeoPackage; the message names the path.
-    public static func open(at path: String, create: Bool, readOnly: Bool = false) throws(StoreError) -> GeoPackage {
+    public static func open(
+        at path: String, create: Bool, readOnly: Bool = false, schemaWithFirstLayer: Bool = false
+    ) throws(StoreError) -> GeoPackage {
         let mode: SQLiteConnection.Mode = readOnly ? .readOnly : (create ? .readWriteCreate : .readWrite)
         let connection = try SQLiteConnection(path: path, mode: mode)
         let store = GeoPackage(path: path, connection: connection)
@@ -55,6 +67,11 @@ public final class GeoPackage {
         if tableCount == 0 && create && !readOnly {
             // Only a new file takes a page size (a store made earlier keeps its own).
             try connection.execute("PRAGMA page_size = \(Self.pageSize)")
+            if schemaWithFirstLayer {
+                store.schemaPending = true
+                try connection.execute("PRAGMA secure_delete = FAST")
+                return store
+            }
             try store.createSchema()
         }
         // Reads map the file instead of copying each page through a read call: a stored index of
@@ -84,64 +101,68 @@ public final class GeoPackage {
     /// Creates the tables every GeoPackage has (GeoPackage 1.3, Annex C) and geoq's own table.
     /// Does nothing if another process created tables since `open` looked (checked under the
     /// write lock that BEGIN IMMEDIATE takes).
-    private func createSchema() throws(StoreError) {
-        try connection.transaction { () throws(StoreError) in
-            guard try connection.scalarInt("SELECT count(*) FROM sqlite_master") == 0 else { return }
-            try connection.execute(
-                """
-                PRAGMA application_id = \(Self.applicationID);
-                PRAGMA user_version = \(Self.userVersion);
-                CREATE TABLE gpkg_spatial_ref_sys (
-                  srs_name TEXT NOT NULL,
-                  srs_id INTEGER PRIMARY KEY,
-                  organization TEXT NOT NULL,
-                  organization_coordsys_id INTEGER NOT NULL,
-                  definition TEXT NOT NULL,
-                  description TEXT
-                );
-                CREATE TABLE gpkg_contents (
-                  table_name TEXT NOT NULL PRIMARY KEY,
-                  data_type TEXT NOT NULL,
-                  identifier TEXT UNIQUE,
-                  description TEXT DEFAULT '',
-                  last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-                  min_x DOUBLE,
-                  min_y DOUBLE,
-                  max_x DOUBLE,
-                  max_y DOUBLE,
-                  srs_id INTEGER,
-                  CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id)
-                );
-                CREATE TABLE gpkg_geometry_columns (
-                  table_name TEXT NOT NULL,
-                  column_name TEXT NOT NULL,
-                  geometry_type_name TEXT NOT NULL,
-                  srs_id INTEGER NOT NULL,
-                  z TINYINT NOT NULL,
-                  m TINYINT NOT NULL,
-                  CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
-                  CONSTRAINT uk_gc_table_name UNIQUE (table_name),
-                  CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
-                  CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id)
-                );
-                CREATE TABLE gpkg_extensions (
-                  table_name TEXT,
-                  column_name TEXT,
-                  extension_name TEXT NOT NULL,
-                  definition TEXT NOT NULL,
-                  scope TEXT NOT NULL,
-                  CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name)
-                );
-                INSERT INTO gpkg_spatial_ref_sys VALUES
-                  ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined',
-                   'undefined cartesian coordinate reference system'),
-                  ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined',
-                   'undefined geographic coordinate reference system'),
-                  ('WGS 84 geodetic', 4326, 'EPSG', 4326, '\(Self.wgs84WKT)',
-                   'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
-                """)
-            try createGeoqLayersTable()
-        }
+    func createSchema() throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in try createSchemaIfEmpty() }
+        schemaPending = false
+    }
+
+    /// ``createSchema()``'s statements, in the caller's transaction.
+    func createSchemaIfEmpty() throws(StoreError) {
+        guard try connection.scalarInt("SELECT count(*) FROM sqlite_master") == 0 else { return }
+        try connection.execute(
+            """
+            PRAGMA application_id = \(Self.applicationID);
+            PRAGMA user_version = \(Self.userVersion);
+            CREATE TABLE gpkg_spatial_ref_sys (
+              srs_name TEXT NOT NULL,
+              srs_id INTEGER PRIMARY KEY,
+              organization TEXT NOT NULL,
+              organization_coordsys_id INTEGER NOT NULL,
+              definition TEXT NOT NULL,
+              description TEXT
+            );
+            CREATE TABLE gpkg_contents (
+              table_name TEXT NOT NULL PRIMARY KEY,
+              data_type TEXT NOT NULL,
+              identifier TEXT UNIQUE,
+              description TEXT DEFAULT '',
+              last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+              min_x DOUBLE,
+              min_y DOUBLE,
+              max_x DOUBLE,
+              max_y DOUBLE,
+              srs_id INTEGER,
+              CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id)
+            );
+            CREATE TABLE gpkg_geometry_columns (
+              table_name TEXT NOT NULL,
+              column_name TEXT NOT NULL,
+              geometry_type_name TEXT NOT NULL,
+              srs_id INTEGER NOT NULL,
+              z TINYINT NOT NULL,
+              m TINYINT NOT NULL,
+              CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
+              CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+              CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+              CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id)
+            );
+            CREATE TABLE gpkg_extensions (
+              table_name TEXT,
+              column_name TEXT,
+              extension_name TEXT NOT NULL,
+              definition TEXT NOT NULL,
+              scope TEXT NOT NULL,
+              CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name)
+            );
+            INSERT INTO gpkg_spatial_ref_sys VALUES
+              ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined',
+               'undefined cartesian coordinate reference system'),
+              ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined',
+               'undefined geographic coordinate reference system'),
+              ('WGS 84 geodetic', 4326, 'EPSG', 4326, '\(Self.wgs84WKT)',
+               'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+            """)
+        try createGeoqLayersTable()
     }
 
     /// geoq's per-layer metadata (not part of the GeoPackage standard; other clients ignore it).

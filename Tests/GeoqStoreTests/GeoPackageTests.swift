@@ -85,6 +85,39 @@ import Testing
             ])
     }
 
+    /// A new file opened for its first layer gets its tables in that layer's transaction: none
+    /// before, a GeoPackage holding the layer after. A first layer refused (in its rows, or
+    /// before its transaction for a bad name) still leaves a GeoPackage, without it, as a file
+    /// opened the usual way would be.
+    @Test func aNewStoresTablesGoInWithItsFirstLayer() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let path = dir.path("first.gpkg")
+        let store = try GeoPackage.open(at: path, create: true, schemaWithFirstLayer: true)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM sqlite_master") == 0)
+        try store.replaceLayer(Fixtures.input("pamplona-sectors", Fixtures.pamplonaLike))
+        let reopened = try GeoPackage.open(at: path, create: false, readOnly: true)
+        #expect(try reopened.features(of: "pamplona-sectors") == Self.expectedPamplonaLike)
+        #expect(try reopened.layers().map(\.name) == ["pamplona-sectors"])
+        #expect(try reopened.connection.scalarInt("PRAGMA application_id") == GeoPackage.applicationID)
+        #expect(try reopened.connection.scalarInt("PRAGMA page_size") == Int64(GeoPackage.pageSize))
+        #expect(try reopened.integrityCheck() == "ok")
+
+        for (name, failsInRows) in [("pamplona-sectors", true), ("Not A Name", false)] {
+            let refusedPath = dir.path("refused-\(failsInRows).gpkg")
+            let refused = try GeoPackage.open(at: refusedPath, create: true, schemaWithFirstLayer: true)
+            if failsInRows {
+                refused.afterRowInserted = { rows throws(StoreError) in
+                    if rows == 2 { throw StoreError(.sqlite, "injected failure after 2 rows") }
+                }
+            }
+            #expect(throws: StoreError.self) { try refused.replaceLayer(Fixtures.input(name, Fixtures.pamplonaLike)) }
+            let empty = try GeoPackage.open(at: refusedPath, create: false, readOnly: true)
+            #expect(try empty.layers().isEmpty)
+            #expect(try empty.integrityCheck() == "ok")
+        }
+    }
+
     @Test func reopeningReadsTheSameAndListsLayersSorted() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
