@@ -67,12 +67,7 @@ public final class GeoPackage {
         if tableCount == 0 && create && !readOnly {
             // Only a new file takes a page size (a store made earlier keeps its own).
             try connection.execute("PRAGMA page_size = \(Self.pageSize)")
-            if schemaWithFirstLayer {
-                store.schemaPending = true
-                try connection.execute("PRAGMA secure_delete = FAST")
-                return store
-            }
-            try store.createSchema()
+            if schemaWithFirstLayer { store.schemaPending = true } else { try store.createSchema() }
         }
         // Reads map the file instead of copying each page through a read call: a stored index of
         // hundreds of megabytes is read at memory speed. Only a hint: SQLite may map less.
@@ -82,6 +77,8 @@ public final class GeoPackage {
         // of its index once more, and copied it to the journal first. The tracking tables keep
         // the default on their own connections: positions of devices are zeroed when deleted.
         if !readOnly { try connection.execute("PRAGMA secure_delete = FAST") }
+        // Still empty: its tables come with its first layer, and there is nothing to check yet.
+        if store.schemaPending { return store }
         let foundID = try connection.scalarInt("PRAGMA application_id") ?? 0
         let hasContents =
             try connection.scalarInt(

@@ -217,7 +217,9 @@ extension SQLiteConnection {
             let rc = value.withUTF8 { text in
                 text.withMemoryRebound(to: CChar.self) { text in
                     // An empty buffer may have no address, and a null pointer would bind NULL.
-                    guard let start = text.baseAddress else { return sqlite3_bind_text(stmt, index, "", 0, nil) }
+                    guard let start = text.baseAddress else {
+                        return sqlite3_bind_text(stmt, index, "", 0, Self.transient)
+                    }
                     return sqlite3_bind_text(stmt, index, start, Int32(text.count), Self.transient)
                 }
             }
