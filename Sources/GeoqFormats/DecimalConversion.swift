@@ -14,10 +14,18 @@ struct DecimalConversion {
     /// Held by each user, read without a lazy global's check on every number.
     let exactPowers = DecimalConversion.exactPowerTable
     let integerPowers = DecimalConversion.integerPowerTable
+    /// 10^0 … 10^8: what an integer is multiplied by to append up to eight digits to it.
+    let smallPowers = DecimalConversion.smallPowerTable
 
     private static let exactPowerTable: [Double] = (0...22).map { k in
         var p = 1.0
         for _ in 0..<k { p *= 10 }  // each product is an exact double up to 10^22
+        return p
+    }
+
+    private static let smallPowerTable: [UInt64] = (0...8).map { k in
+        var p: UInt64 = 1
+        for _ in 0..<k { p *= 10 }
         return p
     }
 
@@ -48,7 +56,7 @@ struct DecimalConversion {
         // (a 19-digit number over 10) are not shifted: the quotient then has up to 64 bits.
         let shift = max(0, 56 + divisorBits - digitBits)
         let dividend = UInt128(digits) << shift
-        let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
+        let (quotient, remainder) = Self.divide(dividend, by: divisor)
         let quotientBits = 128 - quotient.leadingZeroBitCount
         let dropped = quotientBits - 53
         var mantissa = UInt64(quotient >> dropped)
@@ -59,5 +67,18 @@ struct DecimalConversion {
         }
         // A carry to 2^53 is still exact as a double: no renormalising needed.
         return Double(sign: .plus, exponent: dropped - shift, significand: Double(mantissa))
+    }
+
+    /// `dividend / divisor` and its remainder. A divisor of up to 10^19 fits in 64 bits, and the
+    /// quotient does too: one hardware division (a 17-digit coordinate has 16 or 17 fraction
+    /// digits) instead of the general 128-bit routine.
+    @inline(__always)
+    private static func divide(_ dividend: UInt128, by divisor: UInt128) -> (UInt128, UInt128) {
+        if let narrow = UInt64(exactly: divisor), dividend >> 64 < divisor {
+            let (quotient, remainder) = narrow.dividingFullWidth(
+                (high: UInt64(truncatingIfNeeded: dividend >> 64), low: UInt64(truncatingIfNeeded: dividend)))
+            return (UInt128(quotient), UInt128(remainder))
+        }
+        return dividend.quotientAndRemainder(dividingBy: divisor)
     }
 }

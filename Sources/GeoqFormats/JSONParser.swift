@@ -32,6 +32,8 @@ struct JSONParser {
     /// on the hot path of a 200 MB file).
     private let bytes: UnsafeBufferPointer<UInt8>
     private let conversion = DecimalConversion()
+    /// Where ``positions()`` collects a ring before copying it into an array of its exact size.
+    private let scratch = PositionScratch()
     private var i = 0
     private var depth = 0
     /// An array inside the top-level object (a FeatureCollection's `features`) with more bytes
@@ -320,29 +322,20 @@ struct JSONParser {
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
         guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after '-'") }
-        // The digits as one integer while they fit: leading zeros do not count.
+        // The digits as one integer (wrapping: only used when they fit, see below).
         var digits: UInt64 = 0
-        var significant = 0
+        var integerDigits = 0
         if bytes[i] == UInt8(ascii: "0") {
             i += 1
             if i < bytes.count, bytes[i].isDigit { throw error("numbers must not have leading zeros") }
         } else {
-            while i < bytes.count, bytes[i].isDigit {
-                digits = digits &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
-                significant += 1
-                i += 1
-            }
+            integerDigits = digitRun(into: &digits)
         }
         var fractionDigits = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit after the decimal point") }
-            while i < bytes.count, bytes[i].isDigit {
-                digits = digits &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
-                if significant > 0 || digits > 0 { significant += 1 }
-                fractionDigits += 1
-                i += 1
-            }
+            fractionDigits = digitRun(into: &digits)
         }
         var plain = true
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
@@ -352,13 +345,64 @@ struct JSONParser {
             guard i < bytes.count, bytes[i].isDigit else { throw error("expected a digit in the exponent") }
             while i < bytes.count, bytes[i].isDigit { i += 1 }
         }
-        // 19 digits always fit in a UInt64.
-        if plain, significant <= 19, let d = conversion.double(digits: digits, fractionDigits: fractionDigits) {
+        // Up to 19 digits always fit in a UInt64; more fit too when all but 19 are leading zeros
+        // (`0.000…`), which add nothing to `digits`.
+        if plain, integerDigits + fractionDigits <= 19 || significantDigits(from: start) <= 19,
+            let d = conversion.double(digits: digits, fractionDigits: fractionDigits)
+        {
             return negative ? -d : d
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         guard let d = Double(text) else { throw error("'\(text)' is not a number") }
         return d
+    }
+
+    /// Reads the digits at `i` onto the end of `value` (`value × 10ⁿ + digits`, wrapping) and
+    /// returns their count `n`: eight bytes at a time, as a coordinate's digits are read in one
+    /// or two steps instead of one byte each.
+    @inline(__always)
+    private mutating func digitRun(into value: inout UInt64) -> Int {
+        let begin = i
+        while i &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i).loadUnaligned(as: UInt64.self)
+            // Digits become 0…9 in their byte; a byte of 10 or more has its high bit set in the
+            // sum or in itself. A carry out of a byte only spoils the bytes after a non-digit.
+            let values = UInt64(littleEndian: word) ^ 0x3030_3030_3030_3030
+            let nonDigits = ((values &+ 0x7676_7676_7676_7676) | values) & 0x8080_8080_8080_8080
+            let count = nonDigits == 0 ? 8 : nonDigits.trailingZeroBitCount &>> 3
+            guard count > 0 else { break }
+            // The first digit is the lowest byte: shifted up, the bytes after the run become
+            // leading zeros of the eight-digit number.
+            value = value &* conversion.smallPowers[count] &+ Self.eightDigits(values &<< ((8 &- count) &<< 3))
+            i &+= count
+            if count < 8 { return i - begin }
+        }
+        while i < bytes.count, bytes[i].isDigit {
+            value = value &* 10 &+ UInt64(bytes[i] &- UInt8(ascii: "0"))
+            i += 1
+        }
+        return i - begin
+    }
+
+    /// The number of eight digit values (0…9), one a byte, the first in the lowest byte.
+    @inline(__always)
+    private static func eightDigits(_ values: UInt64) -> UInt64 {
+        // Pairs, then fours, then all eight, each step combining neighbours in one multiply.
+        let pairs = values &* 10 &+ (values &>> 8)
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        let high: UInt64 = 100 + (1_000_000 << 32), low: UInt64 = 1 + (10_000 << 32)
+        return ((pairs & mask) &* high &+ ((pairs &>> 16) & mask) &* low) &>> 32
+    }
+
+    /// The significant digits of the number read from `start` to `i` (its digits after any
+    /// leading zeros, up to an exponent).
+    private func significantDigits(from start: Int) -> Int {
+        var count = 0
+        for byte in bytes[start..<i] {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+            if byte.isDigit, count > 0 || byte != UInt8(ascii: "0") { count += 1 }
+        }
+        return count
     }
 
     /// A whole array of `[x, y]` number pairs (a GeoJSON ring or line) read straight into
@@ -368,7 +412,7 @@ struct JSONParser {
     private mutating func positions() -> [Point]? {
         let start = i
         guard depth + 2 <= JSONParser.maximumDepth else { return nil }
-        var points: [Point] = []
+        var count = 0
         i += 1
         do throws(SyntaxError) {
             while true {
@@ -387,7 +431,8 @@ struct JSONParser {
                 skipWhitespace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { break }
                 i += 1
-                points.append(Point(x: x, y: y))
+                scratch.store(Point(x: x, y: y), at: count)
+                count += 1
                 skipWhitespace()
                 guard i < bytes.count else { break }
                 if bytes[i] == UInt8(ascii: ",") {
@@ -396,7 +441,7 @@ struct JSONParser {
                 }
                 if bytes[i] == UInt8(ascii: "]") {
                     i += 1
-                    return points
+                    return scratch.array(count: count)
                 }
                 break
             }
@@ -498,4 +543,36 @@ struct JSONParser {
 extension UInt8 {
     fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
     fileprivate var isLetter: Bool { (self | 0x20) >= UInt8(ascii: "a") && (self | 0x20) <= UInt8(ascii: "z") }
+}
+
+/// Room for one ring's positions while it is read, kept by a parser from ring to ring: a ring
+/// of a hundred thousand vertices is not grown (copied, and its pages taken anew) a dozen
+/// times on its way to its array, only copied once, into an array of its exact size.
+private final class PositionScratch {
+    private var base = UnsafeMutablePointer<Point>.allocate(capacity: 1024)
+    private var capacity = 1024
+
+    deinit { base.deallocate() }
+
+    @inline(__always)
+    func store(_ point: Point, at index: Int) {
+        if index == capacity { grow() }
+        (base + index).initialize(to: point)
+    }
+
+    /// The first `count` positions stored, as an array.
+    func array(count: Int) -> [Point] {
+        [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress?.initialize(from: base, count: count)
+            initialized = count
+        }
+    }
+
+    private func grow() {
+        let larger = UnsafeMutablePointer<Point>.allocate(capacity: capacity * 2)
+        larger.initialize(from: base, count: capacity)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
 }

@@ -62,6 +62,54 @@ struct GeoJSONNumberTests {
         #expect(conversion.double(digits: 1 << 60, fractionDigits: 22) == nil, "beyond 21 digits: Double(String)")
     }
 
+    /// Numbers as the parser reads them from text, eight digits at a time: runs of every length
+    /// on either side of the point, leading zeros beyond 19 digits, exponents, and the last
+    /// bytes of a document (fewer than eight left to read at once), alone and as positions.
+    @Test func parsedLiteralsMatchDoubleParsing() throws {
+        var random = SplitMix64(seed: 1128)
+        func digitString(_ count: Int, leadingNonZero: Bool) -> String {
+            String(
+                (0..<count).map { k in
+                    Character(String(k == 0 && leadingNonZero ? random.next() % 9 + 1 : random.next() % 10))
+                })
+        }
+        var literals = ["0", "-0", "0.5", "-0.0", "7", "1e5", "2.5E-3", "-1.25e+2", "0.000000000000000000000012345"]
+        for _ in 0..<20_000 {
+            let integer = Int(random.next() % 12)
+            let fraction = Int(random.next() % 22)
+            var literal = random.next() % 2 == 0 ? "-" : ""
+            literal += integer == 0 ? "0" : digitString(integer, leadingNonZero: true)
+            if fraction > 0 || integer == 0 {
+                literal +=
+                    "." + String(repeating: "0", count: Int(random.next() % 4))
+                    + digitString(max(1, fraction), leadingNonZero: false)
+            }
+            if random.next() % 10 == 0 { literal += "e" + String(Int(random.next() % 40) - 20) }
+            literals.append(literal)
+        }
+        var mismatches: [String] = []
+        for literal in literals {
+            let expected = try #require(Double(literal))
+            for document in [literal, "[\(literal)]", "[[\(literal),\(literal)]]", "[[1,2],[\(literal), \(literal)]]"] {
+                let value = try JSONParser.parse(Array(document.utf8))
+                let numbers: [Double]
+                switch value {
+                case .number(let d): numbers = [d]
+                case .array(let items): numbers = items.compactMap(\.numberValue)
+                case .positions(let points): numbers = points.suffix(1).flatMap { [$0.x, $0.y] }
+                default: numbers = []
+                }
+                if numbers.isEmpty || numbers.contains(where: { $0.bitPattern != expected.bitPattern }) {
+                    mismatches.append("\(document): \(numbers)")
+                }
+            }
+        }
+        #expect(mismatches.count == 0, "\(mismatches.prefix(10))")
+        for bad in ["01", "-", "1.", "1.e5", "-a", "1e", "00.5"] {
+            #expect(throws: JSONParser.SyntaxError.self, "\(bad)") { try JSONParser.parse(Array(bad.utf8)) }
+        }
+    }
+
     /// Every position of the city GeoJSON files equals the pair of numbers in the file's text.
     @Test(arguments: [
         "pamplona/geopamplona_datos_BIEN_Pol_UnidBarrio.json", "pamplona/cesium_datos_AMBI_Pol_Inundacion.json",
