@@ -407,8 +407,8 @@ struct JSONParser {
 
     /// A whole array of `[x, y]` number pairs (a GeoJSON ring or line) read straight into
     /// points, starting at its `[`; nil, with nothing consumed, when the array is anything else
-    /// (another shape, a third number, a syntax error), so that the general parse reads it and
-    /// reports any error exactly as before.
+    /// (another shape, a third number, a number too large to be finite, a syntax error), so
+    /// that the general parse reads it and reports any error exactly as before.
     private mutating func positions() -> [Point]? {
         let start = i
         guard depth + 2 <= JSONParser.maximumDepth else { return nil }
@@ -429,7 +429,7 @@ struct JSONParser {
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i].isDigit else { break }
                 let y = try number()
                 skipWhitespace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { break }
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "]"), x.isFinite, y.isFinite else { break }
                 i += 1
                 scratch.store(Point(x: x, y: y), at: count)
                 count += 1

@@ -9,8 +9,9 @@ enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-    /// A non-empty array whose every item is an array of exactly two numbers, kept as points
-    /// (x the first number): the same JSON as the ``array(_:)`` of those pairs, and equal to it.
+    /// A non-empty array whose every item is an array of exactly two finite numbers, kept as
+    /// points (x the first number): the same JSON as the ``array(_:)`` of those pairs, and equal
+    /// to it.
     case positions([Point])
 
     static func == (a: JSONValue, b: JSONValue) -> Bool {
