@@ -19,16 +19,28 @@ public struct IndexByteWriter: Sendable {
     public private(set) var count = 0
     /// Whether the writer only counts (to reserve the exact room before writing).
     private let counts: Bool
+    /// How many bytes of the same stream come before this writer's (for their alignment).
+    private let offset: Int
 
-    public init(reservingCapacity capacity: Int = 0) {
+    /// A writer of a stream's bytes from its `offset` on (a multiple of 8: the bytes another
+    /// writer of the stream wrote before): the bytes of both, one after the other, are those
+    /// of one writer that wrote everything.
+    public init(reservingCapacity capacity: Int = 0, after offset: Int = 0) {
+        precondition(offset % 8 == 0, "index bytes come in 8-byte units")
         counts = false
+        self.offset = offset
         bytes.reserveCapacity(capacity)
     }
 
     /// A writer that keeps no bytes and only counts them.
-    public static func counting() -> IndexByteWriter { IndexByteWriter(countingOnly: ()) }
+    public static func counting(after offset: Int = 0) -> IndexByteWriter {
+        IndexByteWriter(countingAfter: offset)
+    }
 
-    private init(countingOnly: Void) { counts = true }
+    private init(countingAfter offset: Int) {
+        counts = true
+        self.offset = offset
+    }
 
     /// Appends one integer (as a count or a flag).
     public mutating func append(_ value: Int) { appendRaw(UInt64(bitPattern: Int64(value))) }
@@ -44,7 +56,7 @@ public struct IndexByteWriter: Sendable {
         appendRaw(UInt64(buffer.count))
         appendRaw(UInt64(MemoryLayout<T>.stride))
         // The elements start 16-byte aligned, so that a reader can use them where they lie.
-        if count % 16 != 0 { appendRaw(0) }
+        if (offset + count) % 16 != 0 { appendRaw(0) }
         let size = buffer.count * MemoryLayout<T>.stride
         let padding = (8 - size % 8) % 8
         count += size + padding

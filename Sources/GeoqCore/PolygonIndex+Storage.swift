@@ -10,6 +10,12 @@ extension PolygonIndex {
     /// ``init(from:shapes:)`` gives back the same index without building it. The vertices are
     /// not written (only their count): the layer's geometry holds them.
     public func write(to writer: inout IndexByteWriter) {
+        writeAllButGrid(to: &writer, gridFollows: soleCover != nil)
+        soleCover?.write(to: &writer)
+    }
+
+    /// What ``write(to:)`` writes before the grid's own bytes, saying whether they follow.
+    private func writeAllButGrid(to writer: inout IndexByteWriter, gridFollows: Bool) {
         writer.append(count)
         writer.append(stripes.storage.vertices.count)
         stripes.write(to: &writer)
@@ -18,19 +24,50 @@ extension PolygonIndex {
         writer.append(itemBoxes)
         itemTree.write(to: &writer)
         boundaries.write(to: &writer)
-        writer.append(soleCover == nil ? 0 : 1)
-        soleCover?.write(to: &writer)
+        writer.append(gridFollows ? 1 : 0)
     }
 
     /// The index's bytes (see ``write(to:)``).
     public func storedBytes() -> [UInt8] {
-        // Counted first, so that the bytes (hundreds of megabytes for a large layer) are written
-        // once into room of the right size instead of being copied as the array grows.
-        var counter = IndexByteWriter.counting()
-        write(to: &counter)
-        var writer = IndexByteWriter(reservingCapacity: counter.count)
-        write(to: &writer)
+        Self.bytes { write(to: &$0) }
+    }
+
+    /// The bytes `write` writes from `offset` on, written once into room of the right size:
+    /// counted first, instead of copied as the array grows (hundreds of megabytes for a large
+    /// layer).
+    private static func bytes(after offset: Int = 0, _ write: (inout IndexByteWriter) -> Void) -> [UInt8] {
+        var counter = IndexByteWriter.counting(after: offset)
+        write(&counter)
+        var writer = IndexByteWriter(reservingCapacity: counter.count, after: offset)
+        write(&writer)
         return writer.bytes
+    }
+
+    /// Builds the index of `shapes` and hands its bytes (those of ``storedBytes()``) to
+    /// `deliver` in pieces, in order, as soon as each can be made: first what comes before the
+    /// sole-cover grid, then (for a layer that gets one) the grid's.
+    ///
+    /// Each piece is a maker of its bytes, run by the receiver. The first piece of a layer with
+    /// a grid is made there, not here: a writer makes and stores it while the grid, the last
+    /// and a long part of a large layer's build (a fifth of the time zones'), is built here.
+    /// Every other piece is made here before it is handed over (its maker only returns it).
+    public static func buildStoredBytes(
+        of shapes: [MultiPolygon], gridFromVertices: Int = PolygonIndex.soleCoverGridMinimumVertices,
+        deliver: (_ piece: @escaping @Sendable () -> [UInt8]) -> Void
+    ) {
+        let index = PolygonIndex(withoutGrid: shapes, gridFromVertices: gridFromVertices)
+        guard index.wantsGrid(gridFromVertices) else {
+            let made = bytes { index.writeAllButGrid(to: &$0, gridFollows: false) }
+            deliver { made }
+            return
+        }
+        var counter = IndexByteWriter.counting()
+        index.writeAllButGrid(to: &counter, gridFollows: true)
+        let gridOffset = counter.count
+        deliver { bytes { index.writeAllButGrid(to: &$0, gridFollows: true) } }
+        let grid = index.soleCoverGrid(of: shapes)
+        let made = bytes(after: gridOffset) { grid.write(to: &$0) }
+        deliver { made }
     }
 
     /// Reads an index written by ``write(to:)`` for `shapes` (the layer's geometry, in the order

@@ -21,7 +21,7 @@ public struct PolygonIndex: Sendable {
     let boundaries: BoundaryRuns
     /// For a layer of at least ``soleCoverGridMinimumVertices`` vertices (the world's time
     /// zones), the cells far from every boundary, each answered by one array read.
-    @usableFromInline let soleCover: SoleCoverGrid?
+    @usableFromInline internal(set) var soleCover: SoleCoverGrid?
 
     /// Layers smaller than this are answered by the R-tree and stripes alone (a grid would
     /// not pay for its memory and build time).
@@ -33,6 +33,13 @@ public struct PolygonIndex: Sendable {
     /// - Parameter gridFromVertices: the size from which a ``SoleCoverGrid`` is built (tests
     ///   lower it to compare the grid's answers with the index's on small layers).
     public init(_ shapes: [MultiPolygon], gridFromVertices: Int = PolygonIndex.soleCoverGridMinimumVertices) {
+        self.init(withoutGrid: shapes, gridFromVertices: gridFromVertices)
+        if wantsGrid(gridFromVertices) { soleCover = soleCoverGrid(of: shapes) }
+    }
+
+    /// Everything but the sole-cover grid, with stripes as many as `gridFromVertices` asks for
+    /// (fewer when a grid is to come, see ``stripesPerEdgeWithGrid``).
+    init(withoutGrid shapes: [MultiPolygon], gridFromVertices: Int) {
         let vertices = LayerVertices(shapes)
         let partRings = LayerVertices.ringRanges(of: shapes)
         let partFeatures = shapes.enumerated().flatMap { item, shape in
@@ -54,23 +61,27 @@ public struct PolygonIndex: Sendable {
         itemBoxes = shapes.map(\.boundingBox)
         itemTree = PackedRTree(boxes: itemBoxes)
         boundaries = runs?.result() ?? BoundaryRuns(vertices: vertices, items: items)
-        if vertices.count >= gridFromVertices {
-            let (stripes, partTree) = (stripes, partTree)
-            // About one cell per two vertices: 4 million cells (16 MB) of 0.13° for the time zones.
-            soleCover = SoleCoverGrid(
-                rings: shapes.flatMap { $0.polygons.flatMap(\.rings) }, box: itemTree.boundingBox,
-                cellCount: vertices.count / 2
-            ) { p in
-                var items: [Int32] = []
-                partTree.search(containing: p) { part in
-                    let item = stripes.feature(of: part)
-                    if !items.contains(item) && stripes.locate(p, part: part) != .exterior { items.append(item) }
-                    return true
-                }
-                return items
+        soleCover = nil
+    }
+
+    /// Whether a layer of this index's size gets a ``SoleCoverGrid``.
+    func wantsGrid(_ gridFromVertices: Int) -> Bool { stripes.storage.vertices.count >= gridFromVertices }
+
+    /// The sole-cover grid of `shapes`, the shapes this index was built from.
+    func soleCoverGrid(of shapes: [MultiPolygon]) -> SoleCoverGrid {
+        let (stripes, partTree) = (stripes, partTree)
+        // About one cell per two vertices: 4 million cells (16 MB) of 0.13° for the time zones.
+        return SoleCoverGrid(
+            rings: shapes.flatMap { $0.polygons.flatMap(\.rings) }, box: itemTree.boundingBox,
+            cellCount: stripes.storage.vertices.count / 2
+        ) { p in
+            var items: [Int32] = []
+            partTree.search(containing: p) { part in
+                let item = stripes.feature(of: part)
+                if !items.contains(item) && stripes.locate(p, part: part) != .exterior { items.append(item) }
+                return true
             }
-        } else {
-            soleCover = nil
+            return items
         }
     }
 

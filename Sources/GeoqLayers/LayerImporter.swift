@@ -57,10 +57,10 @@ public struct LayerImporter: Sendable {
                     let input = StoredLayerInput(
                         name: spec.name, title: spec.title, features: Self.uniformAreas(features), source: url.path,
                         sourceCRS: sourceCRS, approximate: spec.approximate?.en)
-                    let index = writesIndex ? Alongside { StoredIndex.bytes(of: input.features) } : nil
+                    let index = writesIndex ? StoredIndex.Building.start(input.features) : nil
                     early = Alongside {
                         Result { () throws(LayerError) in
-                            try Self.write(input, into: file, index: { index?.result() }, notesMayWait: true) {
+                            try Self.write(input, into: file, index: { index?.input }, notesMayWait: true) {
                                 () throws(StoreError) in
                                 helpers.help()
                                 guard let notes = verdict.wait() else {
@@ -120,8 +120,8 @@ public struct LayerImporter: Sendable {
         case .geoPackage(let file):
             // The index is built on a second thread while SQLite writes the rows on this one.
             let features = input.features
-            let index = writesIndex ? Alongside { StoredIndex.bytes(of: features) } : nil
-            try Self.write(input, into: file, index: { index?.result() }) { input.notes }
+            let index = writesIndex ? StoredIndex.Building.start(features) : nil
+            try Self.write(input, into: file, index: { index?.input }) { input.notes }
         case .postgreSQL(let address):
             do {
                 try PostGISLayerStore.connect(to: address).replaceLayer(input)
@@ -136,8 +136,8 @@ public struct LayerImporter: Sendable {
     /// Writes `input` into the GeoPackage `file` (created if missing) with its index, in one
     /// transaction (see ``GeoPackage/replaceLayer(_:notes:notesMayWait:index:)``).
     private static func write(
-        _ input: StoredLayerInput, into file: URL, index: () -> [UInt8]?, notesMayWait: Bool = false,
-        notes: () throws(StoreError) -> [String]
+        _ input: StoredLayerInput, into file: URL, index: () -> GeoPackage.LayerIndexInput?,
+        notesMayWait: Bool = false, notes: () throws(StoreError) -> [String]
     ) throws(LayerError) {
         do {
             try FileManager.default.createDirectory(
@@ -145,7 +145,7 @@ public struct LayerImporter: Sendable {
             // A new store's tables go in with the layer: one commit, not two.
             let package = try GeoPackage.open(at: file.path, create: true, schemaWithFirstLayer: true)
             try package.replaceLayer(input, notes: notes, notesMayWait: notesMayWait) {
-                index().map(StoredIndex.input)
+                index()
             }
         } catch {
             throw .storeWriteFailed(path: file.path, reason: "\(error)")

@@ -1,6 +1,8 @@
+import Dispatch
 import GeoqCore
 import GeoqQuery
 import GeoqStore
+import Synchronization
 
 /// Where a layer's index came from when the library loaded it: read as stored, or built
 /// (because there was no usable stored one, or the store keeps none), and why.
@@ -120,15 +122,48 @@ enum StoredIndex {
         }
     }
 
-    /// The stored form of the index of `features`; nil unless every feature is areal (point
-    /// and line layers store none: they are indexed at load).
-    static func bytes(of features: [Feature]) -> [UInt8]? {
-        guard features.allSatisfy({ $0.geometry.areal != nil }) else { return nil }
-        return Layer.index(of: features).storedBytes()
-    }
+    /// A layer's index built on a thread of its own, its bytes handed to the store in pieces
+    /// as they are made (``PolygonIndex/buildStoredBytes(of:gridFromVertices:deliver:)``): the
+    /// writer stores the first while the rest is built.
+    final class Building: Sendable {
+        /// Pieces made and not yet taken, in order; nil after the last.
+        private let made = Mutex<[(@Sendable () -> [UInt8])?]>([])
+        private let handed = DispatchSemaphore(value: 0)
 
-    /// Index `bytes` (of ``bytes(of:)``) as the store takes it.
-    static func input(_ bytes: [UInt8]) -> GeoPackage.LayerIndexInput {
-        GeoPackage.LayerIndexInput(kind: polygonKind, format: PolygonIndex.storageFormat, bytes: bytes)
+        /// Starts building the index of `features`; nil for a layer that keeps none (one that
+        /// is not all polygons).
+        static func start(_ features: [Feature]) -> Building? {
+            guard features.allSatisfy({ $0.geometry.areal != nil }) else { return nil }
+            let building = Building()
+            _ = Alongside {
+                PolygonIndex.buildStoredBytes(of: Layer.shapes(of: features)) { building.hand($0) }
+                building.hand(nil)
+            }
+            return building
+        }
+
+        /// The index as the store takes it: each piece's bytes, made once the piece is handed.
+        var input: GeoPackage.LayerIndexInput {
+            GeoPackage.LayerIndexInput(kind: polygonKind, format: PolygonIndex.storageFormat) { self.next() }
+        }
+
+        private func hand(_ piece: (@Sendable () -> [UInt8])?) {
+            made.withLock { $0.append(piece) }
+            handed.signal()
+        }
+
+        private func next() -> [UInt8]? {
+            handed.wait()
+            let piece = made.withLock { made in
+                // The end stays, for any later asking.
+                guard let first = made.first, first != nil else { return (@Sendable () -> [UInt8])?.none }
+                return made.removeFirst()
+            }
+            guard let piece else {
+                handed.signal()
+                return nil
+            }
+            return piece()
+        }
     }
 }

@@ -1,4 +1,5 @@
 import GeoqCore
+import Synchronization
 
 /// Each layer's packed index, stored beside it so that opening the store does not build it again.
 ///
@@ -25,8 +26,9 @@ extension GeoPackage {
     static let indexExtensionDefinition =
         "geoq's packed point-in-polygon and nearest index of the layer, tables geoq_layer_index and "
         + "geoq_layer_index_chunks; other clients may ignore it (it is checked and rebuilt when stale)"
-    /// Bytes per stored chunk: after each, an import has the disk start on it while it writes
-    /// the next (see ``writeBackStep``; the time zones' 124 MB in 8 chunks).
+    /// Bytes per stored chunk, at most: after each, an import has the disk start on it while it
+    /// writes the next (see ``writeBackStep``; the time zones' 124 MB in 8 chunks, the last of
+    /// each of their two pieces shorter, see ``LayerIndexInput``).
     static let chunkSize = writeBackStep
 
     /// What a stored index is for, so that bytes of one kind are never read as another.
@@ -59,15 +61,31 @@ extension GeoPackage {
     }
 
     /// A layer's index as it is to be stored: what it is for, its format version, its bytes.
+    ///
+    /// The bytes come in pieces, in order, from ``nextPiece`` until it gives nil: a caller that
+    /// is still building the index hands over each piece once it is made (and the store writes
+    /// one while the next is built). The stored bytes are the pieces one after the other.
     public struct LayerIndexInput: Sendable {
         public var kind: IndexKind
         public var format: Int
-        public var bytes: [UInt8]
+        /// The next piece of the bytes (it may wait for it to be made), or nil after the last.
+        public var nextPiece: @Sendable () -> [UInt8]?
 
+        /// An index whose bytes are all at hand.
         public init(kind: IndexKind, format: Int, bytes: [UInt8]) {
+            let remaining = Mutex<[UInt8]?>(bytes)
+            self.init(kind: kind, format: format) {
+                remaining.withLock { piece in
+                    defer { piece = nil }
+                    return piece
+                }
+            }
+        }
+
+        public init(kind: IndexKind, format: Int, nextPiece: @escaping @Sendable () -> [UInt8]?) {
             self.kind = kind
             self.format = format
-            self.bytes = bytes
+            self.nextPiece = nextPiece
         }
     }
 
@@ -115,38 +133,67 @@ extension GeoPackage {
     /// the transaction began, nor any past the file's old end, but would copy every freed page
     /// that the new chunks reused.
     func stageLayerIndex(of table: String, _ index: LayerIndexInput) throws(StoreError) -> StagedIndex {
-        let bytes = index.bytes
         try createIndexTables()
         let next = try connection.prepare(
             "SELECT coalesce(max(chunk) + 1, 0) FROM geoq_layer_index_chunks WHERE table_name = ?")
         try next.bind(table, at: 1)
         _ = try next.step()
         let first = next.int64(at: 0)
-        let checksum = bytes.withUnsafeBytes(IndexChecksum.of)
-        let chunks = stride(from: 0, to: bytes.count, by: Self.chunkSize).map {
-            $0..<min($0 + Self.chunkSize, bytes.count)
-        }
         let insert = try connection.prepare("INSERT INTO geoq_layer_index_chunks VALUES (?, ?, ?)")
-        // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
-        let failure = bytes.withUnsafeBytes { all -> StoreError? in
-            do throws(StoreError) {
-                for (number, chunk) in chunks.enumerated() {
-                    try insert.bind(table, at: 1)
-                    try insert.bind(first + Int64(number), at: 2)
-                    try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
-                    try insert.run()
-                    // The disk starts on this chunk while SQLite copies the next.
-                    connection.startWriteBack()
+        var checksum = PieceChecksum()
+        var byteCount = 0
+        var chunkCount = 0
+        while let piece = index.nextPiece() {
+            checksum.add(piece)
+            byteCount += piece.count
+            // The chunks are bound in place, not copied (see bind(borrowedBlob:at:)).
+            let failure = piece.withUnsafeBytes { all -> StoreError? in
+                do throws(StoreError) {
+                    for start in stride(from: 0, to: all.count, by: Self.chunkSize) {
+                        let chunk = start..<min(start + Self.chunkSize, all.count)
+                        try insert.bind(table, at: 1)
+                        try insert.bind(first + Int64(chunkCount), at: 2)
+                        try insert.bind(borrowedBlob: UnsafeRawBufferPointer(rebasing: all[chunk]), at: 3)
+                        try insert.run()
+                        chunkCount += 1
+                        // The disk starts on this chunk while SQLite copies the next.
+                        connection.startWriteBack()
+                    }
+                    return nil
+                } catch {
+                    return error
                 }
-                return nil
-            } catch {
-                return error
+            }
+            if let failure { throw failure }
+        }
+        return StagedIndex(
+            kind: index.kind, format: index.format, byteCount: byteCount, checksum: checksum.finish(),
+            firstChunk: first, chunkCount: chunkCount)
+    }
+
+    /// The checksum of bytes that come in pieces of any size, each summed as it comes.
+    private struct PieceChecksum {
+        private var running = IndexChecksum.Running()
+        /// The bytes after the last whole 32-byte stripe summed (fewer than 32).
+        private var pending: [UInt8] = []
+
+        mutating func add(_ piece: [UInt8]) {
+            piece.withUnsafeBytes { bytes in
+                var start = 0
+                if !pending.isEmpty {
+                    start = min(32 - pending.count, bytes.count)
+                    pending.append(contentsOf: bytes[0..<start])
+                    guard pending.count == 32 else { return }
+                    pending.withUnsafeBytes { running.add($0) }
+                    pending.removeAll()
+                }
+                let end = start + (bytes.count - start) / 32 * 32
+                running.add(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                pending.append(contentsOf: bytes[end...])
             }
         }
-        if let failure { throw failure }
-        return StagedIndex(
-            kind: index.kind, format: index.format, byteCount: bytes.count, checksum: checksum, firstChunk: first,
-            chunkCount: chunks.count)
+
+        func finish() -> UInt64 { pending.withUnsafeBytes { running.finish(tail: $0) } }
     }
 
     /// Records the chunks of `staged` as the index of layer `table`, whose rows and

@@ -103,6 +103,25 @@ import Testing
         }
     }
 
+    /// The bytes an import stores while it builds the index, piece by piece, are those of the
+    /// whole index built at once: one piece without a sole-cover grid; with one, what comes
+    /// before the grid, then the grid's (written after the first piece's length, whatever its
+    /// alignment), and each reads back as the index.
+    @Test(arguments: [Int.max, 0])
+    func bytesInPiecesAreTheIndexsBytes(gridFromVertices: Int) throws {
+        let shapes = try Self.shapes(count: 60, seed: 44)
+        let whole = PolygonIndex(shapes, gridFromVertices: gridFromVertices).storedBytes()
+        var pieces: [[UInt8]] = []
+        PolygonIndex.buildStoredBytes(of: shapes, gridFromVertices: gridFromVertices) { pieces.append($0()) }
+        #expect(pieces.count == (gridFromVertices == 0 ? 2 : 1))
+        let joined = pieces.flatMap { $0 }
+        let same = joined == whole
+        #expect(same, "the pieces' bytes differ from the whole index's")
+        #expect(pieces.allSatisfy { !$0.isEmpty })
+        let read = try joined.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
+        #expect((read.soleCoverShare != nil) == (gridFromVertices == 0))
+    }
+
     @Test func cutOrLongerBytesAreRefused() throws {
         let shapes = try Self.shapes(count: 5, seed: 43)
         let bytes = PolygonIndex(shapes).storedBytes()

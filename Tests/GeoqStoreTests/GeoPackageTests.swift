@@ -151,9 +151,11 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        func bytes(_ seed: Int) -> [UInt8] {
+            (0..<300_000).map { UInt8(truncatingIfNeeded: ($0 + seed) &* 2_654_435_761 >> 7) }
+        }
         func input(_ seed: Int) -> GeoPackage.LayerIndexInput {
-            let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: ($0 + seed) &* 2_654_435_761 >> 7) }
-            return GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
+            GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes(seed))
         }
         func stored(_ name: String) throws -> Result<[UInt8], GeoPackage.UnusableIndex> {
             try store.withLayerIndex(of: name, kind: .init(rawValue: "test"), format: 3) { Array($0.bytes) }
@@ -167,11 +169,11 @@ import Testing
         let layer = Fixtures.input("sectors", Fixtures.pamplonaLike)
 
         try store.replaceLayer(layer, notes: { [] }) { input(0) }
-        #expect(try stored("sectors") == .success(input(0).bytes))
+        #expect(try stored("sectors") == .success(bytes(0)))
         #expect(try chunkNumbers() == [0])
 
         try store.replaceLayer(layer, notes: { [] }) { input(1) }
-        #expect(try stored("sectors") == .success(input(1).bytes))
+        #expect(try stored("sectors") == .success(bytes(1)))
         #expect(try chunkNumbers() == [1])
 
         #expect(throws: StoreError.self) {
@@ -179,12 +181,12 @@ import Testing
                 input(2)
             }
         }
-        #expect(try stored("sectors") == .success(input(1).bytes))
+        #expect(try stored("sectors") == .success(bytes(1)))
         #expect(try chunkNumbers() == [1])
 
         // An index written apart starts again from chunk 0.
         try store.replaceLayerIndex(of: "sectors", input(3))
-        #expect(try stored("sectors") == .success(input(3).bytes))
+        #expect(try stored("sectors") == .success(bytes(3)))
         #expect(try chunkNumbers() == [0])
         #expect(try store.integrityCheck() == "ok")
 
@@ -212,10 +214,13 @@ import Testing
         let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
         let size = GeoPackage.chunkSize * 5 / 2
         // Each round's bytes differ in every chunk (the checksum the reader checks covers the rest).
-        func input(_ round: Int) -> GeoPackage.LayerIndexInput {
+        func bytes(_ round: Int) -> [UInt8] {
             var bytes = [UInt8](repeating: UInt8(round), count: size)
             for k in stride(from: 0, to: size, by: GeoPackage.chunkSize / 2) { bytes[k] = UInt8(100 + round) }
-            return GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes)
+            return bytes
+        }
+        func input(_ round: Int) -> GeoPackage.LayerIndexInput {
+            GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3, bytes: bytes(round))
         }
         func chunkSizes() throws -> [Int64: Int64] {
             let select = try store.connection.prepare("SELECT chunk, length(data) FROM geoq_layer_index_chunks")
@@ -228,7 +233,7 @@ import Testing
         for (round, first) in [(0, Int64(0)), (1, 3)] {
             try store.replaceLayer(layer, notes: { [] }) { input(round) }
             #expect(try chunkSizes() == [first: whole, first + 1: whole, first + 2: whole / 2])
-            let expected = input(round).bytes
+            let expected = bytes(round)
             let read = try store.withLayerIndex(of: "sectors", kind: .init(rawValue: "test"), format: 3) { blob in
                 blob.bytes.count == size
                     && stride(from: 0, to: size, by: GeoPackage.chunkSize / 4).allSatisfy {
@@ -237,6 +242,34 @@ import Testing
             }
             #expect(read == .success(true))
         }
+    }
+
+    /// An index handed over in pieces (as an import hands over the index it is still building)
+    /// is stored as the pieces one after the other: each piece in chunks of its own, the
+    /// checksum over all of them whatever their sizes (none a multiple of the checksum's
+    /// 32-byte stripes here, one empty), read back whole.
+    @Test func indexInPiecesReadsBackWhole() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        let sizes = [5, 40, 0, 27, GeoPackage.chunkSize + 3, 1]
+        var random = SeededRandom(seed: 7)
+        let pieces = sizes.map { size in (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        let whole = pieces.flatMap { $0 }
+        let handed = Mutex(pieces)
+        let input = GeoPackage.LayerIndexInput(kind: .init(rawValue: "test"), format: 3) {
+            handed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+        try store.replaceLayer(Fixtures.input("sectors", Fixtures.pamplonaLike), notes: { [] }) { input }
+        let read = try store.withLayerIndex(of: "sectors", kind: .init(rawValue: "test"), format: 3) { Array($0.bytes) }
+        let readWhole = read == .success(whole)
+        #expect(readWhole, "the bytes read back differ from the pieces written")
+        let record = try store.connection.prepare("SELECT byte_count, checksum, chunk_count FROM geoq_layer_index")
+        #expect(try record.step())
+        #expect(record.int64(at: 0) == Int64(whole.count))
+        #expect(UInt64(bitPattern: record.int64(at: 1)) == whole.withUnsafeBytes(IndexChecksum.of))
+        // The long piece takes two chunks, the empty one none.
+        #expect(record.int64(at: 2) == 6)
     }
 
     @Test func replacingALayerLeavesNoTraceOfTheOldOne() throws {
