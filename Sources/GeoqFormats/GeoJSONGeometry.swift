@@ -86,7 +86,8 @@ public enum GeoJSONGeometry {
             let ringPath = "\(path)[\(i)]"
             let points = try positions(r, path: ringPath, minimum: 0, what: "ring")
             do {
-                built.append(try Ring(points))
+                // `positions` gives finite numbers only.
+                built.append(try Ring(finite: RingPoints(points)))
             } catch {
                 var place = ringPath
                 if case .nonFiniteCoordinate(let k) = error { place += "[\(k)]" }
@@ -98,6 +99,8 @@ public enum GeoJSONGeometry {
         return Polygon(shell: built[0], holes: Array(built.dropFirst()))
     }
 
+    /// The positions of an array of `[x, y]` pairs, every coordinate finite (else an error that
+    /// names the position).
     static func positions(_ json: JSONValue, path: String, minimum: Int, what: String) throws(GeometryIssue) -> [Point]
     {
         if case .positions(let points) = json {
