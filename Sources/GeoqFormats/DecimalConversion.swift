@@ -56,7 +56,7 @@ struct DecimalConversion {
         // (a 19-digit number over 10) are not shifted: the quotient then has up to 64 bits.
         let shift = max(0, 56 + divisorBits - digitBits)
         let dividend = UInt128(digits) << shift
-        let (quotient, remainder) = Self.divide(dividend, by: divisor)
+        let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
         let quotientBits = 128 - quotient.leadingZeroBitCount
         let dropped = quotientBits - 53
         var mantissa = UInt64(quotient >> dropped)
@@ -67,18 +67,5 @@ struct DecimalConversion {
         }
         // A carry to 2^53 is still exact as a double: no renormalising needed.
         return Double(sign: .plus, exponent: dropped - shift, significand: Double(mantissa))
-    }
-
-    /// `dividend / divisor` and its remainder. A divisor of up to 10^19 fits in 64 bits, and the
-    /// quotient does too: one hardware division (a 17-digit coordinate has 16 or 17 fraction
-    /// digits) instead of the general 128-bit routine.
-    @inline(__always)
-    private static func divide(_ dividend: UInt128, by divisor: UInt128) -> (UInt128, UInt128) {
-        if let narrow = UInt64(exactly: divisor), dividend >> 64 < divisor {
-            let (quotient, remainder) = narrow.dividingFullWidth(
-                (high: UInt64(truncatingIfNeeded: dividend >> 64), low: UInt64(truncatingIfNeeded: dividend)))
-            return (UInt128(quotient), UInt128(remainder))
-        }
-        return dividend.quotientAndRemainder(dividingBy: divisor)
     }
 }
