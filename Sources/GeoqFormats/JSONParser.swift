@@ -547,32 +547,36 @@ extension UInt8 {
 
 /// Room for one ring's positions while it is read, kept by a parser from ring to ring: a ring
 /// of a hundred thousand vertices is not grown (copied, and its pages taken anew) a dozen
-/// times on its way to its array, only copied once, into an array of its exact size.
+/// times on its way to its array, only copied once, into an array of its exact size. Taken at
+/// the first ring, so that a document without one (a CSV cell's JSON) allocates nothing.
 private final class PositionScratch {
-    private var base = UnsafeMutablePointer<Point>.allocate(capacity: 1024)
-    private var capacity = 1024
+    private var base: UnsafeMutablePointer<Point>?
+    private var capacity = 0
 
-    deinit { base.deallocate() }
+    deinit { base?.deallocate() }
 
     @inline(__always)
     func store(_ point: Point, at index: Int) {
         if index == capacity { grow() }
-        (base + index).initialize(to: point)
+        (base.unsafelyUnwrapped + index).initialize(to: point)
     }
 
     /// The first `count` positions stored, as an array.
     func array(count: Int) -> [Point] {
         [Point](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.baseAddress?.initialize(from: base, count: count)
+            if let base, let target = buffer.baseAddress { target.initialize(from: base, count: count) }
             initialized = count
         }
     }
 
     private func grow() {
-        let larger = UnsafeMutablePointer<Point>.allocate(capacity: capacity * 2)
-        larger.initialize(from: base, count: capacity)
-        base.deallocate()
-        base = larger
-        capacity *= 2
+        let larger = max(1024, capacity * 2)
+        let room = UnsafeMutablePointer<Point>.allocate(capacity: larger)
+        if let base {
+            room.initialize(from: base, count: capacity)
+            base.deallocate()
+        }
+        base = room
+        capacity = larger
     }
 }
