@@ -89,11 +89,9 @@ public enum GeoJSONGeometry {
                 // `positions` gives finite numbers only.
                 built.append(try Ring(finite: RingPoints(points)))
             } catch {
-                var place = ringPath
-                if case .nonFiniteCoordinate(let k) = error { place += "[\(k)]" }
                 let role = i == 0 ? "outer ring" : "hole \(i)"
                 throw GeometryIssue(
-                    code: .invalidGeometry, path: place, message: RingMessages.describe(error, role: role))
+                    code: .invalidGeometry, path: ringPath, message: RingMessages.describe(error, role: role))
             }
         }
         return Polygon(shell: built[0], holes: Array(built.dropFirst()))
