@@ -285,8 +285,9 @@ import Testing
         #expect(try store.connection.scalarInt("SELECT count(*) FROM gpkg_extensions") == 1)
         #expect(try store.connection.scalarInt("SELECT count(*) FROM \"rtree_barrios_geom\"") == 5)
         #expect(try store.connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 6)
-        // The R*Tree was replaced in place and the rows renamed from their passing table: no
-        // table of another name is left, and the R*Tree's shadow tables carry its own name.
+        // New columns: the rows went into a table of a passing name, renamed once the old table
+        // was dropped; the R*Tree was replaced in place. No table of another name is left, and
+        // the R*Tree's shadow tables carry its own name.
         let tables = try store.connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         var names: [String] = []
         while try tables.step() { names.append(tables.text(at: 0) ?? "") }
@@ -296,6 +297,48 @@ import Testing
                 "rtree_barrios_geom_rowid",
             ])
         #expect(try store.connection.scalarInt("PRAGMA page_size") == Int64(GeoPackage.pageSize))
+    }
+
+    /// Rows of the same columns go into the layer's own table, numbered on from the old rows
+    /// (above any fid the table gave out, as AUTOINCREMENT promises), and the old rows go after
+    /// them; whatever another tool hung on the table (an index, a trigger) goes as it would
+    /// with the table.
+    @Test func replacingWithTheSameColumnsNumbersTheNewRowsOn() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("s.gpkg"), create: true)
+        try store.replaceLayer(Fixtures.input("barrios", Fixtures.randomPolygons(count: 7, vertices: 6, seed: 2)))
+        let definition = "SELECT sql FROM sqlite_master WHERE name = 'barrios'"
+        let madeAs = try store.connection.scalarText(definition)
+        try store.connection.execute(
+            """
+            DELETE FROM barrios WHERE fid = 7;
+            CREATE INDEX barrios_by_name ON barrios (geoq_name);
+            CREATE TABLE audit (fid INTEGER);
+            CREATE TRIGGER barrios_audit AFTER INSERT ON barrios BEGIN INSERT INTO audit VALUES (NEW.fid); END;
+            """)
+        let replacement = Fixtures.randomPolygons(count: 5, vertices: 6, seed: 3)
+        try store.replaceLayer(Fixtures.input("barrios", replacement))
+
+        #expect(try store.features(of: "barrios") == replacement)
+        #expect(try store.connection.scalarText(definition) == madeAs)
+        var fids: [Int64] = []
+        let rows = try store.connection.prepare("SELECT fid FROM barrios ORDER BY fid")
+        while try rows.step() { fids.append(rows.int64(at: 0)) }
+        #expect(fids == [8, 9, 10, 11, 12])
+        var entries: [Int64] = []
+        let rtree = try store.connection.prepare("SELECT id FROM rtree_barrios_geom ORDER BY id")
+        while try rtree.step() { entries.append(rtree.int64(at: 0)) }
+        #expect(entries == fids)
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM audit") == 0)
+        let objects = try store.connection.prepare(
+            "SELECT name FROM sqlite_master WHERE name LIKE '%barrios%' AND name NOT LIKE 'rtree_barrios_geom%'")
+        var names: [String] = []
+        while try objects.step() { names.append(objects.text(at: 0) ?? "") }
+        #expect(names == ["barrios"])
+        #expect(try store.connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 6)
+        #expect(try store.layer(named: "barrios").featureCount == 5)
+        #expect(try store.integrityCheck() == "ok")
     }
 
     @Test func rtreeHoldsEachFeatureBoxRoundedOutward() throws {
