@@ -24,6 +24,17 @@ struct IndexArray<Element>: RandomAccessCollection, @unchecked Sendable {
         (base, count, owner) = (UnsafePointer(memory.values), array.count, memory)
     }
 
+    /// Takes over `buffer` (every value initialised, allocated as ``LargeAllocation`` or
+    /// `allocate` does): a large table built in place is not copied once more.
+    init(adopting buffer: UnsafeMutableBufferPointer<Element>) {
+        guard let values = buffer.baseAddress, !buffer.isEmpty else {
+            buffer.deallocate()
+            (base, count, owner) = (nil, 0, nil)
+            return
+        }
+        (base, count, owner) = (UnsafePointer(values), buffer.count, OwnMemory(adopting: buffer))
+    }
+
     /// `count` values at `base`, which lie in `blob`.
     init(in blob: IndexBlob, at base: UnsafePointer<Element>, count: Int) {
         (self.base, self.count, owner) = (count > 0 ? base : nil, count, blob)
@@ -55,6 +66,11 @@ struct IndexArray<Element>: RandomAccessCollection, @unchecked Sendable {
             count = array.count
             values = LargeAllocation.buffer(of: Element.self, count: count).baseAddress!
             _ = UnsafeMutableBufferPointer(start: values, count: count).initialize(from: array)
+        }
+
+        init(adopting buffer: UnsafeMutableBufferPointer<Element>) {
+            count = buffer.count
+            values = buffer.baseAddress!
         }
 
         deinit {

@@ -53,7 +53,9 @@ struct SoleCoverGrid: Sendable {
                 }
             }
         }
-        var cells = [Int32](repeating: -1, count: columns * rows)
+        // The grid's own buffer, not an array copied into one (16 MB for the time zones).
+        let cells = LargeAllocation.buffer(of: Int32.self, count: columns * rows)
+        cells.initialize(repeating: -1)
         for r in 0..<rows {
             var c = 0
             while c < columns {
@@ -77,7 +79,7 @@ struct SoleCoverGrid: Sendable {
         self.scaleY = scaleY
         self.columns = columns
         self.rows = rows
-        self.cells = IndexArray(cells)
+        self.cells = IndexArray(adopting: cells)
     }
 
     /// The one item that covers `p`, when `p`'s cell says so; nil: ask the index.
