@@ -2,8 +2,9 @@ extension PolygonIndex {
     /// The version of the byte form written by ``write(to:)``: raise it whenever what the
     /// arrays of ``StripeTable``, ``PackedRTree``, ``BoundaryRuns`` or this index mean changes
     /// (an element's stride changing is caught anyway), so that older bytes read as stale.
-    /// Format 4 starts every array's elements at a multiple of 16 bytes (see ``IndexByteWriter``).
-    public static let storageFormat = 4
+    /// Format 4 starts every array's elements at a multiple of 16 bytes (see ``IndexByteWriter``);
+    /// format 5 keeps most parts' stripe edges in two bytes (see ``StripeTable``).
+    public static let storageFormat = 5
 
     /// Writes every part of the index (stripes, part and item trees, each item's boundary
     /// runs, the sole-cover grid of a large layer) as its arrays are, so that

@@ -6,15 +6,20 @@
 /// well-behaved data) instead of every edge: O(1) to find the stripe, O(k) for its k edges.
 ///
 /// Layout (as flatbush keeps an R-tree): per part only plain values (box, stripe count and
-/// scale, where its offsets start); all parts' stripe offsets in one buffer and all striped
-/// edges, as 4-byte edge numbers into the layer's ``LayerVertices``, in another. Stripe `s` of
-/// part `i` is `edges[offsets[b + s] ..< offsets[b + s + 1]]` with `b = parts[i].offsetBase`.
+/// scale, where its offsets start, how its edges are stored); all parts' stripe offsets in one
+/// buffer and the striped edges, as edge numbers into the layer's ``LayerVertices``, in two
+/// more. A part whose edges are numbered within 65,536 of its first (nearly every part: a
+/// ring of a country or a time zone) has them in `narrowEdges`, two bytes each, as numbers
+/// after its ``Part/edgeBase``; a longer part has them in `wideEdges`, four bytes each, as
+/// they are. Stripe `s` of part `i` is `narrowEdges[offsets[b + s] ..< offsets[b + s + 1]]`
+/// (each plus `edgeBase`), or the same range of `wideEdges`, with `b = parts[i].offsetBase`.
 /// The buffers belong to one ``StripeStorage`` object, so a query reads plain memory and does
 /// no reference counting per part or edge.
 ///
 /// Invariants (checked by ``checkInvariants()``): each part has `stripeCount + 1` offsets,
-/// non-decreasing, within `edges`; every edge number `e` has `e + 1 < vertices.count`; every
-/// edge of a part whose closed y-range meets stripe `s`'s y-range is listed in stripe `s`.
+/// non-decreasing, within the edges of its width; every edge number `e` (after `edgeBase`)
+/// has `e + 1 < vertices.count`; every edge of a part whose closed y-range meets stripe `s`'s
+/// y-range is listed in stripe `s`.
 @usableFromInline
 struct StripeTable: Sendable {
     @usableFromInline
@@ -27,11 +32,18 @@ struct StripeTable: Sendable {
         @usableFromInline let offsetBase: Int
         /// The feature (item) this part belongs to.
         @usableFromInline let feature: Int32
-        /// Fills the four bytes that would otherwise pad the part to its stride: written raw into
-        /// a stored index, padding would carry whatever memory held, and the same layer would not
-        /// give the same bytes twice.
-        @usableFromInline let reserved: Int32 = 0
+        /// What the part's stored edge numbers count from when they are in `narrowEdges`; -1
+        /// when they are in `wideEdges`. (It also fills the four bytes that would otherwise pad
+        /// the part to its stride: written raw into a stored index, padding would carry whatever
+        /// memory held, and the same layer would not give the same bytes twice.)
+        @usableFromInline let edgeBase: Int32
+
+        /// Whether the part's edges are in `narrowEdges`.
+        @inlinable var isNarrow: Bool { edgeBase >= 0 }
     }
+
+    /// Edges a part may number from its first for them to be stored in two bytes.
+    static let narrowSpan = 1 << 16
 
     @usableFromInline let storage: StripeStorage
 
@@ -47,8 +59,8 @@ struct StripeTable: Sendable {
     /// convex shape, 4.6 for Natural Earth's coastlines) lists each edge in about `c + 1`
     /// stripes at one stripe per edge. Taking `3 / c` of them when `c > 3` lists each in about 4
     /// and scans about `c + c / 3` edges a query: on Natural Earth 3.8 entries an edge instead
-    /// of 5.5 (the index 13.4 MB instead of 17.8) for 6.2 edges scanned instead of 5.6; the
-    /// city layers (2.4 to 2.7) keep nearly all their stripes.
+    /// of 5.5 (the index, with four-byte edges, 13.4 MB instead of 17.8) for 6.2 edges scanned
+    /// instead of 5.6; the city layers (2.4 to 2.7) keep nearly all their stripes.
     static let stripesPerEdgeHeight = 3.0
 
     /// - Parameters:
@@ -68,7 +80,8 @@ struct StripeTable: Sendable {
         parts.reserveCapacity(rings.count)
         var allSizes: [[Int32]] = []
         allSizes.reserveCapacity(rings.count)
-        var total = 0
+        var narrowTotal = 0
+        var wideTotal = 0
         var offsetCount = 0
         let v = vertices.points
         // Edge e's stripes are lowest[e] ... highest[e] (e numbered as in `vertices`; the
@@ -114,19 +127,25 @@ struct StripeTable: Sendable {
                 for s in 0..<count { sizes[s + 1] &+= sizes[s] }
             }
             sizes.removeLast()
+            let firstEdge = ranges.lazy.map(\.lowerBound).min() ?? 0
+            let lastEdge = ranges.lazy.map { $0.upperBound - 2 }.max() ?? 0
+            let narrow = lastEdge - firstEdge < Self.narrowSpan
+            // The part's offsets, as `sizes` gives them, count from its first edge in its buffer.
+            let start = narrow ? narrowTotal : wideTotal
+            for s in sizes.indices { sizes[s] &+= Int32(start) }
             parts.append(
                 Part(
                     boundingBox: box, stripeCount: count, stripesPerUnit: perUnit, offsetBase: offsetCount,
-                    feature: feature))
+                    feature: feature, edgeBase: narrow ? Int32(firstEdge) : -1))
             offsetCount += count + 1
-            total += Int(sizes[count])
+            if narrow { narrowTotal += Int(sizes[count]) - start } else { wideTotal += Int(sizes[count]) - start }
             allSizes.append(sizes)
         }
-        // Both buffers become the table's own (a copy of the edges cost Natural Earth's import
+        // The buffers become the table's own (a copy of the edges cost Natural Earth's import
         // 8 MB more written and as many pages taken).
         let offsets = LargeAllocation.buffer(of: Int32.self, count: offsetCount)
-        let edges = LargeAllocation.buffer(of: UInt32.self, count: total)
-        var base = 0
+        let narrowEdges = LargeAllocation.buffer(of: UInt16.self, count: narrowTotal)
+        let wideEdges = LargeAllocation.buffer(of: UInt32.self, count: wideTotal)
         var nextOffset = 0
         for (k, (ranges, _)) in rings.enumerated() {
             let part = parts[k]
@@ -135,20 +154,24 @@ struct StripeTable: Sendable {
                 for range in ranges where range.count > 1 {
                     for e in range.lowerBound..<range.upperBound - 1 {
                         for s in Int(lowest[e])...Int(highest[e]) {
-                            edges[base + Int(cursor[s])] = UInt32(e)
+                            if part.isNarrow {
+                                narrowEdges[Int(cursor[s])] = UInt16(truncatingIfNeeded: e - Int(part.edgeBase))
+                            } else {
+                                wideEdges[Int(cursor[s])] = UInt32(e)
+                            }
                             cursor[s] &+= 1
                         }
                     }
                 }
             }
-            for size in allSizes[k] {
-                offsets[nextOffset] = Int32(base) + size
+            for offset in allSizes[k] {
+                offsets[nextOffset] = offset
                 nextOffset += 1
             }
-            base += Int(allSizes[k][part.stripeCount])
         }
         self.storage = StripeStorage(
-            parts: IndexArray(parts), offsets: IndexArray(adopting: offsets), edges: IndexArray(adopting: edges),
+            parts: IndexArray(parts), offsets: IndexArray(adopting: offsets),
+            narrowEdges: IndexArray(adopting: narrowEdges), wideEdges: IndexArray(adopting: wideEdges),
             vertices: vertices)
     }
 
@@ -172,15 +195,32 @@ struct StripeTable: Sendable {
         let lower = Int(storage.offsets[meta.offsetBase + s])
         let upper = Int(storage.offsets[meta.offsetBase + s + 1])
         // The edge numbers by their address: a copy of the array would retain its owner.
-        let edges = storage.edges.base
+        return meta.isNarrow
+            ? locate(p, edges: storage.narrowEdges.base, lower..<upper, plus: Int(meta.edgeBase))
+            : locate(p, edges: storage.wideEdges.base, lower..<upper, plus: 0)
+    }
+
+    /// Location of `p` by the ray over edges `base + edges[i]` for `i` in `range`.
+    @inlinable @inline(__always)
+    func locate<Number: FixedWidthInteger>(
+        _ p: Point, edges: UnsafePointer<Number>?, _ range: Range<Int>, plus base: Int
+    ) -> Location {
         let v = storage.vertices.points
         var counter = RayCrossingCounter(point: p)
-        for i in lower..<upper {
-            let e = Int(edges.unsafelyUnwrapped[i])
+        for i in range {
+            let e = base + Int(edges.unsafelyUnwrapped[i])
             counter.count(v[e], v[e + 1])
             if counter.isOnBoundary { return .boundary }
         }
         return counter.location
+    }
+
+    /// The edge numbers stripe `stripe` of part `part` lists, in order.
+    func edges(of part: Int, stripe: Int) -> [Int] {
+        let meta = storage.parts[part]
+        let range = Int(storage.offsets[meta.offsetBase + stripe])..<Int(storage.offsets[meta.offsetBase + stripe + 1])
+        return meta.isNarrow
+            ? storage.narrowEdges[range].map { Int(meta.edgeBase) + Int($0) } : storage.wideEdges[range].map { Int($0) }
     }
 
     /// Location of `p` relative to the multipolygon made of `parts`: interior of some part is
@@ -210,17 +250,23 @@ struct StripeTable: Sendable {
     @inlinable
     func feature(of part: Int) -> Int32 { storage.parts[part].feature }
 
-    /// Checks the invariants stated on the type; for tests.
+    /// Checks the invariants stated on the type; for tests, and for a stored table read back.
     func checkInvariants() -> Bool {
+        let vertexCount = storage.vertices.count
         for part in storage.parts {
             let slice = storage.offsets[part.offsetBase...(part.offsetBase + part.stripeCount)]
+            let edgeCount = part.isNarrow ? storage.narrowEdges.count : storage.wideEdges.count
             guard zip(slice, slice.dropFirst()).allSatisfy({ $0 <= $1 }),
-                let first = slice.first, let last = slice.last, first >= 0, Int(last) <= storage.edges.count
+                let first = slice.first, let last = slice.last, first >= 0, Int(last) <= edgeCount
             else { return false }
+            // The largest edge number decides: one pass, no branch per edge.
+            if part.isNarrow {
+                let largest = storage.narrowEdges[Int(first)..<Int(last)].reduce(0, Swift.max)
+                guard first == last || Int(part.edgeBase) + Int(largest) + 1 < vertexCount else { return false }
+            }
         }
-        // The largest edge number decides: one pass, no branch per edge.
-        let largest = storage.edges.reduce(0, Swift.max)
-        return storage.edges.isEmpty || Int(largest) + 1 < storage.vertices.count
+        let largest = storage.wideEdges.reduce(0, Swift.max)
+        return storage.wideEdges.isEmpty || Int(largest) + 1 < vertexCount
     }
 }
 
@@ -244,16 +290,18 @@ private struct Stripes {
 final class StripeStorage: Sendable {
     @usableFromInline let parts: IndexArray<StripeTable.Part>
     @usableFromInline let offsets: IndexArray<Int32>
-    @usableFromInline let edges: IndexArray<UInt32>
+    @usableFromInline let narrowEdges: IndexArray<UInt16>
+    @usableFromInline let wideEdges: IndexArray<UInt32>
     @usableFromInline let vertices: LayerVertices
 
     init(
-        parts: IndexArray<StripeTable.Part>, offsets: IndexArray<Int32>, edges: IndexArray<UInt32>,
-        vertices: LayerVertices
+        parts: IndexArray<StripeTable.Part>, offsets: IndexArray<Int32>, narrowEdges: IndexArray<UInt16>,
+        wideEdges: IndexArray<UInt32>, vertices: LayerVertices
     ) {
         self.parts = parts
         self.offsets = offsets
-        self.edges = edges
+        self.narrowEdges = narrowEdges
+        self.wideEdges = wideEdges
         self.vertices = vertices
     }
 }

@@ -146,19 +146,20 @@ import Testing
         #expect(throws: IndexBytesError.self) {
             try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: fewer) }
         }
-        // Layout: item count, vertex count, the stripe parts (count, stride, parts), the offsets
-        // (count, stride, Int32s, padded to 8), then the edge numbers (count, stride, UInt32s).
+        // Layout: item count, vertex count, the stripe parts, the offsets, then the two-byte
+        // edge numbers; each array its count and stride, its elements from a multiple of 16
+        // bytes on (eight zero bytes before them when needed), padded to 8.
         func word(_ at: Int) -> Int {
             Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) })
         }
-        let vertexCount = word(8)
+        func elements(_ at: Int) -> Int { (at + 16) % 16 == 0 ? at + 16 : at + 24 }
         var at = 16
-        for _ in 0..<2 {
-            let size = word(at) * word(at + 8)
-            at += 16 + (size + 7) / 8 * 8
+        for _ in 0..<2 { at = elements(at) + (word(at) * word(at + 8) + 7) / 8 * 8 }
+        #expect(word(at + 8) == 2 && word(at) > 0)
+        // An edge 65,535 past its part's first: beyond the vertices of these small shapes.
+        withUnsafeBytes(of: UInt16.max.littleEndian) {
+            bytes.replaceSubrange(elements(at)..<elements(at) + 2, with: $0)
         }
-        #expect(word(at + 8) == 4 && word(at) > 0)
-        withUnsafeBytes(of: UInt32(vertexCount - 1).littleEndian) { bytes.replaceSubrange(at + 16..<at + 20, with: $0) }
         #expect(throws: IndexBytesError.self) {
             try bytes.withUnsafeBytes { try PolygonIndex(storedBytes: $0, shapes: shapes) }
         }

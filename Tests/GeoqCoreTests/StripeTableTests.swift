@@ -79,19 +79,62 @@ import Testing
                 min(max(Int((y - part.boundingBox.minY) * part.stripesPerUnit), 0), part.stripeCount - 1)
             }
             for s in 0..<part.stripeCount {
-                var expected: [UInt32] = []
+                var expected: [Int] = []
                 for ring in ranges[k] where ring.count > 1 {
                     for e in ring.lowerBound..<ring.upperBound - 1 {
                         let low = min(v[e].y, v[e + 1].y), high = max(v[e].y, v[e + 1].y)
-                        if stripe(low) <= s && s <= stripe(high) { expected.append(UInt32(e)) }
+                        if stripe(low) <= s && s <= stripe(high) { expected.append(e) }
                     }
                 }
-                let lower = Int(table.storage.offsets[part.offsetBase + s])
-                let upper = Int(table.storage.offsets[part.offsetBase + s + 1])
-                #expect(Array(table.storage.edges[lower..<upper]) == expected, "part \(k), stripe \(s)")
+                #expect(table.edges(of: k, stripe: s) == expected, "part \(k), stripe \(s)")
             }
         }
         #expect(table.checkInvariants())
+    }
+
+    /// A part of more than 65,536 edges keeps four bytes an edge, the parts around it two
+    /// (numbered from their own first edge, far past 65,536 in the layer): both answer as a ray
+    /// over every edge does, and both read back from stored bytes.
+    @Test func longPartsKeepWideEdgesAndTheOthersNarrow() throws {
+        func star(_ n: Int, at cx: Double, radius: Double, wobble: Double) throws -> Polygon {
+            let points = (0..<n).map { k in
+                let a = Double(k) * 2 * .pi / Double(n)
+                let r = radius * (1 + wobble * sin(37 * a))
+                return Point(x: cx + r * cos(a), y: r * sin(a))
+            }
+            return Polygon(shell: try Ring(closing: points))
+        }
+        let polygons = [
+            try star(300, at: -3, radius: 1, wobble: 0.2), try star(70_000, at: 0, radius: 1, wobble: 0.1),
+            try star(500, at: 3, radius: 1, wobble: 0.3),
+        ]
+        let table = StripeTable(polygons)
+        #expect(table.storage.parts.map(\.isNarrow) == [true, false, true])
+        #expect(table.storage.parts[2].edgeBase > Int32(StripeTable.narrowSpan))
+        #expect(table.storage.wideEdges.count >= 70_000 && table.storage.narrowEdges.count >= 800)
+        #expect(table.checkInvariants())
+
+        let shapes = polygons.map { MultiPolygon([$0]) }
+        var writer = IndexByteWriter()
+        table.write(to: &writer)
+        let read = try writer.bytes.withUnsafeBytes { bytes in
+            var reader = IndexByteReader(bytes)
+            return try StripeTable(from: &reader, featureCount: 3, vertices: LayerVertices(shapes))
+        }
+
+        var rng = SeededRandom(seed: 5)
+        for (k, polygon) in polygons.enumerated() {
+            let points = Array(polygon.shell.points)
+            let edges = Array(zip(points, points.dropFirst()))
+            var probes = (0..<2_000).map { _ in Point(x: rng.uniform(-4.5...4.5), y: rng.uniform(-1.5...1.5)) }
+            probes += points.prefix(500)
+            let wrong = probes.filter { p in
+                let expected = Self.everyEdge(edges, p)
+                return table.locate(p, part: k) != expected || read.locate(p, part: k) != expected
+            }
+            #expect(wrong.isEmpty, "part \(k): \(wrong.count) points answered otherwise, the first: \(wrong.prefix(3))")
+            #expect(probes.contains { table.locate($0, part: k) == .interior })
+        }
     }
 
     @Test func convexPartsKeepAStripePerEdge() throws {
