@@ -56,6 +56,7 @@ public final class GeoPackage {
         at path: String, create: Bool, readOnly: Bool = false, schemaWithFirstLayer: Bool = false
     ) throws(StoreError) -> GeoPackage {
         let mode: SQLiteConnection.Mode = readOnly ? .readOnly : (create ? .readWriteCreate : .readWrite)
+        if readOnly { SQLiteConnection.rollBackInterruptedWrite(at: path) }
         let connection = try SQLiteConnection(path: path, mode: mode)
         let store = GeoPackage(path: path, connection: connection)
         let tableCount: Int64

@@ -57,6 +57,19 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Rolls back the transaction of a writer that died in it (a process killed), if any, so
+    /// that a read-only connection can read the file: the rollback journal it left is "hot",
+    /// only a connection that may write can roll it back, and a read-only one fails on it
+    /// (SQLite code 776, SQLITE_READONLY_ROLLBACK). Reading on a writable connection rolls it
+    /// back under SQLite's locks; the journal of a writer still at work is not hot and stays.
+    /// A file that cannot be opened for writing is left to the read-only connection to report.
+    static func rollBackInterruptedWrite(at path: String) {
+        guard access(path + "-journal", F_OK) == 0,
+            let writable = try? SQLiteConnection(path: path, mode: .readWrite)
+        else { return }
+        _ = try? writable.scalarInt("SELECT count(*) FROM sqlite_master")
+    }
+
     /// Hands every page the open transaction changed to the operating system and waits until
     /// the disk holds them, without committing: the commit then has little left to write. Worth
     /// it when the commit must wait for something else meanwhile. Writing pages ahead is safe

@@ -404,6 +404,32 @@ import Testing
         #expect(try store.layers().isEmpty)
     }
 
+    /// A store whose writer died in a transaction (its rollback journal left "hot") opens
+    /// read-only as it was before the transaction: the journal is rolled back first, which a
+    /// read-only connection cannot do (it failed with SQLite code 776).
+    @Test func readOnlyOpenAfterAWriterDiedRollsItsTransactionBack() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let path = dir.path("s.gpkg")
+        let features = Fixtures.randomPolygons(count: 3_000, vertices: 8, seed: 9)
+        try GeoPackage.open(at: path, create: true).replaceLayer(Fixtures.input("barrios", features))
+        // A writer half-way through a transaction, with a cache so small that it has written
+        // changed pages to the file (its journal synced first, which makes the journal hot
+        // should the writer die): the file and the journal, copied as they are, are what a
+        // writer killed at that moment leaves.
+        let writer = try SQLiteConnection(path: path, mode: .readWrite)
+        try writer.execute(
+            "PRAGMA cache_size = 2; BEGIN IMMEDIATE; DELETE FROM barrios; DELETE FROM rtree_barrios_geom;")
+        let copy = dir.path("copy.gpkg")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: path + "-journal", toPath: copy + "-journal")
+        try writer.execute("ROLLBACK")
+
+        let store = try GeoPackage.open(at: copy, create: false, readOnly: true)
+        #expect(try store.features(of: "barrios") == features)
+        #expect(!FileManager.default.fileExists(atPath: copy + "-journal"))
+    }
+
     @Test func openingSomethingElseFailsNamingThePath() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
