@@ -27,13 +27,29 @@ struct PropertyTable {
         var numbers: [Int32] = []
         var rowStarts = [0]
         rowStarts.reserveCapacity(features.count + 1)
+        // The names of the rows before, by their place in a row's dictionary: the rows of one
+        // reader usually list the same names in the same order (a copy of one dictionary keeps
+        // its order), and comparing a name with the one in its place costs less than hashing it.
+        var lastNames: [String] = []
+        var lastNumbers: [Int] = []
         for feature in features {
-            for (key, value) in feature.properties {
-                let number = numbering[key, default: names.count]
-                if number == names.count {
-                    numbering[key] = number
-                    names.append(key)
-                    kinds.append(nil)
+            for (place, (key, value)) in feature.properties.enumerated() {
+                let number: Int
+                if place < lastNames.count && lastNames[place] == key {
+                    number = lastNumbers[place]
+                } else {
+                    number = numbering[key, default: names.count]
+                    if number == names.count {
+                        numbering[key] = number
+                        names.append(key)
+                        kinds.append(nil)
+                    }
+                    if place < lastNames.count {
+                        (lastNames[place], lastNumbers[place]) = (key, number)
+                    } else {
+                        lastNames.append(key)
+                        lastNumbers.append(number)
+                    }
                 }
                 Self.widen(&kinds[number], by: value)
                 numbers.append(Int32(number))

@@ -236,6 +236,23 @@ struct ShapefileReaderTests {
             c.features[1].properties == ["NUM": .null, "FLT": .null, "OK": .null, "FECHA": .null, "TXT": .string("")])
     }
 
+    /// A field name given twice: the last field's value wins in every record, with a warning;
+    /// every record lists its names in one order (each a copy of the table's dictionary).
+    @Test func dbfFieldNamedTwiceKeepsTheLastValue() throws {
+        let fixture = ShapefileFixture(
+            shapeType: 1, shapes: [.point(0, 0), .point(1, 1), .point(2, 2)],
+            fields: [("A", 3), ("B", 3), ("A", 3)],
+            records: [(false, ["a1", "b1", "z1"]), (false, ["a2", "b2", "z2"]), (false, ["a3", "b3", ""])])
+        let c = try ShapefileReader().read(at: try fixture.write(to: try makeTemporaryDirectory(), name: "twice"))
+        #expect(
+            c.features.map(\.properties) == [
+                ["A": .string("z1"), "B": .string("b1")], ["A": .string("z2"), "B": .string("b2")],
+                ["A": .string(""), "B": .string("b3")],
+            ])
+        #expect(c.warnings.contains { $0.contains("field name 'A' appears twice; the last value wins") })
+        #expect(Set(c.features.map { Array($0.properties.keys) }).count == 1)
+    }
+
     @Test func badNumberInDBF() throws {
         var fixture = ShapefileFixture(
             shapeType: 1, shapes: [.point(0, 0), .point(1, 1)], fields: [("POT", 6)],

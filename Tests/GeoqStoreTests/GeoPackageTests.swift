@@ -85,6 +85,45 @@ import Testing
             ])
     }
 
+    /// Rows whose dictionaries are copies of one (as a shapefile's are: the same names in the
+    /// same order) with a row of other names, one of fewer and one of more among them: every
+    /// value reads back under its own name, every column typed by all its values.
+    @Test func rowsOfOneNameOrderAndOthersKeepEveryValueInItsColumn() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try GeoPackage.open(at: dir.path("store.gpkg"), create: true)
+        let names = (0..<40).map { "campo_\($0)" }
+        var template: [String: PropertyValue] = [:]
+        for name in names { template[name] = .null }
+        let shapes = Fixtures.randomPolygons(count: 8, vertices: 6, seed: 4).map(\.geometry)
+        var written: [Feature] = []
+        for (row, shape) in shapes.enumerated() {
+            var properties = template
+            for (k, name) in names.enumerated() { properties[name] = .number(Double(row * 100 + k)) }
+            if row == 3 {
+                properties = Dictionary(uniqueKeysWithValues: properties.map { ("otro_\($0.key)", $0.value) })
+            }
+            if row == 5 { properties["campo_7"] = nil }
+            if row == 6 { properties["campo_extra"] = .string("texto") }
+            if row == 7 { properties["campo_si"] = .bool(true) }
+            written.append(Feature(id: "\(row)", name: nil, geometry: shape, properties: properties))
+        }
+        try store.replaceLayer(Fixtures.input("one-order", written))
+        let all = Set(written.flatMap(\.properties.keys))
+        let expected = written.map { feature in
+            var f = feature
+            for key in all where f.properties[key] == nil { f.properties[key] = .null }
+            return f
+        }
+        #expect(try store.features(of: "one-order") == expected)
+        let kinds = try GeoPackage.propertyColumns(of: written)
+        #expect(kinds.count == 82)
+        #expect(
+            kinds.filter { $0.kind != .real }.map { "\($0.key) \($0.kind.rawValue)" } == [
+                "campo_extra TEXT", "campo_si BOOLEAN",
+            ])
+    }
+
     /// A new file opened for its first layer gets its tables in that layer's transaction: none
     /// before, a GeoPackage holding the layer after. A first layer refused (in its rows, or
     /// before its transaction for a bad name) still leaves a GeoPackage, without it, as a file
