@@ -215,7 +215,7 @@ struct StripeTable: Sendable {
         return counter.location
     }
 
-    /// The edge numbers stripe `stripe` of part `part` lists, in order.
+    /// The edge numbers stripe `stripe` of part `part` lists, in order; for tests.
     func edges(of part: Int, stripe: Int) -> [Int] {
         let meta = storage.parts[part]
         let range = Int(storage.offsets[meta.offsetBase + stripe])..<Int(storage.offsets[meta.offsetBase + stripe + 1])

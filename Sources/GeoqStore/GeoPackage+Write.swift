@@ -70,10 +70,8 @@ extension GeoPackage {
                     try connection.execute("CREATE TABLE \(q(rowsTable)) (\(columnSQL))")
                 }
                 try connection.execute("CREATE VIRTUAL TABLE \(q(rtree)) USING rtree(id, minx, maxx, miny, maxy)")
-                var firstFID: Int64 = 1
-                if case .before(let fid) = oldRows { firstFID = fid }
                 let extent = try insertFeatures(
-                    layer, table: rowsTable, firstFID: firstFID, rtree: rtree, properties: properties)
+                    layer, table: rowsTable, firstFID: oldRows.firstNewFID, rtree: rtree, properties: properties)
                 var stagedIndex: StagedIndex?
                 if let index = index() { stagedIndex = try stageLayerIndex(of: table, index) }
 
@@ -231,7 +229,7 @@ extension GeoPackage {
     }
 
     /// Where a layer's old rows are while its new rows are written.
-    enum OldRows: Equatable {
+    private enum OldRows: Equatable {
         /// No table of the layer's name exists.
         case none
         /// In the layer's own table, which has the columns the new rows need: the new rows go
@@ -240,6 +238,11 @@ extension GeoPackage {
         /// In a table whose columns differ from the new rows' (or another tool's table of the
         /// layer's name), which a new table replaces.
         case ownTable
+
+        /// The fid of the first new row.
+        var firstNewFID: Int64 {
+            if case .before(let fid) = self { fid } else { 1 }
+        }
     }
 
     /// Where the old rows of layer `table` are, given the column definitions of its new rows.
