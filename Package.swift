@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev
@@ -127,6 +128,13 @@ let package = Package(
                 "GeoqPostGIS",
             ]),
 
+        // Who may ask: API keys (stored as hashes), device tokens (HMAC-signed, one device each),
+        // scopes, the key ring each request is checked against, and rate limits as token
+        // buckets. No HTTP: the service's access gate applies them to requests.
+        .target(
+            name: "GeoqAccess",
+            dependencies: ["GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
+
         // Webhook delivery from the store's outbox: one loop per hook, retries with backoff,
         // dead letters, metrics. POSTs with Foundation's URLSession (as GeoqFetch downloads).
         .target(
@@ -158,7 +166,7 @@ let package = Package(
             name: "GeoqServer",
             dependencies: [
                 "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
-                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS",
+                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -181,7 +189,7 @@ let package = Package(
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
                 "GeoqTrips", "GeoqPROJ", "GeoqTracking",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
-                "GeoqHooks", "GeoqPostGIS", "GeoqNearby",
+                "GeoqHooks", "GeoqPostGIS", "GeoqNearby", "GeoqAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -215,6 +223,9 @@ let package = Package(
                 "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        .testTarget(
+            name: "GeoqAccessTests",
+            dependencies: ["GeoqAccess", "GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqPostGISTests",

@@ -47,7 +47,7 @@ extension EndpointDescription {
 
     public static let events = EndpointDescription(
         path: "/v1/events", operationId: "events",
-        summary: "Tracking events after a sequence, oldest first, for clients that pull.",
+        summary: "The caller's tenant's tracking events after a sequence, oldest first, for clients that pull.",
         parameters: [
             .init(
                 name: "since", required: false,
@@ -56,6 +56,9 @@ extension EndpointDescription {
             .init(
                 name: "limit", required: false, description: "How many at most (default 100).",
                 schema: .integer(1...1000), example: "100"),
+            .init(
+                name: "device", required: false, description: "Only the events of this device (of the caller's tenant).",
+                schema: .string, example: "car-1"),
         ],
         answer: "events: sequence, device, layer, kind, event (its JSON); next: the since of the next call",
         problemStatuses: [400, 404])

@@ -160,7 +160,9 @@ extension Problem {
             en: "the layers are still loading"))
 
     /// Every problem type's title in every language.
-    public static let titles: [String: LocalizedText] = [
+    public static let titles: [String: LocalizedText] = accessTitles.merging(otherTitles) { $1 }
+
+    private static let otherTitles: [String: LocalizedText] = [
         "/problems/missing-parameter": LocalizedText(
             es: "Falta un parámetro obligatorio", eu: "Derrigorrezko parametro bat falta da",
             en: "A required parameter is missing"),

@@ -36,7 +36,7 @@ struct Geoq: AsyncParsableCommand {
             WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
             TrackCommand.self,
             TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self, ListLayers.self, Info.self,
-            ServeCommand.self, HooksCommand.self,
+            ServeCommand.self, HooksCommand.self, KeysCommand.self, DevicesCommand.self,
         ])
 
     /// Parses and runs the command; an error is reported as text, or as a JSON problem object

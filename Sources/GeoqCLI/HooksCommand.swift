@@ -14,13 +14,16 @@ struct HooksCommand: ParsableCommand {
             A hook is a URL to which `geoq serve` POSTs each tracking event (enter, exit, dwell, \
             parked, left) as JSON, with an Idempotency-Key header "<hook id>-<event sequence>", \
             until the receiver answers 2xx (retries with backoff; a dead letter after the last \
-            try). A hook may be limited to one layer and to some event kinds. Hooks live in the \
+            try). A hook belongs to a tenant (--tenant, default "default") and receives only that \
+            tenant's events; it may be limited to one layer and to some event kinds. Hooks live in the \
             store, so a running service sees those added here (and the same checks apply as for \
             POST /v1/hooks).
 
             Examples:
               geoq hooks
               geoq hooks add https://parking.example.org/geoq-events
+              geoq hooks add https://parking.example.org/geoq-events --tenant parking-app
+              geoq hooks list --tenant parking-app
               geoq hooks add http://127.0.0.1:9000/arrivals --layer pamplona-sectors \\
                 --event parked --event left
               geoq hooks list --format json
@@ -37,87 +40,21 @@ struct HooksCommand: ParsableCommand {
         subcommands: [HooksList.self, HooksAdd.self, HooksDelete.self], defaultSubcommand: HooksList.self)
 }
 
-/// The options every `geoq hooks` subcommand takes.
-struct HooksOptions: ParsableArguments {
-    /// What the hooks commands print: sentences or JSON (there is nothing to map).
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-        var output: OutputFormat { self == .text ? .text : .json }
-    }
-
-    @Option(name: .long, help: "Output format: text or json.")
-    var format: Format = .text
-
-    @Option(
-        name: .long,
-        help: "The store: a GeoPackage file or a postgresql:// address (default $GEOQ_STORE, else data/geoq.gpkg).")
-    var store: String?
-
-    /// The store: --store (a file or an address, never an address taken for a file), else the
-    /// usual store.
-    func storeAddress() throws -> StoreAddress {
-        if let store {
-            do { return try StoreAddress(parsing: store) } catch {
-                fail("--store: \(error.description)", code: "bad-arguments")
-                throw ExitCode(ExitStatus.usage)
-            }
-        }
-        do { return .geoPackage(try DataLocations.resolve().storeFile) } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    /// Whether there is a store to read: a database always is (its tables are made on first
-    /// use); a GeoPackage only once its file exists, so that listing never creates one.
-    func storeExists() throws -> Bool {
-        guard let file = try storeAddress().file else { return true }
-        return FileManager.default.fileExists(atPath: file.path)
-    }
-
-    /// Runs `body` over the tracking store; a store error is reported (text or JSON) and ends the
-    /// command: 65 when the GeoPackage cannot be read, 74 when it could not be written, and the
-    /// database's own statuses (``ExitStatus/of(_:)-PostGISError``) for PostgreSQL.
-    func withStore<T>(_ body: (TrackingStore) throws -> T) throws -> T {
-        let store = TrackingStore(address: try storeAddress())
-        do { return try body(store) } catch let error as StoreError {
-            fail(error.description, code: error.code.rawValue)
-            switch error.code {
-            case .storeUnreadable, .notAGeoPackage: throw ExitCode(ExitStatus.dataError)
-            default: throw ExitCode(ExitStatus.ioError)
-            }
-        } catch let error as PostGISError {
-            fail(error.description, code: error.code)
-            throw ExitCode(ExitStatus.of(error))
-        }
-    }
-
-    func fail(_ message: String, code: String) {
-        var stderr = StandardError()
-        stderr.write(
-            format == .text
-                ? "geoq: error: \(message)\n" : AnswerRenderer.errorJSON(code: code, message: message) + "\n")
-    }
-
-    func write(text: String, json: Any) {
-        var out = StandardOutput()
-        out.write(format == .text ? text : AnswerRenderer.serialise(json, pretty: true) + "\n")
-    }
-
-    /// A hook as JSON: the same fields `GET /v1/hooks` gives.
-    static func object(_ hook: Hook) -> [String: Any] {
+extension Hook {
+    /// A hook as JSON: the same fields `GET /v1/hooks` gives, and its tenant.
+    var object: [String: Any] {
         var object: [String: Any] = [
-            "id": hook.id, "url": hook.url, "created": ISO8601DateFormatter().string(from: hook.created),
+            "id": id, "tenant": tenant, "url": url, "created": ISO8601DateFormatter().string(from: created),
         ]
-        if let layer = hook.layer { object["layer"] = layer }
-        if let events = hook.events { object["events"] = events }
+        if let layer { object["layer"] = layer }
+        if let events { object["events"] = events }
         return object
     }
 
-    /// A hook as one line of text: id, URL, then what it is limited to.
-    static func line(_ hook: Hook) -> String {
-        "\(hook.id)\t\(hook.url)\tlayer: \(hook.layer ?? "any")\tevents: "
-            + (hook.events?.joined(separator: ",") ?? "all") + "\tcreated "
-            + ISO8601DateFormatter().string(from: hook.created)
+    /// A hook as one line of text: id, tenant, URL, then what it is limited to.
+    var line: String {
+        "\(id)\t\(tenant)\t\(url)\tlayer: \(layer ?? "any")\tevents: "
+            + (events?.joined(separator: ",") ?? "all") + "\tcreated " + ISO8601DateFormatter().string(from: created)
     }
 }
 
@@ -125,14 +62,17 @@ struct HooksOptions: ParsableArguments {
 struct HooksList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the hooks, by id.")
 
-    @OptionGroup var options: HooksOptions
+    @Option(name: .long, help: "Only the hooks of this tenant (default: every tenant's).")
+    var tenant: String?
+
+    @OptionGroup var options: StoreCommandOptions
 
     func run() throws {
         // Listing never creates a store: no file means no hooks.
-        let hooks = try options.storeExists() ? try options.withStore { try $0.hooks() } : []
+        let hooks = try options.storeExists() ? try options.withStore { try $0.hooks(tenant: tenant) } : []
         options.write(
-            text: hooks.isEmpty ? "No hooks.\n" : hooks.map { HooksOptions.line($0) + "\n" }.joined(),
-            json: ["hooks": hooks.map(HooksOptions.object)])
+            text: hooks.isEmpty ? "No hooks.\n" : hooks.map { $0.line + "\n" }.joined(),
+            json: ["hooks": hooks.map(\.object)])
     }
 }
 
@@ -157,7 +97,10 @@ struct HooksAdd: ParsableCommand {
         help: "Only events of this kind: \(HookRequest.eventKinds.joined(separator: ", ")) (repeat for several).")
     var events: [String] = []
 
-    @OptionGroup var options: HooksOptions
+    @Option(name: .long, help: "The tenant whose events the hook receives.")
+    var tenant = defaultTenant
+
+    @OptionGroup var options: StoreCommandOptions
 
     /// The option each of `HookRequest`'s fields comes from, to name it in an error.
     static let optionOfField = ["url": "URL", "layer": "--layer", "events": "--event"]
@@ -174,9 +117,9 @@ struct HooksAdd: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let hook = try options.withStore { store in
-            try store.addHook(url: request.url, layer: request.layer, events: request.events)
+            try store.addHook(tenant: tenant, url: request.url, layer: request.layer, events: request.events)
         }
-        options.write(text: "Added hook \(HooksOptions.line(hook))\n", json: HooksOptions.object(hook))
+        options.write(text: "Added hook \(hook.line)\n", json: hook.object)
     }
 }
 
@@ -190,10 +133,13 @@ struct HooksDelete: ParsableCommand {
     @Argument(help: "The hook's id (as `geoq hooks list` shows it).")
     var id: Int64
 
-    @OptionGroup var options: HooksOptions
+    @Option(name: .long, help: "Only if the hook is this tenant's.")
+    var tenant: String?
+
+    @OptionGroup var options: StoreCommandOptions
 
     func run() throws {
-        let deleted = try options.storeExists() ? try options.withStore { try $0.deleteHook(id: id) } : false
+        let deleted = try options.storeExists() ? try options.withStore { try $0.deleteHook(tenant: tenant, id: id) } : false
         guard deleted else {
             options.fail("no hook with id \(id) (see geoq hooks list)", code: "unknown-hook")
             throw ExitCode(ExitStatus.usage)

@@ -47,6 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
               /[?lat=&lon=][&lang=]     the map page (Leaflet from --assets)
               /openapi.json, /metrics   the OpenAPI 3.1 document, Prometheus metrics
 
+            Access: the read endpoints above are open (unless --private-reads); POST /v1/fixes \
+            and /v1/devices/{id}/token need a key with the track scope (or a device token), \
+            /v1/events events, /v1/hooks hooks, /metrics and DELETE /v1/devices/{id} admin \
+            (`geoq keys add`; clients send Authorization: Bearer KEY). Only the Host values of \
+            --allowed-host are served; writes take JSON or NDJSON bodies only; browsers' pages \
+            of other origins are refused unless --cors-origin names them. Requests without a \
+            key are limited per client address (--rate-anonymous), each key to its rate; a 429 \
+            says when to come back. docs/SECURITY.md has the threat model and the defaults.
+
             Errors are RFC 9457 problem+json bodies that name the parameter at fault. \
             Limits: a body over --max-body-bytes or a batch over --max-batch points is \
             refused (413); a batch running past --request-timeout stops with a last line \
@@ -64,6 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
               geoq serve --threads 1
+              geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
+              geoq serve --metrics-host 127.0.0.1 --retain-events 7d --max-devices 5000
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
               geoq serve --header-timeout 10 --idle-timeout 30 --max-connections 2000
@@ -138,6 +149,8 @@ struct ServeCommand: AsyncParsableCommand {
         ))
     var maxConnections = ConnectionLimits.defaultMaxConnections
 
+    @OptionGroup(title: "Access and tracking limits") var access: ServeAccessOptions
+
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)),
@@ -190,7 +203,9 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
         let trackingStore = TrackingStore(address: chosen)
-        let tracking = Tracking(store: trackingStore, delivery: HookDelivery(store: trackingStore))
+        let tracking = Tracking(
+            store: trackingStore, delivery: HookDelivery(store: trackingStore), limits: access.limits)
+        let gate = AccessGate(rules: access.rules(listeningOn: host), keys: tracking.keys)
         let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host
@@ -199,7 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await runService(
                 address: address, state: startup.state, reloader: startup.reloader, limits: limits,
                 connections: connectionLimits, logRequests: logRequests, page: page, tracking: tracking,
-                metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
+                gate: gate, metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

@@ -50,7 +50,8 @@ public struct DeliveryOptions: Sendable {
 }
 
 extension Duration {
-    var seconds: Double {
+    /// The span in seconds.
+    public var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

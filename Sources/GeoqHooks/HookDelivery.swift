@@ -51,7 +51,7 @@ public final class HookDelivery: Sendable {
             while !Task.isCancelled {
                 let seen = signal.generation
                 let hooks: [Hook]
-                do { hooks = try store.hooks() } catch {
+                do { hooks = try store.hooks(tenant: nil) } catch {
                     logger.error("cannot read the hooks", metadata: ["error": "\(error)"])
                     hooks = []
                 }
@@ -80,7 +80,7 @@ public final class HookDelivery: Sendable {
         while !Task.isCancelled {
             let seen = signal.generation
             do {
-                guard try store.hooks().contains(where: { $0.id == hook.id }) else { return }
+                guard try store.hooks(tenant: nil).contains(where: { $0.id == hook.id }) else { return }
                 let limit = options.claimSize(shared: store.isShared)
                 let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
                 for entry in due {

@@ -66,33 +66,32 @@ public struct TrackingStore: Sendable {
         return try TrackingTables(path: storeFile.path)
     }
 
-    /// Writes tracks, events and the outbox rows of every hook each event matches (its layer,
-    /// its kind) in one transaction: all or nothing. Returns the events' global sequences.
+    /// Writes tracks, events and the outbox rows of every hook each event matches (its tenant,
+    /// its layer, its kind) in one transaction: all or nothing. Returns the events' global
+    /// sequences.
     @discardableResult
-    public func commit(
-        tracks: [(device: String, layer: String, state: Data)], events: [StoredEvent], now: Date = Date()
-    ) throws -> [Int64] {
-        let rows = tracks.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }
-        return try tables().commit(tracks: rows, events: events, now: now)
+    public func commit(tracks: [TrackRow], events: [StoredEvent], now: Date = Date()) throws -> [Int64] {
+        try tables().commit(tracks: tracks, events: events, now: now)
     }
 
     /// Applies a batch to the tracks of `keys` with them locked against every other writer:
     /// `advance` gets their current tracks (those that exist) and returns the tracks and events
     /// to write, all in one transaction. `advance` may run more than once (PostgreSQL retries a
     /// transaction it rolled back to break a deadlock): it must depend on its argument only.
-    /// On a GeoPackage (one service process owns the file) it reads, advances and commits.
+    /// With `maxDevices`, a batch that would give a tenant more devices than that is refused
+    /// (``TrackingLimitError``) and nothing is written.
     @discardableResult
     public func advanceLocked(
-        _ keys: [(device: String, layer: String)], now: Date = Date(),
+        _ keys: [(tenant: String, device: String, layer: String)], now: Date = Date(), maxDevices: Int? = nil,
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> [Int64] {
-        if let postgres { return try postgres.advanceLocked(keys, now: now, advance) }
+        if let postgres { return try postgres.advanceLocked(keys, now: now, maxDevices: maxDevices, advance) }
         let tables = try open()
         var rows: [TrackRow] = []
-        for key in Set(keys.map { TrackRow(device: $0.device, layer: $0.layer, state: Data()) }) {
-            rows += try tables.tracks(device: key.device, layer: key.layer)
+        for key in Set(keys.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Data()) }) {
+            rows += try tables.tracks(tenant: key.tenant, device: key.device, layer: key.layer)
         }
-        let change = try advance(rows.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) })
+        let change = try advance(rows.sorted { ($0.tenant, $0.device, $0.layer) < ($1.tenant, $1.device, $1.layer) })
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
@@ -105,30 +104,67 @@ public struct TrackingStore: Sendable {
     ) throws -> [Int64] {
         if let postgres { return try postgres.sweepLocked(now: now, end) }
         let tables = try open()
-        let change = try end(try tables.tracks())
+        let change = try end(try tables.tracks(tenant: nil))
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
-    /// Every track, or those of one device and/or layer.
-    public func tracks(device: String? = nil, layer: String? = nil) throws -> [TrackRow] {
-        try tables().tracks(device: device, layer: layer)
-    }
-
-    /// Events after sequence `since` (0: from the first), oldest first, at most `limit`.
-    public func events(since: Int64, limit: Int) throws -> [EventRecord] {
-        try tables().events(since: since, limit: limit)
-    }
-
-    public func addHook(url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date()) throws
-        -> Hook
+    /// `tenant`'s tracks (nil: every tenant's, the operator's view), or those of one device
+    /// and/or layer, or those updated since an instant.
+    public func tracks(tenant: String?, device: String? = nil, layer: String? = nil, updatedSince: Date? = nil)
+        throws -> [TrackRow]
     {
-        try tables().addHook(url: url, layer: layer, events: events, now: now)
+        try tables().tracks(tenant: tenant, device: device, layer: layer, updatedSince: updatedSince)
     }
 
-    public func hooks() throws -> [Hook] { try tables().hooks() }
+    /// How many devices `tenant` has a track of.
+    public func deviceCount(tenant: String) throws -> Int { try tables().deviceCount(tenant: tenant) }
 
-    /// Deletes a hook and marks its pending deliveries dead ("hook deleted"); false when unknown.
-    public func deleteHook(id: Int64) throws -> Bool { try tables().deleteHook(id: id) }
+    /// `tenant`'s events (nil: every tenant's) after sequence `since` (0: from the first), oldest
+    /// first, at most `limit`; all of them or one device's.
+    public func events(tenant: String?, device: String? = nil, since: Int64, limit: Int) throws -> [EventRecord] {
+        try tables().events(tenant: tenant, device: device, since: since, limit: limit)
+    }
+
+    public func addHook(
+        tenant: String, url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date()
+    ) throws -> Hook {
+        try tables().addHook(tenant: tenant, url: url, layer: layer, events: events, now: now)
+    }
+
+    /// `tenant`'s hooks (nil: every tenant's: the delivery's and the operator's view).
+    public func hooks(tenant: String?) throws -> [Hook] { try tables().hooks(tenant: tenant) }
+
+    /// Deletes a hook of `tenant` (nil: of any) and marks its pending deliveries dead ("hook
+    /// deleted"); false when `tenant` has no such hook.
+    public func deleteHook(tenant: String?, id: Int64) throws -> Bool { try tables().deleteHook(tenant: tenant, id: id) }
+
+    /// Removes everything of `device` in `tenant`, in one transaction: its tracks, its events,
+    /// and every delivery of them (the right to erasure).
+    public func erase(tenant: String, device: String) throws -> Erasure {
+        try tables().erase(tenant: tenant, device: device)
+    }
+
+    /// Removes the events (with their deliveries) committed before `eventsBefore` and the tracks
+    /// not updated since `tracksBefore`.
+    @discardableResult
+    public func purge(eventsBefore: Date?, tracksBefore: Date?) throws -> Purge {
+        try tables().purge(eventsBefore: eventsBefore, tracksBefore: tracksBefore, batch: 5_000)
+    }
+
+    // MARK: Keys and settings
+
+    public func addKey(_ key: StoredKey) throws { try tables().addKey(key) }
+
+    /// Every key, revoked and expired ones included.
+    public func keys() throws -> [StoredKey] { try tables().keys() }
+
+    /// Revokes key `id`; false when unknown or revoked already.
+    public func revokeKey(id: String, at now: Date = Date()) throws -> Bool { try tables().revokeKey(id: id, at: now) }
+
+    /// The setting `name`, stored as `value` by whoever asks first.
+    public func setting(_ name: String, orStore value: Data) throws -> Data {
+        try tables().setting(name, orStore: value)
+    }
 
     /// `hook`'s pending deliveries due at `now`, oldest event first.
     public func due(hook: Int64, now: Date = Date(), limit: Int) throws -> [OutboxEntry] {

@@ -6,35 +6,46 @@ import PostgresNIO
 /// with a lease through which several replicas share the deliveries.
 extension PostgresTracking {
     /// Adds a hook; it receives the events committed from now on.
-    public func addHook(url: String, layer: String?, events: [String]?, now: Date = Date()) throws -> Hook {
+    public func addHook(tenant: String, url: String, layer: String?, events: [String]?, now: Date = Date()) throws
+        -> Hook
+    {
         try withConnection { db in
             let rows = try db.query(
                 """
-                INSERT INTO \(unescaped: hooksTable) (url, layer, events, created)
-                VALUES (\(url), \(layer), \(events), \(now)) RETURNING id
+                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created)
+                VALUES (\(tenant), \(url), \(layer), \(events), \(now)) RETURNING id
                 """)
             guard let id = try rows.first?.decode(Int64.self) else {
                 throw PostGISError.queryFailed(
                     address: address.description, sqlState: "02000", message: "INSERT of a hook returned no id")
             }
-            return Hook(id: id, url: url, layer: layer, events: events, created: now)
+            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: now)
         }
     }
 
     /// Every hook, by id.
-    public func hooks() throws -> [Hook] { try withConnection { try readHooks(on: $0) } }
+    /// `tenant`'s hooks (nil: every tenant's), by id.
+    public func hooks(tenant: String?) throws -> [Hook] {
+        try withConnection { try readHooks(on: $0).filter { tenant == nil || $0.tenant == tenant } }
+    }
 
     func readHooks(on db: PGConnection) throws -> [Hook] {
-        try db.query("SELECT id, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
-            let (id, url, layer, events, created) = try $0.decode((Int64, String, String?, [String]?, Date).self)
-            return Hook(id: id, url: url, layer: layer, events: events, created: created)
+        try db.query("SELECT id, tenant, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
+            let (id, tenant, url, layer, events, created) = try $0.decode(
+                (Int64, String, String, String?, [String]?, Date).self)
+            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: created)
         }
     }
 
-    /// Deletes a hook; its pending deliveries become dead ("hook deleted"). False when unknown.
-    public func deleteHook(id: Int64) throws -> Bool {
+    /// Deletes a hook of `tenant` (nil: of any); its pending deliveries become dead ("hook
+    /// deleted"). False when `tenant` has no such hook, whether or not another tenant has.
+    public func deleteHook(tenant: String?, id: Int64) throws -> Bool {
         try inTransaction { db in
-            let deleted = try db.query("DELETE FROM \(unescaped: hooksTable) WHERE id = \(id) RETURNING id")
+            let deleted = try db.query(
+                """
+                DELETE FROM \(unescaped: hooksTable) WHERE id = \(id) AND (\(tenant)::text IS NULL OR tenant = \(tenant))
+                RETURNING id
+                """)
             guard !deleted.isEmpty else { return false }
             try db.query(
                 """

@@ -40,6 +40,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     var eventsTable: String { "\(schema).geoq_events" }
     var hooksTable: String { "\(schema).geoq_hooks" }
     var outboxTable: String { "\(schema).geoq_outbox" }
+    var keysTable: String { "\(schema).geoq_keys" }
+    var settingsTable: String { "\(schema).geoq_settings" }
 
     /// Runs `body` on a pooled connection, the tables made first when this process has not yet.
     @discardableResult
@@ -79,19 +81,20 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 // state NULL: a row made only to be locked, before the device's first track.
                 """
                 CREATE TABLE IF NOT EXISTS \(tracksTable) (
-                  device text NOT NULL, layer text NOT NULL, state json, updated timestamptz NOT NULL,
-                  PRIMARY KEY (device, layer))
+                  tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state json,
+                  updated timestamptz NOT NULL, PRIMARY KEY (tenant, device, layer))
                 """,
                 // json (not jsonb): the body is POSTed byte for byte as the engine wrote it.
                 """
                 CREATE TABLE IF NOT EXISTS \(eventsTable) (
                   sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, device text NOT NULL,
-                  layer text NOT NULL, kind text NOT NULL, created timestamptz NOT NULL, body json NOT NULL)
+                  layer text NOT NULL, kind text NOT NULL, created timestamptz NOT NULL, body json NOT NULL,
+                  tenant text NOT NULL DEFAULT 'default')
                 """,
                 """
                 CREATE TABLE IF NOT EXISTS \(hooksTable) (
                   id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, url text NOT NULL, layer text,
-                  events text[], created timestamptz NOT NULL)
+                  events text[], created timestamptz NOT NULL, tenant text NOT NULL DEFAULT 'default')
                 """,
                 """
                 CREATE TABLE IF NOT EXISTS \(outboxTable) (
@@ -103,6 +106,31 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                   last_error text, delivered timestamptz)
                 """,
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_due ON \(outboxTable) (hook, state, next_attempt)",
+                """
+                CREATE TABLE IF NOT EXISTS \(keysTable) (
+                  id text PRIMARY KEY, tenant text NOT NULL, scopes text[] NOT NULL, hash text NOT NULL UNIQUE,
+                  created timestamptz NOT NULL, expires timestamptz, revoked timestamptz, rate double precision)
+                """,
+                "CREATE TABLE IF NOT EXISTS \(settingsTable) (name text PRIMARY KEY, value bytea NOT NULL)",
+                // A store written before tenants existed: its rows join the default tenant.
+                "ALTER TABLE \(tracksTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
+                "ALTER TABLE \(eventsTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
+                "ALTER TABLE \(hooksTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
+                """
+                DO $$ BEGIN
+                  IF NOT EXISTS (
+                    SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+                    WHERE i.indrelid = '\(tracksTable)'::regclass AND i.indisprimary AND a.attname = 'tenant')
+                  THEN
+                    ALTER TABLE \(tracksTable) DROP CONSTRAINT IF EXISTS geoq_tracks_pkey;
+                    ALTER TABLE \(tracksTable) ADD PRIMARY KEY (tenant, device, layer);
+                  END IF;
+                END $$
+                """,
+                "CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON \(tracksTable) (updated)",
+                "CREATE INDEX IF NOT EXISTS geoq_events_tenant ON \(eventsTable) (tenant, device, sequence)",
+                "CREATE INDEX IF NOT EXISTS geoq_events_created ON \(eventsTable) (created)",
+                "CREATE INDEX IF NOT EXISTS geoq_outbox_event ON \(outboxTable) (event)",
             ]
             for statement in statements { try db.query(PostgresQuery(unsafeSQL: statement)) }
         }
@@ -122,27 +150,39 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     /// depend on its argument only. Returns the sequences of the events written.
     @discardableResult
     public func advanceLocked(
-        _ keys: [(device: String, layer: String)], now: Date = Date(),
+        _ keys: [(tenant: String, device: String, layer: String)], now: Date = Date(), maxDevices: Int? = nil,
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> [Int64] {
         // One order for every batch, so that two batches wait for each other instead of deadlocking.
-        let sorted = Set(keys.map { "\($0.device)\u{0}\($0.layer)" }).sorted().map {
+        let sorted = Set(keys.map { "\($0.tenant)\u{0}\($0.device)\u{0}\($0.layer)" }).sorted().map {
             $0.split(separator: "\u{0}", omittingEmptySubsequences: false)
         }
-        let devices = sorted.map { String($0[0]) }
-        let layers = sorted.map { String($0[1]) }
+        let tenants = sorted.map { String($0[0]) }
+        let devices = sorted.map { String($0[1]) }
+        let layers = sorted.map { String($0[2]) }
         return try inTransaction { db in
-            try db.query(
+            let made = try db.query(
                 """
-                INSERT INTO \(unescaped: tracksTable) (device, layer, state, updated)
-                SELECT d, l, NULL, \(now) FROM unnest(\(devices)::text[], \(layers)::text[]) AS k(d, l) ORDER BY d, l
-                ON CONFLICT (device, layer) DO NOTHING
+                INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated)
+                SELECT t, d, l, NULL, \(now)
+                FROM unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l) ORDER BY t, d, l
+                ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant
                 """)
+            // New devices: the tenant's count checked in the same transaction (refused: nothing kept).
+            if let maxDevices {
+                for tenant in Set(try made.map { try $0.decode(String.self) }) {
+                    let count = try db.query(
+                        "SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)"
+                    ).first?.decode(Int.self) ?? 0
+                    if count > maxDevices { throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: maxDevices) }
+                }
+            }
             let locked = try db.query(
                 """
-                SELECT t.device, t.layer, t.state::text FROM \(unescaped: tracksTable) t
-                JOIN unnest(\(devices)::text[], \(layers)::text[]) AS k(d, l) ON t.device = k.d AND t.layer = k.l
-                ORDER BY t.device, t.layer FOR UPDATE OF t
+                SELECT t.tenant, t.device, t.layer, t.state::text FROM \(unescaped: tracksTable) t
+                JOIN unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l)
+                  ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
+                ORDER BY t.tenant, t.device, t.layer FOR UPDATE OF t
                 """)
             let change = try advance(try trackRows(locked))
             return try write(tracks: change.tracks, events: change.events, now: now, on: db)
@@ -160,8 +200,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         try inTransaction { db in
             let locked = try db.query(
                 """
-                SELECT device, layer, state::text FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
-                ORDER BY device, layer FOR UPDATE SKIP LOCKED
+                SELECT tenant, device, layer, state::text FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
+                ORDER BY tenant, device, layer FOR UPDATE SKIP LOCKED
                 """)
             let change = try end(try trackRows(locked))
             return try write(tracks: change.tracks, events: change.events, now: now, on: db)
@@ -170,8 +210,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
 
     private func trackRows(_ rows: [PostgresRow]) throws -> [TrackRow] {
         try rows.compactMap { row in
-            let (device, layer, state) = try row.decode((String, String, String?).self)
-            return state.map { TrackRow(device: device, layer: layer, state: Data($0.utf8)) }
+            let (tenant, device, layer, state) = try row.decode((String, String, String, String?).self)
+            return state.map { TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.utf8)) }
         }
     }
 
@@ -182,10 +222,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         if !tracks.isEmpty {
             try db.query(
                 """
-                INSERT INTO \(unescaped: tracksTable) (device, layer, state, updated)
-                SELECT d, l, CAST(s AS json), \(now)
-                FROM unnest(\(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { String(decoding: $0.state, as: UTF8.self) })::text[]) AS t(d, l, s)
-                ON CONFLICT (device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated)
+                SELECT t, d, l, CAST(s AS json), \(now)
+                FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { String(decoding: $0.state, as: UTF8.self) })::text[]) AS t(t, d, l, s)
+                ON CONFLICT (tenant, device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
                 """)
         }
         guard !events.isEmpty else { return [] }
@@ -193,10 +233,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         try db.query("SELECT pg_advisory_xact_lock(hashtext(\(eventsTable)))")
         let inserted = try db.query(
             """
-            INSERT INTO \(unescaped: eventsTable) (device, layer, kind, created, body)
-            SELECT d, l, k, \(now), CAST(b AS json)
-            FROM unnest(\(events.map(\.device))::text[], \(events.map(\.layer))::text[], \(events.map(\.kind))::text[], \(events.map { String(decoding: $0.body, as: UTF8.self) })::text[])
-              WITH ORDINALITY AS e(d, l, k, b, n)
+            INSERT INTO \(unescaped: eventsTable) (tenant, device, layer, kind, created, body)
+            SELECT t, d, l, k, \(now), CAST(b AS json)
+            FROM unnest(\(events.map(\.tenant))::text[], \(events.map(\.device))::text[], \(events.map(\.layer))::text[], \(events.map(\.kind))::text[], \(events.map { String(decoding: $0.body, as: UTF8.self) })::text[])
+              WITH ORDINALITY AS e(t, d, l, k, b, n)
             ORDER BY n RETURNING sequence
             """)
         // Rows are numbered in the order inserted, so the sorted sequences follow `events`.
@@ -204,7 +244,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         let hooks = try readHooks(on: db)
         var outbox: (hooks: [Int64], events: [Int64], keys: [String]) = ([], [], [])
         for (event, sequence) in zip(events, sequences) {
-            for hook in hooks where hook.matches(layer: event.layer, kind: event.kind) {
+            for hook in hooks where hook.matches(event) {
                 outbox.hooks.append(hook.id)
                 outbox.events.append(sequence)
                 outbox.keys.append(TrackingTables.idempotencyKey(hook: hook.id, sequence: sequence))
@@ -221,34 +261,49 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         return sequences
     }
 
-    /// Every track, or those of one device and/or layer.
-    public func tracks(device: String? = nil, layer: String? = nil) throws -> [TrackRow] {
+    /// A tenant's tracks (nil: every tenant's), or those of one device and/or layer.
+    public func tracks(tenant: String?, device: String? = nil, layer: String? = nil, updatedSince: Date? = nil)
+        throws -> [TrackRow]
+    {
         try withConnection { db in
             try trackRows(
                 db.query(
                     """
-                    SELECT device, layer, state::text FROM \(unescaped: tracksTable)
-                    WHERE state IS NOT NULL AND (\(device)::text IS NULL OR device = \(device))
+                    SELECT tenant, device, layer, state::text FROM \(unescaped: tracksTable)
+                    WHERE state IS NOT NULL AND (\(tenant)::text IS NULL OR tenant = \(tenant))
+                      AND (\(device)::text IS NULL OR device = \(device))
                       AND (\(layer)::text IS NULL OR layer = \(layer))
-                    ORDER BY device, layer
+                      AND (\(updatedSince)::timestamptz IS NULL OR updated >= \(updatedSince))
+                    ORDER BY tenant, device, layer
                     """))
         }
     }
 
-    /// Events after `since` (a sequence; 0 for all), oldest first, at most `limit`.
-    public func events(since: Int64, limit: Int) throws -> [EventRecord] {
+    /// How many devices `tenant` has a track of.
+    public func deviceCount(tenant: String) throws -> Int {
+        try withConnection { db in
+            try db.query("SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)")
+                .first?.decode(Int.self) ?? 0
+        }
+    }
+
+    /// `tenant`'s events (nil: every tenant's) after sequence `since` (0 for all), oldest first,
+    /// at most `limit`, all of them or one device's.
+    public func events(tenant: String?, device: String? = nil, since: Int64, limit: Int) throws -> [EventRecord] {
         try withConnection { db in
             try db.query(
                 """
-                SELECT sequence, device, layer, kind, created, body::text FROM \(unescaped: eventsTable)
-                WHERE sequence > \(since) ORDER BY sequence LIMIT \(Int64(limit))
+                SELECT sequence, tenant, device, layer, kind, created, body::text FROM \(unescaped: eventsTable)
+                WHERE sequence > \(since) AND (\(tenant)::text IS NULL OR tenant = \(tenant))
+                  AND (\(device)::text IS NULL OR device = \(device))
+                ORDER BY sequence LIMIT \(Int64(limit))
                 """
             ).map { row in
-                let (sequence, device, layer, kind, created, body) = try row.decode(
-                    (Int64, String, String, String, Date, String).self)
+                let (sequence, tenant, device, layer, kind, created, body) = try row.decode(
+                    (Int64, String, String, String, String, Date, String).self)
                 return EventRecord(
                     sequence: sequence,
-                    event: StoredEvent(device: device, layer: layer, kind: kind, body: Data(body.utf8)),
+                    event: StoredEvent(tenant: tenant, device: device, layer: layer, kind: kind, body: Data(body.utf8)),
                     created: created)
             }
         }

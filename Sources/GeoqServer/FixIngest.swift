@@ -6,31 +6,27 @@ import GeoqParking
 import GeoqQuery
 import GeoqStore
 import GeoqTracking
+import Synchronization
 
 /// Device fixes into events: every device's track on every layer, advanced by the geofence engine
 /// one fix at a time, and each batch's tracks, events and webhook outbox rows committed to the
 /// store in one transaction before it is answered, so that nothing acknowledged can be lost.
 ///
-/// An actor: fixes of one device must be applied in order, and a batch's commit must not
-/// interleave with another's. On a GeoPackage the tracks are kept in memory, read from the
-/// store at the first batch, so that a restarted service goes on where it stopped. On a shared
-/// store (PostgreSQL, several replicas) nothing is kept: each batch and each sweep reads its
-/// tracks under row locks and commits before it returns (see `TrackingStore.advanceLocked`),
-/// so that any replica may take any device.
-actor FixIngest {
+/// On a GeoPackage the tracks of each tenant are kept by that tenant's own actor
+/// (``TenantTracks``): fixes of one device are applied in order and a tenant's commits do not
+/// interleave, while one tenant's large batch does not hold up another's. The tracks are read
+/// from the store at the first batch or sweep, so that a restarted service goes on where it
+/// stopped; a device outside every feature and silent past ``TrackingLimits/idleInMemory`` leaves
+/// memory and is read back at its next fix. On a shared store (PostgreSQL, several replicas)
+/// nothing is kept: each batch and each sweep reads its tracks under row locks and commits
+/// before it returns (see `TrackingStore.advanceLocked`), so that any replica may take any device.
+final class FixIngest: Sendable {
     let store: TrackingStore
     let delivery: (@Sendable () -> Void)?
     let options: GeofenceOptions
-    /// The store's tracking tables, opened at the first commit and kept (dropped after a failed
-    /// commit, so that the next one opens them afresh).
-    private var tables: TrackingTables?
-    /// Tracks by device and layer; nil until read from the store.
-    private var tracks: [TrackKey: DeviceTrack]?
-
-    struct TrackKey: Hashable {
-        var device: String
-        var layer: String
-    }
+    let limits: TrackingLimits
+    /// Each tenant's tracks (GeoPackage only), made at the first read of the store.
+    private let shards = Mutex<[String: TenantTracks]?>(nil)
 
     /// What a batch did: the events it produced (in order), the fixes ignored as older or
     /// repeated, and the bad ones.
@@ -41,9 +37,13 @@ actor FixIngest {
         var events: [TrackingEvent]
     }
 
-    init(store: TrackingStore, options: GeofenceOptions = GeofenceOptions(), wake: (@Sendable () -> Void)? = nil) {
+    init(
+        store: TrackingStore, options: GeofenceOptions = GeofenceOptions(), limits: TrackingLimits = TrackingLimits(),
+        wake: (@Sendable () -> Void)? = nil
+    ) {
         self.store = store
         self.options = options
+        self.limits = limits
         self.delivery = wake
     }
 
@@ -58,78 +58,76 @@ actor FixIngest {
         return Geofencer(layer: lookup.layer, geodesic: data.geodesic, options: options, parkQuery: park)
     }
 
-    /// Applies `fixes` in order on `layer` and commits what changed.
-    func ingest(_ batch: FixReader.Batch, layer: String, data: ServiceData) throws -> Outcome {
+    /// Applies `batch`'s fixes in order to `tenant`'s devices on `layer` and commits what changed.
+    func ingest(_ batch: FixReader.Batch, tenant: String, layer: String, data: ServiceData) async throws -> Outcome {
         let fences = try geofencer(layer: layer, data: data)
-        if store.isShared { return try ingestLocked(batch, layer: layer, fences: fences) }
-        var all = try takeTracks()
-        var before: [TrackKey: DeviceTrack?] = [:]
-        var events: [TrackingEvent] = []
-        var ignored = 0
-        for fix in batch.fixes {
-            let key = TrackKey(device: fix.device, layer: layer)
-            var track = all[key]
-            if !before.keys.contains(key) { before[key] = track }
-            let advance = fences.advance(&track, with: fix)
-            if advance.ignored != nil { ignored += 1 }
-            all[key] = track
-            events += advance.events
+        let change: TenantTracks.Change
+        if store.isShared {
+            change = try ingestLocked(batch.fixes, tenant: tenant, layer: layer, fences: fences)
+        } else {
+            change = try await shard(tenant).ingest(batch.fixes, layer: layer, fences: fences)
         }
-        try commit(&all, before: before, events: events)
+        if !change.events.isEmpty { delivery?() }
         return Outcome(
-            accepted: batch.fixes.count - ignored, ignored: ignored, errors: batch.errors.map(\.description),
-            events: events)
+            accepted: batch.fixes.count - change.ignored, ignored: change.ignored,
+            errors: batch.errors.map(\.description), events: change.events)
     }
 
     /// Ends the stays of devices silent past the timeout, and of devices in a feature a reload
-    /// removed (synthetic exits).
-    func sweep(data: ServiceData, now: Date = Date()) throws {
+    /// removed (synthetic exits); lets idle devices leave memory.
+    func sweep(data: ServiceData, now: Date = Date()) async throws {
         if store.isShared { return try sweepLocked(data: data, now: now) }
-        var all = try takeTracks()
-        var before: [TrackKey: DeviceTrack?] = [:]
-        var events: [TrackingEvent] = []
-        var fencers: [String: Geofencer?] = [:]
-        for (key, track) in all where track.featureID != nil {
-            if fencers[key.layer] == nil { fencers[key.layer] = try? geofencer(layer: key.layer, data: data) }
-            guard let fences = fencers[key.layer] ?? nil else { continue }
-            var t = track
-            var ended = fences.expire(&t, at: now)
-            if ended.isEmpty { ended = fences.reconcile(&t, with: fences.layer, at: now) }
-            guard !ended.isEmpty else { continue }
-            before[key] = track
-            all[key] = t
-            events += ended
+        var ended = false
+        for shard in try allShards() {
+            ended = try await shard.sweep(fencer: { try? self.geofencer(layer: $0, data: data) }, now: now) || ended
         }
-        try commit(&all, before: before, events: events)
+        if ended { delivery?() }
+    }
+
+    /// Erases `device` of `tenant` from the store and from memory, with no batch of that tenant
+    /// in between (which could write the track again).
+    func erase(tenant: String, device: String) async throws -> Erasure {
+        if store.isShared { return try store.erase(tenant: tenant, device: device) }
+        return try await shard(tenant).erase(device)
+    }
+
+    /// Removes what is past the retention, in the store and (tracks) in memory.
+    @discardableResult
+    func purge(now: Date = Date()) async throws -> Purge {
+        let tracksBefore = now - limits.retainTracks.timeInterval
+        let purged = try store.purge(eventsBefore: now - limits.retainEvents.timeInterval, tracksBefore: tracksBefore)
+        if !store.isShared {
+            for shard in try allShards() { await shard.forget(before: tracksBefore) }
+        }
+        return purged
     }
 
     /// A batch on a shared store: its devices' tracks locked, advanced and committed in one
     /// transaction.
-    private func ingestLocked(_ batch: FixReader.Batch, layer: String, fences: Geofencer) throws -> Outcome {
-        var events: [TrackingEvent] = []
-        var ignored = 0
-        let devices = Set(batch.fixes.map(\.device)).sorted()
-        try store.advanceLocked(devices.map { (device: $0, layer: layer) }) { rows in
+    private func ingestLocked(_ fixes: [Fix], tenant: String, layer: String, fences: Geofencer) throws
+        -> TenantTracks.Change
+    {
+        var change = TenantTracks.Change()
+        let devices = Set(fixes.map(\.device)).sorted()
+        try store.advanceLocked(
+            devices.map { (tenant: tenant, device: $0, layer: layer) }, maxDevices: limits.maxDevicesPerTenant
+        ) { rows in
             var tracks: [String: DeviceTrack] = [:]
             for row in rows { tracks[row.device] = try Self.decoder.decode(DeviceTrack.self, from: row.state) }
-            (events, ignored) = ([], 0)
-            for fix in batch.fixes {
+            change = TenantTracks.Change()
+            for fix in fixes {
                 var track = tracks[fix.device]
                 let advance = fences.advance(&track, with: fix)
-                if advance.ignored != nil { ignored += 1 }
+                if advance.ignored != nil { change.ignored += 1 }
                 tracks[fix.device] = track
-                events += advance.events
+                change.events += advance.events
             }
             return try Self.storable(
-                tracks: devices.compactMap { device in
-                    tracks[device].map { (TrackKey(device: device, layer: layer), $0) }
-                },
-                events: events)
+                tenant: tenant,
+                tracks: devices.compactMap { device in tracks[device].map { (device, layer, $0) } },
+                events: change.events)
         }
-        if !events.isEmpty { delivery?() }
-        return Outcome(
-            accepted: batch.fixes.count - ignored, ignored: ignored, errors: batch.errors.map(\.description),
-            events: events)
+        return change
     }
 
     /// The sweep on a shared store: the tracks no one else holds, locked, ended and committed in
@@ -137,8 +135,8 @@ actor FixIngest {
     private func sweepLocked(data: ServiceData, now: Date) throws {
         var ended = false
         try store.sweepLocked(now: now) { rows in
-            var changed: [(TrackKey, DeviceTrack)] = []
-            var events: [TrackingEvent] = []
+            var changed: [String: [(String, String, DeviceTrack)]] = [:]
+            var events: [String: [TrackingEvent]] = [:]
             var fencers: [String: Geofencer?] = [:]
             for row in rows {
                 var track = try Self.decoder.decode(DeviceTrack.self, from: row.state)
@@ -148,86 +146,70 @@ actor FixIngest {
                 var ends = fences.expire(&track, at: now)
                 if ends.isEmpty { ends = fences.reconcile(&track, with: fences.layer, at: now) }
                 guard !ends.isEmpty else { continue }
-                changed.append((TrackKey(device: row.device, layer: row.layer), track))
-                events += ends
+                changed[row.tenant, default: []].append((row.device, row.layer, track))
+                events[row.tenant, default: []] += ends
             }
             ended = !events.isEmpty
-            return try Self.storable(tracks: changed, events: events)
+            var all: (tracks: [TrackRow], events: [StoredEvent]) = ([], [])
+            for tenant in Set(changed.keys).union(events.keys).sorted() {
+                let part = try Self.storable(tenant: tenant, tracks: changed[tenant] ?? [], events: events[tenant] ?? [])
+                all.tracks += part.tracks
+                all.events += part.events
+            }
+            return all
         }
         if ended { delivery?() }
     }
 
+    /// `tenant`'s actor, made (empty) for a tenant the store had no track of.
+    private func shard(_ tenant: String) throws -> TenantTracks {
+        _ = try allShards()
+        return shards.withLock { shards in
+            if let shard = shards?[tenant] { return shard }
+            let shard = TenantTracks(tenant: tenant, store: store, limits: limits, tracks: [:], devices: 0)
+            shards?[tenant] = shard
+            return shard
+        }
+    }
+
+    /// Every tenant's actor; at the first call, the store's tracks are read and handed out
+    /// (under the lock, so that it happens once).
+    private func allShards() throws -> [TenantTracks] {
+        try shards.withLock { shards in
+            if let shards { return Array(shards.values) }
+            var byTenant: [String: [String: [String: DeviceTrack]]] = [:]
+            for row in try store.tracks(tenant: nil) {
+                byTenant[row.tenant, default: [:]][row.device, default: [:]][row.layer] = try Self.decoder.decode(
+                    DeviceTrack.self, from: row.state)
+            }
+            let now = Date()
+            var made: [String: TenantTracks] = [:]
+            for (tenant, devices) in byTenant {
+                let kept = devices.filter { !TenantTracks.isIdle($0.value, now: now, idle: limits.idleInMemory) }
+                made[tenant] = TenantTracks(tenant: tenant, store: store, limits: limits, tracks: kept, devices: devices.count)
+            }
+            shards = made
+            return Array(made.values)
+        }
+    }
+
     static let decoder = JSONDecoder()
 
-    /// Tracks and events as the store keeps them: the engine's JSON.
-    static func storable(tracks: [(TrackKey, DeviceTrack)], events: [TrackingEvent]) throws -> (
-        tracks: [TrackRow], events: [StoredEvent]
-    ) {
+    /// Tracks (device, layer, track) and events of `tenant` as the store keeps them: the engine's JSON.
+    static func storable(tenant: String, tracks: [(String, String, DeviceTrack)], events: [TrackingEvent]) throws
+        -> (tracks: [TrackRow], events: [StoredEvent])
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (
-            try tracks.map { key, track in
-                TrackRow(device: key.device, layer: key.layer, state: try encoder.encode(track))
+            try tracks.map { device, layer, track in
+                TrackRow(tenant: tenant, device: device, layer: layer, state: try encoder.encode(track))
             },
             try events.map { event in
                 StoredEvent(
-                    device: event.device, layer: event.layer, kind: event.event.rawValue,
+                    tenant: tenant, device: event.device, layer: event.layer, kind: event.event.rawValue,
                     body: try encoder.encode(event))
             }
         )
-    }
-
-    /// The tracks, moved out of the actor so that a batch changes them in place (a copy of every
-    /// device's track per batch grew with the number of devices); ``commit`` puts them back.
-    private func takeTracks() throws -> [TrackKey: DeviceTrack] {
-        let all = try loadedTracks()
-        tracks = nil
-        return all
-    }
-
-    private func loadedTracks() throws -> [TrackKey: DeviceTrack] {
-        if let tracks { return tracks }
-        var read: [TrackKey: DeviceTrack] = [:]
-        let decoder = JSONDecoder()
-        for row in try store.tracks() {
-            read[TrackKey(device: row.device, layer: row.layer)] = try decoder.decode(DeviceTrack.self, from: row.state)
-        }
-        tracks = read
-        return read
-    }
-
-    /// Writes the changed tracks (those in `before`) and the events in one transaction, then
-    /// keeps the new tracks; a failed commit puts back the tracks as they were `before`, so the
-    /// fixes can be sent again.
-    private func commit(
-        _ all: inout [TrackKey: DeviceTrack], before: [TrackKey: DeviceTrack?], events: [TrackingEvent]
-    ) throws {
-        defer { tracks = all }
-        guard !before.isEmpty else { return }
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let rows = try before.keys.sorted { ($0.device, $0.layer) < ($1.device, $1.layer) }.compactMap { key in
-                try all[key].map { (device: key.device, layer: key.layer, state: try encoder.encode($0)) }
-            }
-            let stored = try events.map { event in
-                StoredEvent(
-                    device: event.device, layer: event.layer, kind: event.event.rawValue,
-                    body: try encoder.encode(event))
-            }
-            let tables = try self.tables ?? store.connection()
-            self.tables = tables
-            do {
-                try tables.commit(
-                    tracks: rows.map { TrackRow(device: $0.device, layer: $0.layer, state: $0.state) }, events: stored)
-            } catch {
-                self.tables = nil
-                throw error
-            }
-            if !stored.isEmpty { delivery?() }
-        } catch {
-            for (key, track) in before { all[key] = track }
-            throw error
-        }
     }
 }

@@ -1,27 +1,53 @@
 import Foundation
 import GeoqAPI
+import GeoqSchedule
+import GeoqStore
 import GeoqTracking
 import Hummingbird
 
 /// `POST /v1/fixes[?layer=L]`: device fixes (a JSON array, one object, or NDJSON) through the
-/// geofence engine. Answers once the batch's tracks, events and outbox rows are committed: the
-/// events it produced, how many fixes were taken and ignored (older or repeated), and each bad
-/// fix by its line or index (the rest of the batch goes on). A batch with no good fix is a 400.
+/// geofence engine, into the caller's tenant (scope `track`, or a device token for its own
+/// device's fixes only). Answers once the batch's tracks, events and outbox rows are committed:
+/// the events it produced, how many fixes were taken and ignored (older or repeated), and each
+/// bad fix by its line or index, a fix dated beyond the clock's skew or past the retention
+/// among them (the rest of the batch goes on). A batch with no good fix is a 400.
 enum FixesRoute {
     static func register(
-        on router: Router<BasicRequestContext>, tracking: Tracking, state: ServiceState, limits: ServiceLimits
+        on router: Router<ServiceRequestContext>, tracking: Tracking, state: ServiceState, limits: ServiceLimits
     ) {
-        router.post("/v1/fixes") { request, _ -> Response in
+        router.post("/v1/fixes") { request, context -> Response in
+            // The access gate let only a `track` credential through.
+            guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
             guard let data = state.data else { throw Problem.stillLoading }
             let layer = try EndpointRequest(request).parameters.value("layer") ?? data.defaultSectorLayer
             let body = try await Routes.body(of: request, limit: limits.maxBodyBytes)
-            let batch = FixReader.read(Data(buffer: body))
+            let batch = FixReader.read(Data(buffer: body), within: tracking.fixBounds())
+            let most = tracking.limits.maxFixesPerRequest
+            if batch.fixes.count + batch.errors.count > most {
+                throw Problem.overLimit(
+                    "body",
+                    LocalizedText(
+                        es: "una petición lleva como mucho \(most) posiciones", eu: "eskaera batek gehienez \(most) kokapen eramaten ditu",
+                        en: "a request carries at most \(most) fixes"))
+            }
+            if let device = principal.device, batch.fixes.contains(where: { $0.device != device }) {
+                throw Problem.otherDevice(device)
+            }
             if batch.fixes.isEmpty {
                 let first = batch.errors.first
                 throw Problem.malformedBody(first?.description ?? "the body holds no fix", line: first?.line)
             }
-            let outcome = try await tracking.fixes.ingest(batch, layer: layer, data: data)
-            return Responses.json(outcome).response
+            do {
+                let outcome = try await tracking.fixes.ingest(batch, tenant: principal.tenant, layer: layer, data: data)
+                return Responses.json(outcome).response
+            } catch TrackingLimitError.tooManyDevices(_, let limit) {
+                throw Problem.overLimit(
+                    "device",
+                    LocalizedText(
+                        es: "la organización ya tiene el máximo de \(limit) dispositivos",
+                        eu: "erakundeak \(limit) gailuko muga du jada",
+                        en: "the tenant has the most devices allowed (\(limit))"))
+            }
         }
     }
 }

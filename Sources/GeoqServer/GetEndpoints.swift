@@ -6,6 +6,7 @@ import GeoqQuery
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import GeoqAccess
 
 /// What a GET endpoint reads of a request: its path and query, and the two headers that
 /// change an answer.
@@ -18,6 +19,8 @@ struct EndpointRequest {
     var accept: String?
     /// The `Accept-Language` header: the language of problems and tariff texts.
     var acceptLanguage: String?
+    /// Who the access gate found the request speaks for (nil: no credential).
+    var principal: Principal? = nil
 
     var parameters: QueryParameters { QueryParameters(query: query) }
 
@@ -27,11 +30,14 @@ struct EndpointRequest {
 
 extension EndpointRequest {
     /// The request as Hummingbird's router hands it over.
-    init(_ request: Request) {
+    init(_ request: Request, principal: Principal? = nil) {
         self.init(
             path: request.uri.path, query: request.uri.query ?? "", accept: request.headers[.accept],
-            acceptLanguage: request.headers[.acceptLanguage])
+            acceptLanguage: request.headers[.acceptLanguage], principal: principal)
     }
+
+    /// Whether the caller may see the operator's details (store address, errors): `admin`.
+    var isAdmin: Bool { principal?.has(.admin) ?? false }
 }
 
 /// A whole answer with its body already written, as every GET endpoint gives one.
@@ -39,6 +45,8 @@ struct Answer: Sendable {
     var status: HTTPResponse.Status
     var contentType: String
     var body: ByteBuffer
+    /// Headers beyond the content type (the access gate's: rate limits, CORS).
+    var headers: [(String, String)] = []
 
     /// Bytes a body may keep free before its text, so that the event loop writes the HTTP head
     /// there instead of copying head and body into a new buffer (a head is about 150 bytes).
@@ -46,7 +54,9 @@ struct Answer: Sendable {
 
     /// The answer as Hummingbird sends it.
     var response: Response {
-        Response(status: status, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: body))
+        var fields: HTTPFields = [.contentType: contentType]
+        fields.add(headers)
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
 }
 
@@ -78,21 +88,29 @@ struct GetEndpoints: Sendable {
             "/healthz": { _ in
                 Responses.body(Data(#"{"status":"ok"}"#.utf8), status: .ok, contentType: "application/json")
             },
-            "/readyz": { _ in
+            "/readyz": { request in
                 let link = state.link?.current
                 guard let data = state.data else {
-                    // A replica that never reached its store: say why, not merely "loading".
+                    // A replica that never reached its store: say why (to the operator only:
+                    // the store's error names its address), not merely "loading".
                     if let link, let error = link.lastError {
-                        throw Problem.notReady("no snapshot yet: \(error); retrying")
+                        throw Problem.notReady(
+                            request.isAdmin ? "no snapshot yet: \(error); retrying" : "no snapshot yet: the store cannot be reached; retrying")
                     }
                     throw Problem.stillLoading
                 }
-                return Responses.json(
-                    Readiness(
-                        status: link.map { $0.connected ? "ready" : "stale" } ?? "ready", store: data.storeFile,
-                        polygonLayers: data.sectorLookups.count, pointLayers: data.pointLayers.count,
-                        generation: state.generation, loadedAt: data.loadedAt.ISO8601Format(),
-                        storeVersion: link?.loadedVersion, storeLink: link.map(Readiness.Link.init)))
+                var readiness = Readiness(
+                    status: link.map { $0.connected ? "ready" : "stale" } ?? "ready", store: data.storeFile,
+                    polygonLayers: data.sectorLookups.count, pointLayers: data.pointLayers.count,
+                    generation: state.generation, loadedAt: data.loadedAt.ISO8601Format(),
+                    storeVersion: link?.loadedVersion, storeLink: link.map(Readiness.Link.init))
+                if !request.isAdmin {
+                    // What is public by design: ready or not, and how fresh. Where the store is
+                    // and why it failed are the operator's.
+                    readiness.store = nil
+                    readiness.storeLink?.lastError = nil
+                }
+                return Responses.json(readiness)
             },
             "/v1/layers": { _ in Responses.json(["layers": try current().layers]) },
             "/v1/sector": { request in
@@ -157,13 +175,14 @@ struct GetEndpoints: Sendable {
         } catch let problem as Problem {
             return Responses.problem(problem, acceptLanguage: request.acceptLanguage)
         } catch {
-            return Responses.problem(.internalError("\(error)"))
+            // The error's words may name the store (its path, user, host): the operator's only.
+            return Responses.problem(.internalError(request.isAdmin ? "\(error)" : "the service failed to answer"))
         }
     }
 
     struct Readiness: Encodable {
         var status: String
-        var store: String
+        var store: String?
         var polygonLayers: Int
         var pointLayers: Int
         /// How many snapshots have been loaded (1 at start, one more per reload).

@@ -1,46 +1,58 @@
 import Foundation
 import GeoqAPI
+import GeoqSchedule
 import GeoqHooks
 import GeoqLayers
 import GeoqStore
 import Hummingbird
 
-/// `POST/GET /v1/hooks`, `DELETE /v1/hooks/{id}` and `GET /v1/events?since=`, over the tracking
-/// store. Routed through Hummingbird (they read or write the store, not the snapshot).
+/// `POST/GET /v1/hooks`, `DELETE /v1/hooks/{id}` (scope `hooks`) and `GET /v1/events?since=`
+/// (scope `events`), over the tracking store, each within the caller's tenant: another
+/// tenant's hook is as unknown as one never made. Routed through Hummingbird (they read or
+/// write the store, not the snapshot).
 enum HookRoutes {
-    static func register(
-        on router: Router<BasicRequestContext>, store: TrackingStore, state: ServiceState, delivery: HookDelivery?
-    ) {
-        router.post("/v1/hooks") { request, _ -> Response in
+    static func register(on router: Router<ServiceRequestContext>, tracking: Tracking, state: ServiceState) {
+        let store = tracking.store
+        router.post("/v1/hooks") { request, context -> Response in
+            let tenant = try tenant(of: context)
             let body = try await request.body.collect(upTo: 65_536)
             guard let asked = try? JSONDecoder().decode(HookRequest.self, from: Data(buffer: body)) else {
                 throw badRequest("the body must be a JSON object {\"url\", \"layer\"?, \"events\"?}")
             }
             let layers = Set(state.data?.layers.map(\.name) ?? [])
             if let problem = asked.problem(layers: layers) { throw badRequest("\(problem.field): \(problem.message)") }
-            let hook = try store.addHook(url: asked.url, layer: asked.layer, events: asked.events)
-            delivery?.wake()
+            let most = tracking.limits.maxHooksPerTenant
+            if try store.hooks(tenant: tenant).count >= most {
+                throw Problem.overLimit(
+                    "url",
+                    LocalizedText(
+                        es: "la organización ya tiene el máximo de \(most) webhooks",
+                        eu: "erakundeak \(most) webhook-eko muga du jada", en: "the tenant has the most hooks allowed (\(most))"))
+            }
+            let hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
+            tracking.delivery.wake()
             return try json(hookObject(hook), status: .created)
         }
-        router.get("/v1/hooks") { _, _ -> Response in
-            try json(["hooks": try store.hooks().map(hookObject)])
+        router.get("/v1/hooks") { _, context -> Response in
+            try json(["hooks": try store.hooks(tenant: try tenant(of: context)).map(hookObject)])
         }
         router.delete("/v1/hooks/:id") { _, context -> Response in
+            let tenant = try tenant(of: context)
             let text = context.parameters.get("id") ?? ""
-            guard let id = Int64(text), try store.deleteHook(id: id) else {
-                throw Problem(
-                    type: "/problems/unknown-hook", title: "Unknown hook", status: 404,
-                    detail: "no hook with id \"\(text)\"")
+            guard let id = Int64(text), try store.deleteHook(tenant: tenant, id: id) else {
+                throw Problem.unknown("hook", id: text)
             }
             return Response(status: .noContent)
         }
-        router.get("/v1/events") { request, _ -> Response in
+        router.get("/v1/events") { request, context -> Response in
+            let tenant = try tenant(of: context)
             // Read as the document describes it: each error names its parameter.
             let query = EndpointRequest(request).parameters
             try query.allowOnly(EndpointDescription.events.parameterNames)
             let since = Int64(try query.integer("since", default: 0, in: 0...Int.max))
             let limit = try query.integer("limit", default: 100, in: 1...1000)
-            let records = try store.events(since: since, limit: limit)
+            let device = try query.value("device")
+            let records = try store.events(tenant: tenant, device: device, since: since, limit: limit)
             let events: [[String: Any]] = records.map { record in
                 [
                     "sequence": record.sequence, "device": record.event.device, "layer": record.event.layer,
@@ -50,6 +62,12 @@ enum HookRoutes {
             }
             return try json(["events": events, "next": records.last?.sequence ?? since])
         }
+    }
+
+    /// The caller's tenant (the access gate let only a credential of the route's scope through).
+    static func tenant(of context: ServiceRequestContext) throws -> String {
+        guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
+        return principal.tenant
     }
 
     static func hookObject(_ hook: Hook) -> [String: Any] {

@@ -41,12 +41,17 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case idle
         /// A GET to answer here once its end has been read (a body, if any, is ignored).
         case reading(
-            HTTPRequestHead, GetEndpoints.Handler, path: String, query: String, started: ContinuousClock.Instant)
+            HTTPRequestHead, GetEndpoints.Handler, path: String, query: String, started: ContinuousClock.Instant,
+            decision: GateDecision)
         /// The request being read goes to the router, part by part.
         case passingOn
     }
 
     private let endpoints: GetEndpoints
+    private let gate: AccessGate
+    /// The client's address, read once per connection, and whether it is a loopback one.
+    private var client: String?
+    private var clientIsLoopback = false
     private let metrics: RequestMetrics
     private let accessLog: AccessLog?
     private let logger: Logger
@@ -69,8 +74,12 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The connection's deadlines (first in the pipeline), told of each request's steps.
     private var deadlines: ConnectionDeadlines?
 
-    init(endpoints: GetEndpoints, metrics: RequestMetrics, accessLog: AccessLog?, logger: Logger, serverName: String) {
+    init(
+        endpoints: GetEndpoints, gate: AccessGate, metrics: RequestMetrics, accessLog: AccessLog?, logger: Logger,
+        serverName: String
+    ) {
         self.endpoints = endpoints
+        self.gate = gate
         self.metrics = metrics
         self.accessLog = accessLog
         self.logger = logger
@@ -80,6 +89,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         encoded = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         deadlines = try? context.pipeline.syncOperations.handler(type: ConnectionDeadlines.self)
+        client = context.channel.remoteAddress?.ipAddress
+        clientIsLoopback = GateRequest.isLoopback(client)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -93,9 +104,11 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             deadlines?.note(.headRead)
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
-                let endpoint = endpoints.inlineEndpoint(at: path)
+                let endpoint = endpoints.inlineEndpoint(at: path),
+                case let decision = gate.decide(gateRequest(head, path: path), mayWait: false),
+                !decision.needsRouter
             {
-                state = .reading(head, endpoint, path: path, query: query, started: .now)
+                state = .reading(head, endpoint, path: path, query: query, started: .now, decision: decision)
             } else {
                 state = .passingOn
                 passedOn += 1
@@ -103,10 +116,10 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case (.body, .reading):
             break
-        case (.end, .reading(let head, let endpoint, let path, let query, let started)):
+        case (.end, .reading(let head, let endpoint, let path, let query, let started, let decision)):
             state = .idle
             deadlines?.note(.requestRead)
-            answer(head, by: endpoint, path: path, query: query, started: started, context: context)
+            answer(head, by: endpoint, path: path, query: query, started: started, decision: decision, context: context)
         case (.end, _):
             state = .idle
             deadlines?.note(.requestRead)
@@ -160,14 +173,37 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// What the access gate reads of a request head.
+    private func gateRequest(_ head: HTTPRequestHead, path: String) -> GateRequest {
+        GateRequest(
+            method: head.method.rawValue, path: path, host: head.headers.first(name: "host"),
+            origin: head.headers.first(name: "origin"), authorization: head.headers.first(name: "authorization"),
+            contentType: head.headers.first(name: "content-type"),
+            hasBody: head.headers.first(name: "content-length").map { $0 != "0" }
+                ?? head.headers.contains(name: "transfer-encoding"),
+            client: client, clientIsLoopback: clientIsLoopback)
+    }
+
     private func answer(
         _ head: HTTPRequestHead, by endpoint: GetEndpoints.Handler, path: String, query: String,
-        started: ContinuousClock.Instant, context: ChannelHandlerContext
+        started: ContinuousClock.Instant, decision: GateDecision, context: ChannelHandlerContext
     ) {
-        let request = EndpointRequest(
-            path: path, query: query, accept: head.headers.combined("accept"),
-            acceptLanguage: head.headers.combined("accept-language"))
-        var answer = endpoints.answer(request, by: endpoint)
+        let acceptLanguage = head.headers.combined("accept-language")
+        var answer: Answer
+        switch decision {
+        case .pass(let principal, let headers):
+            let request = EndpointRequest(
+                path: path, query: query, accept: head.headers.combined("accept"), acceptLanguage: acceptLanguage,
+                principal: principal)
+            answer = endpoints.answer(request, by: endpoint)
+            answer.headers += headers
+        case .refuse(let problem, let headers):
+            answer = Responses.problem(problem, acceptLanguage: acceptLanguage)
+            answer.headers = headers
+        case .preflight, .askRouter:
+            // Not decided for a GET here (see channelRead).
+            answer = Responses.problem(.internalError("the access gate could not decide"))
+        }
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
         let bytes = encode(
             &answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
@@ -225,6 +261,12 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         head.writeString(date.now())
         head.writeStaticString("\r\nServer: ")
         head.writeString(serverName)
+        for (name, value) in answer.headers {
+            head.writeStaticString("\r\n")
+            head.writeString(name)
+            head.writeStaticString(": ")
+            head.writeString(value)
+        }
         if !keepAlive {
             head.writeStaticString("\r\nConnection: close")
         } else if version == .http1_0 {

@@ -50,7 +50,7 @@ public struct PageFiles: Sendable {
     }
 
     /// Adds `/`, `/page/:file` and `/assets/leaflet/**` to `router`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         router.get("/") { request, _ in try page("index.html", gzip: Self.acceptsGzip(request)) }
         router.get("/page/:file") { request, context in
             try page(context.parameters.get("file") ?? "", gzip: Self.acceptsGzip(request))

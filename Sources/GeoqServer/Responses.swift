@@ -119,11 +119,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return Responses.problem(problem, acceptLanguage: request.headers[.acceptLanguage]).response
-        } catch let error as PostGISError {
+            var response = Responses.problem(problem, acceptLanguage: request.headers[.acceptLanguage]).response
             // Fixes, events and hooks need the shared store; a client (or nginx) may try again.
-            var response = Responses.problem(Problem.storeUnavailable(error.description)).response
-            response.headers[.retryAfter] = "1"
+            if problem.type == Problem.storeUnavailable("").type { response.headers[.retryAfter] = "1" }
             return response
         } catch let error as HTTPError {
             let language = Responses.language(acceptLanguage: request.headers[.acceptLanguage])

@@ -20,36 +20,40 @@ public enum Routes {
     ///   - page: the map page at `/` and the files it loads.
     public static func router(
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
-        logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: TrackingStore? = nil,
-        delivery: HookDelivery? = nil
-    ) -> Router<BasicRequestContext> {
+        logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
+        gate: AccessGate = AccessGate(keys: nil)
+    ) -> Router<ServiceRequestContext> {
         let router = router(
             endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
-            limits: limits, logRequests: logRequests, page: page)
-        // The fixes, hooks and events endpoints, over the tracking store when the service has one.
-        if let tracking {
-            HookRoutes.register(on: router, store: tracking, state: state, delivery: delivery)
-            FixesRoute.register(
-                on: router, tracking: Tracking(store: tracking, delivery: delivery ?? HookDelivery(store: tracking)),
-                state: state, limits: limits)
-        }
+            limits: limits, logRequests: logRequests, page: page, gate: gate)
+        // The fixes, hooks, events and devices endpoints, over the tracking store when the service has one.
+        if let tracking { register(tracking, on: router, state: state, limits: limits) }
         return router
+    }
+
+    static func register(
+        _ tracking: Tracking, on router: Router<ServiceRequestContext>, state: ServiceState, limits: ServiceLimits
+    ) {
+        HookRoutes.register(on: router, tracking: tracking, state: state)
+        FixesRoute.register(on: router, tracking: tracking, state: state, limits: limits)
+        DeviceRoutes.register(on: router, tracking: tracking)
     }
 
     static func router(
         endpoints: GetEndpoints, state: ServiceState, metrics: RequestMetrics, limits: ServiceLimits,
-        logRequests: Bool, page: PageFiles
-    ) -> Router<BasicRequestContext> {
+        logRequests: Bool, page: PageFiles, gate: AccessGate
+    ) -> Router<ServiceRequestContext> {
         // HEAD of every GET route: the GET answer's status and headers, no body (RFC 9110).
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
         if logRequests { router.add(middleware: AccessLogMiddleware(log: AccessLog(level: .info))) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())
+        router.add(middleware: AccessMiddleware(gate: gate))
 
         for (path, endpoint) in endpoints.all {
             // The route's own endpoint: the router also matches spellings such as a trailing slash.
-            router.get(RouterPath(path)) { request, _ in
-                endpoints.answer(EndpointRequest(request), by: endpoint).response
+            router.get(RouterPath(path)) { request, context in
+                endpoints.answer(EndpointRequest(request, principal: context.principal), by: endpoint).response
             }
         }
 
@@ -81,7 +85,7 @@ public enum Routes {
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
-        page: PageFiles = PageFiles(), tracking: Tracking? = nil,
+        page: PageFiles = PageFiles(), tracking: Tracking? = nil, gate: AccessGate = AccessGate(keys: nil),
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
@@ -89,11 +93,9 @@ public enum Routes {
         let accessLog = logRequests ? AccessLog(level: .info) : nil
         let registry = ConnectionRegistry(maxConnections: connections.maxConnections, counters: metrics.connections)
         let router = router(
-            endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests, page: page)
-        if let tracking {
-            HookRoutes.register(on: router, store: tracking.store, state: state, delivery: tracking.delivery)
-            FixesRoute.register(on: router, tracking: tracking, state: state, limits: limits)
-        }
+            endpoints: endpoints, state: state, metrics: metrics, limits: limits, logRequests: logRequests, page: page,
+            gate: gate)
+        if let tracking { register(tracking, on: router, state: state, limits: limits) }
         var services: [any Service] = reloader.map { [$0] } ?? []
         if let tracking { services.append(TrackingService(tracking: tracking, state: state)) }
         return Application(
@@ -105,7 +107,7 @@ public enum Routes {
                         serverName: serverName)
                 } inlineAnswers: {
                     InlineAnswerHandler(
-                        endpoints: endpoints, metrics: metrics, accessLog: accessLog, logger: logger,
+                        endpoints: endpoints, gate: gate, metrics: metrics, accessLog: accessLog, logger: logger,
                         serverName: serverName)
                 }
             },
@@ -169,11 +171,12 @@ public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
     logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
-    metrics: RequestMetrics = RequestMetrics(), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    gate: AccessGate = AccessGate(keys: nil), metrics: RequestMetrics = RequestMetrics(),
+    onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
         state: state, address: address, reloader: reloader, metrics: metrics, limits: limits,
-        connections: connections, logRequests: logRequests, page: page, tracking: tracking,
+        connections: connections, logRequests: logRequests, page: page, tracking: tracking, gate: gate,
         onListening: onListening
     ).runService()
 }

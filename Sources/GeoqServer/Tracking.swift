@@ -1,37 +1,63 @@
 import Foundation
+import GeoqAccess
 import GeoqHooks
 import GeoqLayers
 import GeoqTracking
 import Logging
 import ServiceLifecycle
 
-/// The service's arrival events: the store of device tracks, events and the webhook outbox (in
-/// the service's GeoPackage), the geofence engine fixes go through, and the delivery that
-/// empties the outbox.
+/// The service's arrival events: the store of device tracks, events, keys and the webhook
+/// outbox, the geofence engine fixes go through, the delivery that empties the outbox, and the
+/// keys every private request is checked against.
 public struct Tracking: Sendable {
     public let store: TrackingStore
     public let delivery: HookDelivery
+    /// The store's keys and the device tokens' secret, read again every half second.
+    public let keys: KeyRing
+    public let limits: TrackingLimits
     let fixes: FixIngest
     /// How often silent devices and stays in removed features are ended.
     let sweepInterval: Duration
+    /// How often what is past the retention is purged.
+    let purgeInterval: Duration
+    /// The clock of fixes' bounds and the retention (injected by tests).
+    let now: @Sendable () -> Date
 
     public init(
         store: TrackingStore, delivery: HookDelivery, options: GeofenceOptions = GeofenceOptions(),
-        sweepInterval: Duration = .seconds(15)
+        limits: TrackingLimits = TrackingLimits(), sweepInterval: Duration = .seconds(15),
+        purgeInterval: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.delivery = delivery
+        self.limits = limits
         self.sweepInterval = sweepInterval
-        fixes = FixIngest(store: store, options: options, wake: { [delivery] in delivery.wake() })
+        self.purgeInterval = purgeInterval
+        self.now = now
+        keys = KeyRing(reading: { [store] in
+            let secret = try store.setting(DeviceToken.secretSetting, orStore: DeviceToken.newSecret())
+            return (try store.keys(), secret)
+        })
+        fixes = FixIngest(store: store, options: options, limits: limits, wake: { [delivery] in delivery.wake() })
+    }
+
+    /// What a posted fix must be within at this moment: a device id the service keeps, and a
+    /// time neither past the retention nor further ahead than a phone's clock may be.
+    func fixBounds() -> FixReader.Bounds {
+        let now = now()
+        return FixReader.Bounds(
+            maxDeviceIDLength: limits.maxDeviceIDLength, earliest: now - limits.retainTracks.timeInterval,
+            latest: now + limits.maxFutureSkew.timeInterval)
     }
 
     /// The delivery's metrics, for the end of `/metrics`.
     @Sendable public func metricsExposition() -> String { delivery.metrics.exposition(store: store) }
 }
 
-/// Runs the webhook delivery and the sweep of silent devices beside the HTTP server and stops
-/// them with the server: on a graceful shutdown each delivery loop finishes the attempt in
-/// progress, and what is undelivered stays in the outbox for the next start.
+/// Runs beside the HTTP server, and stops with it: the webhook delivery, the sweep of silent
+/// devices, the keys' refresh and the retention's purge. On a graceful shutdown each delivery
+/// loop finishes the attempt in progress, and what is undelivered stays in the outbox for the
+/// next start.
 struct TrackingService: Service {
     let tracking: Tracking
     let state: ServiceState
@@ -46,9 +72,31 @@ struct TrackingService: Service {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: tracking.sweepInterval)
                         guard let data = state.data else { continue }
-                        do { try await tracking.fixes.sweep(data: data) } catch {
+                        do { try await tracking.fixes.sweep(data: data, now: tracking.now()) } catch {
                             logger.error("cannot end silent stays", metadata: ["error": "\(error)"])
                         }
+                    }
+                }
+                group.addTask {
+                    var failing = false
+                    while !Task.isCancelled {
+                        // A store that cannot be read keeps the keys read before; said once.
+                        do {
+                            try tracking.keys.refresh()
+                            failing = false
+                        } catch {
+                            if !failing { logger.error("cannot read the keys", metadata: ["error": "\(error)"]) }
+                            failing = true
+                        }
+                        try? await Task.sleep(for: KeyRing.refreshInterval)
+                    }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        do { try await tracking.fixes.purge(now: tracking.now()) } catch {
+                            logger.error("cannot purge past the retention", metadata: ["error": "\(error)"])
+                        }
+                        try? await Task.sleep(for: tracking.purgeInterval)
                     }
                 }
             }

@@ -1,120 +1,5 @@
 import Foundation
 
-/// A device's state on one layer, kept as opaque bytes (the geofence engine's own JSON).
-public struct TrackRow: Sendable, Hashable {
-    public var device: String
-    public var layer: String
-    public var state: Data
-
-    public init(device: String, layer: String, state: Data) {
-        self.device = device
-        self.layer = layer
-        self.state = state
-    }
-}
-
-/// An event to store: its kind (`enter`, `exit`, ...) and its JSON body, opaque to the store.
-public struct StoredEvent: Sendable, Hashable {
-    public var device: String
-    public var layer: String
-    public var kind: String
-    public var body: Data
-
-    public init(device: String, layer: String, kind: String, body: Data) {
-        self.device = device
-        self.layer = layer
-        self.kind = kind
-        self.body = body
-    }
-}
-
-/// An event as stored, with its global sequence (1, 2, 3, ... in commit order, never reused).
-public struct EventRecord: Sendable, Hashable {
-    public var sequence: Int64
-    public var event: StoredEvent
-    public var created: Date
-
-    public init(sequence: Int64, event: StoredEvent, created: Date) {
-        self.sequence = sequence
-        self.event = event
-        self.created = created
-    }
-}
-
-/// A webhook: where to POST events, and which ones (nil: every layer, every kind).
-public struct Hook: Sendable, Hashable {
-    /// Never reused, so that an idempotency key (hook id and event sequence) is never repeated.
-    public var id: Int64
-    public var url: String
-    public var layer: String?
-    public var events: [String]?
-    public var created: Date
-
-    public init(id: Int64, url: String, layer: String?, events: [String]?, created: Date) {
-        self.id = id
-        self.url = url
-        self.layer = layer
-        self.events = events
-        self.created = created
-    }
-
-    /// Whether an event of `layer` and `kind` goes to this hook.
-    public func matches(layer: String, kind: String) -> Bool {
-        (self.layer == nil || self.layer == layer) && (events == nil || events!.contains(kind))
-    }
-}
-
-/// One delivery of one event to one hook, as the outbox holds it.
-public struct OutboxEntry: Sendable, Hashable {
-    public enum State: String, Sendable, Hashable {
-        case pending, delivered, dead
-    }
-
-    public var id: Int64
-    public var hook: Int64
-    public var sequence: Int64
-    /// `<hook id>-<event sequence>`: the same for every attempt of this delivery, so that a
-    /// receiver can drop a repeat (delivery is at least once).
-    public var idempotencyKey: String
-    public var attempts: Int
-    public var nextAttempt: Date
-    public var state: State
-    public var lastError: String?
-    /// The event's JSON body (what is POSTed).
-    public var body: Data
-
-    public init(
-        id: Int64, hook: Int64, sequence: Int64, idempotencyKey: String, attempts: Int, nextAttempt: Date,
-        state: State, lastError: String?, body: Data
-    ) {
-        self.id = id
-        self.hook = hook
-        self.sequence = sequence
-        self.idempotencyKey = idempotencyKey
-        self.attempts = attempts
-        self.nextAttempt = nextAttempt
-        self.state = state
-        self.lastError = lastError
-        self.body = body
-    }
-}
-
-/// The outbox at a glance.
-public struct OutboxStats: Sendable, Hashable {
-    public var pending: Int
-    public var delivered: Int
-    public var dead: Int
-    /// When the oldest pending event was committed (nil when nothing is pending).
-    public var oldestPending: Date?
-
-    public init(pending: Int, delivered: Int, dead: Int, oldestPending: Date?) {
-        self.pending = pending
-        self.delivered = delivered
-        self.dead = dead
-        self.oldestPending = oldestPending
-    }
-}
-
 /// The tracking tables of a GeoPackage: device tracks, events, hooks and the hooks' outbox.
 ///
 /// They live beside the layers (`geoq_` prefix, outside gpkg_contents, so GIS clients ignore
@@ -127,24 +12,39 @@ public final class TrackingTables {
     /// throwing aborts (and rolls back) the commit.
     var afterEventInserted: ((Int64) throws(StoreError) -> Void)?
 
-    /// Opens (creating when missing) the GeoPackage at `path` and its tracking tables.
+    /// Opens (creating when missing) the GeoPackage at `path` and its tracking tables; a store
+    /// written before tenants existed is moved over first, its rows in the `default` tenant.
     public init(path: String) throws(StoreError) {
         store = try GeoPackage.open(at: path, create: true)
-        try connection.execute(Self.schema)
+        // Only a store that needs moving over takes the write lock here: every call of the
+        // tracking store opens its tables.
+        if try needsTenants() {
+            try connection.transaction { () throws(StoreError) in
+                try migrateToTenants()
+                try connection.execute(Self.schema)
+            }
+        } else {
+            try connection.execute(Self.schema)
+        }
     }
 
     // AUTOINCREMENT: sequences and hook ids are never reused, even after deletions.
     // json_valid: an event whose body is not JSON fails the whole commit.
+    // Every row but the outbox's names its tenant (an outbox row is its hook's).
     static let schema = """
         CREATE TABLE IF NOT EXISTS geoq_tracks (
-          device TEXT NOT NULL, layer TEXT NOT NULL, state BLOB NOT NULL, updated REAL NOT NULL,
-          PRIMARY KEY (device, layer));
+          tenant TEXT NOT NULL, device TEXT NOT NULL, layer TEXT NOT NULL, state BLOB NOT NULL,
+          updated REAL NOT NULL, PRIMARY KEY (tenant, device, layer));
+        CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON geoq_tracks (updated);
         CREATE TABLE IF NOT EXISTS geoq_events (
           sequence INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, layer TEXT NOT NULL,
-          kind TEXT NOT NULL, created REAL NOT NULL, body BLOB NOT NULL CHECK (json_valid(body)));
+          kind TEXT NOT NULL, created REAL NOT NULL, body BLOB NOT NULL CHECK (json_valid(body)),
+          tenant TEXT NOT NULL DEFAULT 'default');
+        CREATE INDEX IF NOT EXISTS geoq_events_tenant ON geoq_events (tenant, device, sequence);
+        CREATE INDEX IF NOT EXISTS geoq_events_created ON geoq_events (created);
         CREATE TABLE IF NOT EXISTS geoq_hooks (
           id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT, events TEXT,
-          created REAL NOT NULL);
+          created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default');
         CREATE TABLE IF NOT EXISTS geoq_outbox (
           id INTEGER PRIMARY KEY, hook INTEGER NOT NULL,
           event INTEGER NOT NULL REFERENCES geoq_events(sequence),
@@ -153,7 +53,47 @@ public final class TrackingTables {
           state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
           last_error TEXT, delivered REAL);
         CREATE INDEX IF NOT EXISTS geoq_outbox_due ON geoq_outbox (hook, state, next_attempt);
+        CREATE INDEX IF NOT EXISTS geoq_outbox_event ON geoq_outbox (event);
+        CREATE TABLE IF NOT EXISTS geoq_keys (
+          id TEXT PRIMARY KEY, tenant TEXT NOT NULL, scopes TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
+          created REAL NOT NULL, expires REAL, revoked REAL, rate REAL);
+        CREATE TABLE IF NOT EXISTS geoq_settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);
         """
+
+    /// Tracks keyed by (device, layer), events and hooks without a tenant: the tables of a store
+    /// written before tenants existed. Their rows move to the `default` tenant, nothing lost; the
+    /// tracks' table is made anew, as SQLite cannot change a primary key in place.
+    private func migrateToTenants() throws(StoreError) {
+        if try hasTenant("geoq_tracks") == false {
+            try connection.execute(
+                """
+                ALTER TABLE geoq_tracks RENAME TO geoq_tracks_before_tenants;
+                CREATE TABLE geoq_tracks (
+                  tenant TEXT NOT NULL, device TEXT NOT NULL, layer TEXT NOT NULL, state BLOB NOT NULL,
+                  updated REAL NOT NULL, PRIMARY KEY (tenant, device, layer));
+                INSERT INTO geoq_tracks (tenant, device, layer, state, updated)
+                  SELECT 'default', device, layer, state, updated FROM geoq_tracks_before_tenants;
+                DROP TABLE geoq_tracks_before_tenants;
+                """)
+        }
+        for table in ["geoq_events", "geoq_hooks"] where try hasTenant(table) == false {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'")
+        }
+    }
+
+    /// Whether `table` has a tenant column (nil: no such table).
+    private func hasTenant(_ table: String) throws(StoreError) -> Bool? {
+        let columns = try connection.prepare("SELECT name FROM pragma_table_info(?)")
+        try columns.bind(table, at: 1)
+        var names: [String] = []
+        while try columns.step() { names.append(columns.text(at: 0) ?? "") }
+        return names.isEmpty ? nil : names.contains("tenant")
+    }
+
+    private func needsTenants() throws(StoreError) -> Bool {
+        for table in ["geoq_tracks", "geoq_events", "geoq_hooks"] where try hasTenant(table) == false { return true }
+        return false
+    }
 
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
     /// transaction: all of it or (on any error) nothing. Returns the events' sequences.
@@ -163,16 +103,17 @@ public final class TrackingTables {
         return try connection.transaction { () throws(StoreError) -> [Int64] in
             let hooks = try readHooks()
             let putTrack = try connection.prepare(
-                "INSERT OR REPLACE INTO geoq_tracks (device, layer, state, updated) VALUES (?, ?, ?, ?)")
+                "INSERT OR REPLACE INTO geoq_tracks (tenant, device, layer, state, updated) VALUES (?, ?, ?, ?, ?)")
             for track in tracks {
-                try putTrack.bind(track.device, at: 1)
-                try putTrack.bind(track.layer, at: 2)
-                try putTrack.bind(blob: [UInt8](track.state), at: 3)
-                try putTrack.bind(time, at: 4)
+                try putTrack.bind(track.tenant, at: 1)
+                try putTrack.bind(track.device, at: 2)
+                try putTrack.bind(track.layer, at: 3)
+                try putTrack.bind(blob: [UInt8](track.state), at: 4)
+                try putTrack.bind(time, at: 5)
                 try putTrack.run()
             }
             let putEvent = try connection.prepare(
-                "INSERT INTO geoq_events (device, layer, kind, created, body) VALUES (?, ?, ?, ?, ?)")
+                "INSERT INTO geoq_events (tenant, device, layer, kind, created, body) VALUES (?, ?, ?, ?, ?, ?)")
             let putOutbox = try connection.prepare(
                 """
                 INSERT INTO geoq_outbox (hook, event, idempotency_key, attempts, next_attempt, state)
@@ -180,16 +121,17 @@ public final class TrackingTables {
                 """)
             var sequences: [Int64] = []
             for event in events {
-                try putEvent.bind(event.device, at: 1)
-                try putEvent.bind(event.layer, at: 2)
-                try putEvent.bind(event.kind, at: 3)
-                try putEvent.bind(time, at: 4)
-                try putEvent.bind(blob: [UInt8](event.body), at: 5)
+                try putEvent.bind(event.tenant, at: 1)
+                try putEvent.bind(event.device, at: 2)
+                try putEvent.bind(event.layer, at: 3)
+                try putEvent.bind(event.kind, at: 4)
+                try putEvent.bind(time, at: 5)
+                try putEvent.bind(blob: [UInt8](event.body), at: 6)
                 try putEvent.run()
                 let sequence = connection.lastInsertRowID
                 sequences.append(sequence)
                 try afterEventInserted?(sequence)
-                for hook in hooks where hook.matches(layer: event.layer, kind: event.kind) {
+                for hook in hooks where hook.matches(event) {
                     try putOutbox.bind(hook.id, at: 1)
                     try putOutbox.bind(sequence, at: 2)
                     try putOutbox.bind(Self.idempotencyKey(hook: hook.id, sequence: sequence), at: 3)
@@ -204,77 +146,112 @@ public final class TrackingTables {
     /// The idempotency key of the delivery of event `sequence` to hook `hook`.
     public static func idempotencyKey(hook: Int64, sequence: Int64) -> String { "\(hook)-\(sequence)" }
 
-    /// Every track, or those of one device and/or layer.
-    public func tracks(device: String? = nil, layer: String? = nil) throws(StoreError) -> [TrackRow] {
+    /// A tenant's tracks, or those of one of its devices and/or layers; with `tenant` nil, every
+    /// tenant's (the operator's view).
+    public func tracks(tenant: String?, device: String? = nil, layer: String? = nil, updatedSince: Date? = nil)
+        throws(StoreError) -> [TrackRow]
+    {
         let stmt = try connection.prepare(
             """
-            SELECT device, layer, state FROM geoq_tracks
-            WHERE (?1 IS NULL OR device = ?1) AND (?2 IS NULL OR layer = ?2) ORDER BY device, layer
+            SELECT tenant, device, layer, state FROM geoq_tracks
+            WHERE (?1 IS NULL OR tenant = ?1) AND (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR layer = ?3)
+              AND (?4 IS NULL OR updated >= ?4)
+            ORDER BY tenant, device, layer
             """)
-        try stmt.bind(device, at: 1)
-        try stmt.bind(layer, at: 2)
+        try stmt.bind(tenant, at: 1)
+        try stmt.bind(device, at: 2)
+        try stmt.bind(layer, at: 3)
+        try stmt.bind(updatedSince?.timeIntervalSince1970, at: 4)
         var rows: [TrackRow] = []
         while try stmt.step() {
-            rows.append(TrackRow(device: stmt.text(at: 0) ?? "", layer: stmt.text(at: 1) ?? "", state: blob(stmt, 2)))
+            rows.append(
+                TrackRow(
+                    tenant: stmt.text(at: 0) ?? "", device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "",
+                    state: blob(stmt, 3)))
         }
         return rows
     }
 
-    /// Events after `since` (a sequence; 0 for all), oldest first, at most `limit`.
-    public func events(since: Int64, limit: Int) throws(StoreError) -> [EventRecord] {
+    /// How many devices `tenant` has a track of.
+    public func deviceCount(tenant: String) throws(StoreError) -> Int {
+        let stmt = try connection.prepare("SELECT count(DISTINCT device) FROM geoq_tracks WHERE tenant = ?")
+        try stmt.bind(tenant, at: 1)
+        _ = try stmt.step()
+        return Int(stmt.int64(at: 0))
+    }
+
+    /// `tenant`'s events after `since` (a sequence; 0 for all), oldest first, at most `limit`,
+    /// all of them or one device's. With `tenant` nil, every tenant's (the operator's view).
+    public func events(tenant: String?, device: String? = nil, since: Int64, limit: Int) throws(StoreError)
+        -> [EventRecord]
+    {
         let stmt = try connection.prepare(
             """
-            SELECT sequence, device, layer, kind, created, body FROM geoq_events
-            WHERE sequence > ? ORDER BY sequence LIMIT ?
+            SELECT sequence, tenant, device, layer, kind, created, body FROM geoq_events
+            WHERE sequence > ?1 AND (?3 IS NULL OR tenant = ?3) AND (?4 IS NULL OR device = ?4)
+            ORDER BY sequence LIMIT ?2
             """)
         try stmt.bind(since, at: 1)
         try stmt.bind(Int64(limit), at: 2)
+        try stmt.bind(tenant, at: 3)
+        try stmt.bind(device, at: 4)
         var records: [EventRecord] = []
         while try stmt.step() {
             records.append(
                 EventRecord(
                     sequence: stmt.int64(at: 0),
                     event: StoredEvent(
-                        device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "", kind: stmt.text(at: 3) ?? "",
-                        body: blob(stmt, 5)),
-                    created: Date(timeIntervalSince1970: stmt.double(at: 4))))
+                        tenant: stmt.text(at: 1) ?? "", device: stmt.text(at: 2) ?? "", layer: stmt.text(at: 3) ?? "",
+                        kind: stmt.text(at: 4) ?? "", body: blob(stmt, 6)),
+                    created: Date(timeIntervalSince1970: stmt.double(at: 5))))
         }
         return records
     }
 
-    /// Adds a hook; it receives the events committed from now on.
-    public func addHook(url: String, layer: String?, events: [String]?, now: Date = Date()) throws(StoreError) -> Hook {
-        let stmt = try connection.prepare("INSERT INTO geoq_hooks (url, layer, events, created) VALUES (?, ?, ?, ?)")
-        try stmt.bind(url, at: 1)
-        try stmt.bind(layer, at: 2)
-        try stmt.bind(events?.joined(separator: ","), at: 3)
-        try stmt.bind(now.timeIntervalSince1970, at: 4)
+    /// Adds a hook of `tenant`; it receives the tenant's events committed from now on.
+    public func addHook(tenant: String, url: String, layer: String?, events: [String]?, now: Date = Date())
+        throws(StoreError) -> Hook
+    {
+        let stmt = try connection.prepare(
+            "INSERT INTO geoq_hooks (tenant, url, layer, events, created) VALUES (?, ?, ?, ?, ?)")
+        try stmt.bind(tenant, at: 1)
+        try stmt.bind(url, at: 2)
+        try stmt.bind(layer, at: 3)
+        try stmt.bind(events?.joined(separator: ","), at: 4)
+        try stmt.bind(now.timeIntervalSince1970, at: 5)
         try stmt.run()
-        return Hook(id: connection.lastInsertRowID, url: url, layer: layer, events: events, created: now)
+        return Hook(
+            id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now)
     }
 
-    /// Every hook, by id.
-    public func hooks() throws(StoreError) -> [Hook] { try readHooks() }
+    /// `tenant`'s hooks by id; with `tenant` nil, every tenant's (the delivery's and the
+    /// operator's view).
+    public func hooks(tenant: String?) throws(StoreError) -> [Hook] {
+        try readHooks().filter { tenant == nil || $0.tenant == tenant }
+    }
 
     private func readHooks() throws(StoreError) -> [Hook] {
-        let stmt = try connection.prepare("SELECT id, url, layer, events, created FROM geoq_hooks ORDER BY id")
+        let stmt = try connection.prepare(
+            "SELECT id, tenant, url, layer, events, created FROM geoq_hooks ORDER BY id")
         var hooks: [Hook] = []
         while try stmt.step() {
             hooks.append(
                 Hook(
-                    id: stmt.int64(at: 0), url: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2),
-                    events: stmt.text(at: 3).map { $0.split(separator: ",").map(String.init) },
-                    created: Date(timeIntervalSince1970: stmt.double(at: 4))))
+                    id: stmt.int64(at: 0), tenant: stmt.text(at: 1) ?? "", url: stmt.text(at: 2) ?? "",
+                    layer: stmt.text(at: 3), events: stmt.text(at: 4).map { $0.split(separator: ",").map(String.init) },
+                    created: Date(timeIntervalSince1970: stmt.double(at: 5))))
         }
         return hooks
     }
 
-    /// Deletes a hook; its pending deliveries become dead ("hook deleted"), kept for the record.
-    /// Returns false when there is no such hook.
-    public func deleteHook(id: Int64) throws(StoreError) -> Bool {
+    /// Deletes a hook of `tenant` (nil: of any tenant, the operator's view); its pending
+    /// deliveries become dead ("hook deleted"), kept for the record. Returns false when `tenant`
+    /// has no such hook, whether or not another tenant has.
+    public func deleteHook(tenant: String?, id: Int64) throws(StoreError) -> Bool {
         try connection.transaction { () throws(StoreError) -> Bool in
-            let delete = try connection.prepare("DELETE FROM geoq_hooks WHERE id = ?")
+            let delete = try connection.prepare("DELETE FROM geoq_hooks WHERE id = ?1 AND (?2 IS NULL OR tenant = ?2)")
             try delete.bind(id, at: 1)
+            try delete.bind(tenant, at: 2)
             try delete.run()
             guard try connection.scalarInt("SELECT changes()") == 1 else { return false }
             let bury = try connection.prepare(
@@ -380,7 +357,7 @@ public final class TrackingTables {
             oldestPending: stmt.isNull(at: 3) ? nil : Date(timeIntervalSince1970: stmt.double(at: 3)))
     }
 
-    private func blob(_ stmt: SQLiteConnection.Statement, _ index: Int32) -> Data {
+    func blob(_ stmt: SQLiteConnection.Statement, _ index: Int32) -> Data {
         stmt.withBlob(at: index) { Data($0) }
     }
 }

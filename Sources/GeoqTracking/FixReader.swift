@@ -10,7 +10,25 @@ public enum FixReader {
         public var errors: [FixError]
     }
 
-    public static func read(_ data: Data) -> Batch {
+    /// What a reader takes beyond a well-formed fix: the service's bounds (a device id it can
+    /// keep, a time it will not be locked out by); a file replayed with `geoq track` has none.
+    public struct Bounds: Hashable, Sendable {
+        /// The longest device id, in bytes of UTF-8.
+        public var maxDeviceIDLength: Int?
+        /// The earliest and the latest time a fix may have.
+        public var earliest: Date?
+        public var latest: Date?
+
+        public init(maxDeviceIDLength: Int? = nil, earliest: Date? = nil, latest: Date? = nil) {
+            self.maxDeviceIDLength = maxDeviceIDLength
+            self.earliest = earliest
+            self.latest = latest
+        }
+
+        public static let none = Bounds()
+    }
+
+    public static func read(_ data: Data, within bounds: Bounds = .none) -> Batch {
         let bytes = [UInt8](data)
         let first = bytes.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         var batch = Batch(fixes: [], errors: [])
@@ -21,13 +39,13 @@ public enum FixReader {
                 return batch
             }
             for (i, item) in array.enumerated() {
-                collect(item, line: nil, index: i, into: &batch)
+                collect(item, line: nil, index: i, bounds: bounds, into: &batch)
             }
             return batch
         }
         // One object, possibly spread over several lines, before NDJSON.
         if first == UInt8(ascii: "{"), let object = try? JSONDecoder().decode(Item.self, from: data) {
-            collect(object, line: nil, index: 0, into: &batch)
+            collect(object, line: nil, index: 0, bounds: bounds, into: &batch)
             return batch
         }
         var lineNumber = 0
@@ -39,13 +57,13 @@ public enum FixReader {
                 batch.errors.append(FixError(line: lineNumber, index: nil, field: nil, message: "not a JSON object"))
                 continue
             }
-            collect(object, line: lineNumber, index: nil, into: &batch)
+            collect(object, line: lineNumber, index: nil, bounds: bounds, into: &batch)
         }
         return batch
     }
 
-    private static func collect(_ item: Item, line: Int?, index: Int?, into batch: inout Batch) {
-        switch fix(from: item) {
+    private static func collect(_ item: Item, line: Int?, index: Int?, bounds: Bounds, into batch: inout Batch) {
+        switch fix(from: item).flatMap({ fix in outside(bounds, fix).map { .failure($0) } ?? .success(fix) }) {
         case .success(let fix): batch.fixes.append(fix)
         case .failure(let problem):
             batch.errors.append(FixError(line: line, index: index, field: problem.field, message: problem.message))
@@ -92,6 +110,23 @@ public enum FixReader {
             device: device, time: time, latitude: values.0!, longitude: values.1!, accuracy: values.2, speed: values.3)
         if let problem = problem(in: fix) { return .failure(problem) }
         return .success(fix)
+    }
+
+    /// Why `fix` is outside `bounds`, if it is.
+    static func outside(_ bounds: Bounds, _ fix: Fix) -> Problem? {
+        if let longest = bounds.maxDeviceIDLength, fix.device.utf8.count > longest {
+            return Problem(field: "device", message: "device is longer than \(longest) bytes")
+        }
+        if let latest = bounds.latest, fix.time > latest {
+            return Problem(
+                field: "time",
+                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)")
+        }
+        if let earliest = bounds.earliest, fix.time < earliest {
+            return Problem(
+                field: "time", message: "time \(FixTime.utc(fix.time)) is older than the retention (\(FixTime.utc(earliest)))")
+        }
+        return nil
     }
 
     /// The first range violated by `fix`, if any.

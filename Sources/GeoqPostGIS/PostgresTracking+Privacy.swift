@@ -1,0 +1,67 @@
+import Foundation
+import GeoqStore
+import PostgresNIO
+
+/// Erasure and retention in PostgreSQL.
+extension PostgresTracking {
+    /// Removes everything of `device` in `tenant` (its tracks, its events and every delivery of
+    /// them) in one transaction, then vacuums the three tables so that the removed rows'
+    /// space is reclaimed rather than left in the files until autovacuum gets to it.
+    public func erase(tenant: String, device: String) throws -> Erasure {
+        let erasure = try inTransaction { db in
+            let deliveries = try count(
+                db,
+                """
+                DELETE FROM \(unescaped: outboxTable) WHERE event IN
+                  (SELECT sequence FROM \(unescaped: eventsTable) WHERE tenant = \(tenant) AND device = \(device))
+                """)
+            let events = try count(
+                db, "DELETE FROM \(unescaped: eventsTable) WHERE tenant = \(tenant) AND device = \(device)")
+            let tracks = try count(
+                db, "DELETE FROM \(unescaped: tracksTable) WHERE tenant = \(tenant) AND device = \(device)")
+            return Erasure(tracks: tracks, events: events, deliveries: deliveries)
+        }
+        // Outside the transaction (VACUUM cannot run in one); best effort: the rows are gone
+        // for every reader already.
+        try? withConnection { db in
+            try db.query(PostgresQuery(unsafeSQL: "VACUUM \(outboxTable), \(eventsTable), \(tracksTable)"))
+        }
+        return erasure
+    }
+
+    /// Removes the events committed before `eventsBefore` with their deliveries, and the tracks
+    /// not updated since `tracksBefore`, at most `batch` events a transaction.
+    public func purge(eventsBefore: Date?, tracksBefore: Date?, batch: Int = 5_000) throws -> Purge {
+        var purge = Purge(tracks: 0, events: 0, deliveries: 0)
+        if let eventsBefore {
+            while true {
+                let removed = try inTransaction { db in
+                    let oldest =
+                        "SELECT sequence FROM \(eventsTable) WHERE created < $1 ORDER BY sequence LIMIT \(batch)"
+                    var query = PostgresQuery(unsafeSQL: "DELETE FROM \(outboxTable) WHERE event IN (\(oldest))")
+                    try query.binds.append(eventsBefore)
+                    let deliveries = try count(db, query)
+                    var events = PostgresQuery(unsafeSQL: "DELETE FROM \(eventsTable) WHERE sequence IN (\(oldest))")
+                    try events.binds.append(eventsBefore)
+                    return (deliveries, try count(db, events))
+                }
+                purge.deliveries += removed.0
+                purge.events += removed.1
+                if removed.1 < batch { break }
+            }
+        }
+        if let tracksBefore {
+            purge.tracks = try inTransaction { db in
+                try count(db, "DELETE FROM \(unescaped: tracksTable) WHERE updated < \(tracksBefore)")
+            }
+        }
+        return purge
+    }
+
+    /// Runs a DELETE and returns how many rows it removed.
+    private func count(_ db: PGConnection, _ delete: PostgresQuery) throws -> Int {
+        var counted = PostgresQuery(unsafeSQL: "WITH removed AS (\(delete.sql) RETURNING 1) SELECT count(*) FROM removed")
+        counted.binds = delete.binds
+        return try db.query(counted).first?.decode(Int.self) ?? 0
+    }
+}

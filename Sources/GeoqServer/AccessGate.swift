@@ -1,0 +1,263 @@
+import Foundation
+import GeoqAPI
+import GeoqAccess
+import Synchronization
+
+/// The one place that decides whether a request may be answered, for both entrances: the GET
+/// endpoints answered on the event loop (``InlineAnswerHandler``) and Hummingbird's router
+/// (``AccessMiddleware``). Each hands over the same few facts of the request
+/// (``GateRequest``) and gets the same decision, so that no endpoint is open by accident on one
+/// path and closed on the other.
+///
+/// In order: the Host must be one served (DNS rebinding); a CORS preflight is answered; a write
+/// from another origin's page is refused; a write's body must be JSON or NDJSON (a form post
+/// cannot be); a bearer credential, when given, must be a valid key or device token (401); the
+/// endpoint's scope must be held (403); then the credential's, or the client address's, token
+/// bucket must have a token (429).
+public final class AccessGate: Sendable {
+    let rules: AccessRules
+    /// The keys, or nil for a service without a tracking store (only open reads then).
+    let keys: KeyRing?
+    let limiter = RateLimiter()
+    /// When a request last made the ring read the keys again (a key id it did not know).
+    private let lastMissRefresh = Mutex<ContinuousClock.Instant?>(nil)
+
+    public init(rules: AccessRules = AccessRules(), keys: KeyRing?) {
+        self.rules = rules
+        self.keys = keys
+    }
+
+    /// What an endpoint needs.
+    enum Requirement: Equatable {
+        /// Anyone (liveness and readiness).
+        case open
+        /// Anyone, unless reads are private (`read`).
+        case read
+        case scope(Scope)
+        /// `admin`, or a loopback client when the operator allows it.
+        case metrics
+    }
+
+    /// The requirement of `method` on `path`. Everything not named is a read: an unknown path
+    /// answers 404 to whoever may read.
+    static func requirement(method: String, path: String) -> Requirement {
+        if method == "GET" || method == "HEAD" {
+            switch path {
+            case "/healthz", "/readyz": return .open
+            case "/metrics": return .metrics
+            case "/v1/events": return .scope(.events)
+            case "/v1/hooks", "/v1/hooks/": return .scope(.hooks)
+            default: return .read
+            }
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        switch method {
+        case "POST":
+            switch path {
+            case "/v1/fixes": return .scope(.track)
+            case "/v1/hooks": return .scope(.hooks)
+            default:
+                let token = parts.count == 4 && parts[0] == "v1" && parts[1] == "devices" && parts[3] == "token"
+                return token ? .scope(.track) : .read
+            }
+        case "DELETE" where parts.count == 3 && parts[0] == "v1" && parts[1] == "hooks": return .scope(.hooks)
+        case "DELETE", "PUT", "PATCH": return .scope(.admin)
+        default: return .read
+        }
+    }
+
+    /// Whether `method` on `path` changes the store (and so must carry a JSON body, and come
+    /// from an allowed origin when from a browser).
+    static func isWrite(method: String, path: String) -> Bool {
+        method != "GET" && method != "HEAD" && method != "OPTIONS" && path != "/v1/sector:batch"
+    }
+
+    /// The media types a write's body may have.
+    static let writeMediaTypes = ["application/json", "application/x-ndjson"]
+
+    /// The decision on `request`. `mayWait`: the caller can wait for the store (the router);
+    /// the event loop cannot, and hands a request with a key it does not know to the router.
+    func decide(_ request: GateRequest, mayWait: Bool) -> GateDecision {
+        var headers: [(String, String)] = []
+        if let host = request.host, let allowed = rules.allowedHosts {
+            let name = Self.hostName(host)
+            if !allowed.contains(name) { return .refuse(.hostNotAllowed(name), headers: []) }
+        }
+        if let origin = request.origin {
+            if rules.corsOrigins.contains(origin) {
+                headers.append(("Access-Control-Allow-Origin", origin))
+                headers.append(("Vary", "Origin"))
+                if request.method == "OPTIONS" {
+                    headers += [
+                        ("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE"),
+                        ("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Accept-Language"),
+                        ("Access-Control-Max-Age", "600"),
+                    ]
+                    return .preflight(headers: headers)
+                }
+                headers.append(("Access-Control-Expose-Headers", "RateLimit, RateLimit-Policy, Retry-After"))
+            } else if !Self.isSameOrigin(origin, host: request.host)
+                && (request.method == "OPTIONS" || Self.isWrite(method: request.method, path: request.path))
+            {
+                return .refuse(.originNotAllowed(origin), headers: [])
+            }
+        }
+        let write = Self.isWrite(method: request.method, path: request.path)
+        if write, request.hasBody || request.contentType != nil {
+            let type = request.contentType.map(Self.mediaType)
+            if type == nil || !Self.writeMediaTypes.contains(type!) {
+                return .refuse(.unsupportedMediaType(request.contentType, accepted: Self.writeMediaTypes), headers: headers)
+            }
+        }
+
+        var principal: Principal?
+        if let authorization = request.authorization {
+            guard let credential = Self.bearer(authorization), let keys else {
+                return .refuse(.unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
+            }
+            switch check(credential, keys: keys, mayWait: mayWait) {
+            case .principal(let found): principal = found
+            case .unknownKey where !mayWait: return .askRouter
+            case .unknownKey, .invalid:
+                return .refuse(.unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
+            }
+        }
+
+        switch Self.requirement(method: request.method, path: request.path) {
+        case .open: break
+        case .read where !rules.privateReads: break
+        case .read: if let refusal = need(.read, principal, headers) { return refusal }
+        case .scope(let scope): if let refusal = need(scope, principal, headers) { return refusal }
+        case .metrics:
+            let loopback = rules.metricsFromLoopback && principal == nil && request.clientIsLoopback
+            if !loopback, let refusal = need(.admin, principal, headers) { return refusal }
+        }
+
+        if let principal {
+            // A device token has its own bucket, at its key's rate: one phone cannot spend its fleet's.
+            let policy = principal.rate.map { RateLimiter.Policy(rate: $0, burst: max(1, $0 * 2)) } ?? rules.keyRate
+            let name = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
+            let outcome = limiter.take(name, policy: policy)
+            headers.append(("RateLimit-Policy", policy.policyHeader(name: "key")))
+            headers.append(("RateLimit", outcome.header(name: "key")))
+            if !outcome.allowed {
+                return .refuse(
+                    .tooManyRequests(retryAfter: outcome.retryAfterSeconds),
+                    headers: headers + [("Retry-After", String(outcome.retryAfterSeconds))])
+            }
+        } else if let policy = rules.anonymousRate, let client = request.client,
+            rules.limitLoopback || !request.clientIsLoopback
+        {
+            let outcome = limiter.take("address:\(client)", policy: policy)
+            if !outcome.allowed {
+                return .refuse(
+                    .tooManyRequests(retryAfter: outcome.retryAfterSeconds),
+                    headers: headers + [
+                        ("Retry-After", String(outcome.retryAfterSeconds)),
+                        ("RateLimit-Policy", policy.policyHeader(name: "address")),
+                        ("RateLimit", outcome.header(name: "address")),
+                    ])
+            }
+        }
+        return .pass(principal, headers: headers)
+    }
+
+    /// A refusal unless `principal` holds `scope`: 401 without a credential, 403 with one.
+    private func need(_ scope: Scope, _ principal: Principal?, _ headers: [(String, String)]) -> GateDecision? {
+        guard let principal else {
+            return .refuse(.unauthorized(credentialGiven: false), headers: headers + Self.challenge(invalid: false))
+        }
+        return principal.has(scope) ? nil : .refuse(.forbidden(scope: scope.rawValue), headers: headers)
+    }
+
+    /// Checks a credential; on the router, a key id the ring does not know makes it read the
+    /// keys again (at most every quarter second, so that made-up ids cannot hammer the store).
+    private func check(_ credential: String, keys: KeyRing, mayWait: Bool) -> KeyRing.Check {
+        let first = keys.check(credential)
+        guard first == .unknownKey, mayWait else { return first }
+        let due = lastMissRefresh.withLock { last -> Bool in
+            guard last.map({ ContinuousClock.now - $0 >= .milliseconds(250) }) ?? true else { return false }
+            last = .now
+            return true
+        }
+        guard due, (try? keys.refresh()) != nil else { return first }
+        return keys.check(credential)
+    }
+
+    static func challenge(invalid: Bool) -> [(String, String)] {
+        [("WWW-Authenticate", invalid ? #"Bearer realm="geoq", error="invalid_token""# : #"Bearer realm="geoq""#)]
+    }
+
+    /// The credential of an `Authorization: Bearer X` header (the scheme in any case).
+    static func bearer(_ header: String) -> String? {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
+        let credential = trimmed.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return credential.isEmpty ? nil : credential
+    }
+
+    /// A Host header's name: lowercase, without the port (`[::1]:8080` is `::1`).
+    static func hostName(_ host: String) -> String {
+        let lower = host.lowercased()
+        if lower.hasPrefix("["), let end = lower.firstIndex(of: "]") {
+            return String(lower[lower.index(after: lower.startIndex)..<end])
+        }
+        if let colon = lower.lastIndex(of: ":"), lower.firstIndex(of: ":") == colon {
+            return String(lower[..<colon])
+        }
+        return lower
+    }
+
+    /// Whether `origin` is the service's own (a page it served, posting back).
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    /// A Content-Type's media type, lowercase, without its parameters.
+    static func mediaType(_ contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+    }
+}
+
+/// What the access gate reads of a request, whichever entrance it came through.
+struct GateRequest {
+    var method: String
+    var path: String
+    var host: String?
+    var origin: String?
+    var authorization: String?
+    var contentType: String?
+    /// Whether a body comes (a Content-Length over 0, or chunked).
+    var hasBody: Bool
+    /// The client's IP address, as text.
+    var client: String?
+    var clientIsLoopback: Bool
+}
+
+/// The gate's decision.
+enum GateDecision {
+    /// Answer it, as `principal` (nil: no credential), with these headers added.
+    case pass(Principal?, headers: [(String, String)])
+    /// Answer this problem instead, with these headers.
+    case refuse(Problem, headers: [(String, String)])
+    /// A CORS preflight from an allowed origin: 204 with these headers.
+    case preflight(headers: [(String, String)])
+    /// The event loop cannot decide without reading the keys: let the router answer.
+    case askRouter
+}
+
+extension GateRequest {
+    /// Whether the client's address is a loopback one.
+    static func isLoopback(_ address: String?) -> Bool { address.map(AccessRules.isLoopback) ?? false }
+}
+
+extension GateDecision {
+    /// Whether only the router can decide (the event loop must not wait for the store).
+    var needsRouter: Bool {
+        if case .askRouter = self { return true }
+        return false
+    }
+}
