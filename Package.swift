@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [
-                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking", "GeoqTestSupport",
+                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking", "GeoqTestSupport", "GeoqStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
@@ -263,7 +263,7 @@ let package = Package(
             dependencies: [
                 "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
                 "GeoqQuery",
-                "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS",
+                "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -7,8 +7,9 @@ extension EndpointDescription {
     public static let hooks = EndpointDescription(
         path: "/v1/hooks", operationId: "hooks", summary: "The webhooks events are POSTed to (geoq hooks list).",
         parameters: [],
-        answer: "hooks by id: id, url, layer (absent: every layer), events (absent: every kind), created",
-        problemStatuses: [404])
+        answer: "the caller's tenant's hooks by id: id, url, layer (absent: every layer), events (absent: every kind), "
+            + "created",
+        problemStatuses: [404], scope: "hooks")
 
     public static let addHook = EndpointDescription(
         path: "/v1/hooks", method: "post", operationId: "addHook",
@@ -33,7 +34,8 @@ extension EndpointDescription {
                         "events": OpenAPIDocument.Schema(type: "array", items: [.choice(eventKinds)], minItems: 1),
                     ], required: ["url"])
             ]),
-        answer: "the hook: id, url, layer, events, created", problemStatuses: [400, 404], successStatus: 201)
+        answer: "the hook: id, url, layer, events, created", problemStatuses: [400, 404, 415, 422], successStatus: 201,
+        scope: "hooks")
 
     public static let deleteHook = EndpointDescription(
         path: "/v1/hooks/{id}", method: "delete", operationId: "deleteHook",
@@ -43,7 +45,7 @@ extension EndpointDescription {
                 name: "id", in: "path", required: true, description: "The hook's id, as /v1/hooks lists it.",
                 schema: .string(pattern: "^[0-9]+$"), example: "1")
         ],
-        answer: "no content", mediaTypes: [], problemStatuses: [404], successStatus: 204)
+        answer: "no content", mediaTypes: [], problemStatuses: [404], successStatus: 204, scope: "hooks")
 
     public static let events = EndpointDescription(
         path: "/v1/events", operationId: "events",
@@ -61,7 +63,61 @@ extension EndpointDescription {
                 schema: .string, example: "car-1"),
         ],
         answer: "events: sequence, device, layer, kind, event (its JSON); next: the since of the next call",
-        problemStatuses: [400, 404])
+        problemStatuses: [400, 404], scope: "events")
 
-    static let trackingEndpoints = [hooks, addHook, deleteHook, events]
+    public static let fixes = EndpointDescription(
+        path: "/v1/fixes", method: "post", operationId: "fixes",
+        summary: "Device fixes through the geofence engine, into the caller's tenant (a device token: its device only).",
+        parameters: [
+            .init(
+                name: "layer", required: false, description: "The polygon layer to track on (default: the first).",
+                schema: .string, example: "pamplona-sectors")
+        ],
+        requestBody: Body(
+            description: "Fixes {device, time (RFC 3339), lat, lon, accuracy?, speed?}: a JSON array, one object, or "
+                + "NDJSON. A fix dated more than --max-future ahead or older than --retain-tracks is refused and "
+                + "named in errors; the rest of the batch goes on.",
+            examples: [
+                (
+                    "application/json",
+                    "[{\"device\": \"car-1\", \"time\": \"2026-11-23T09:00:00+01:00\", \"lat\": 42.81, "
+                        + "\"lon\": -1.64, \"accuracy\": 5}]"
+                ),
+                (
+                    "application/x-ndjson",
+                    "{\"device\": \"car-2\", \"time\": \"2026-11-23T09:00:00+01:00\", \"lat\": 42.81, \"lon\": -1.64}"
+                ),
+            ]),
+        answer: "accepted, ignored (older or repeated), errors (each bad fix by line or index), events",
+        problemStatuses: [400, 403, 404, 413, 415, 422, 503], scope: "track")
+
+    public static let deviceToken = EndpointDescription(
+        path: "/v1/devices/{id}/token", method: "post", operationId: "deviceToken",
+        summary: "A short-lived token that posts the fixes of this one device of the caller's tenant.",
+        parameters: [
+            .init(
+                name: "id", in: "path", required: true, description: "The device's id (1 to 128 bytes).",
+                schema: .string, example: "car-1")
+        ],
+        requestBody: Body(
+            description: "ttl: the token's life in seconds, at most 86400 (default 3600); the body may be left out.",
+            examples: [("application/json", "{\"ttl\": 900}")],
+            schemas: [
+                "application/json": OpenAPIDocument.Schema(
+                    type: "object", properties: ["ttl": .number(1...86_400)], required: [])
+            ]),
+        answer: "token (send it as Authorization: Bearer TOKEN), device, expires", problemStatuses: [400, 415, 422],
+        successStatus: 201, scope: "track")
+
+    public static let eraseDevice = EndpointDescription(
+        path: "/v1/devices/{id}", method: "delete", operationId: "eraseDevice",
+        summary: "Erase a device of the caller's tenant: its tracks, events and deliveries, in one transaction.",
+        parameters: [
+            .init(
+                name: "id", in: "path", required: true, description: "The device's id.", schema: .string,
+                example: "car-1")
+        ],
+        answer: "how many tracks, events and deliveries were removed", problemStatuses: [422], scope: "admin")
+
+    static let trackingEndpoints = [hooks, addHook, deleteHook, events, fixes, deviceToken, eraseDevice]
 }

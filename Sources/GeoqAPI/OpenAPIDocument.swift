@@ -36,7 +36,24 @@ public struct OpenAPIDocument: Encodable, Sendable {
         public var parameters: [Parameter]
         public var requestBody: RequestBody?
         public var responses: [String: ResponseObject]
+        /// The credentials accepted: a bearer key of the operation's scope (an empty requirement
+        /// first when the operation is open by default).
+        public var security: [[String: [String]]]?
     }
+
+    /// How a client proves who it is: `Authorization: Bearer KEY` (a key or a device token).
+    public struct SecurityScheme: Encodable, Sendable {
+        public var type = "http"
+        public var scheme = "bearer"
+        public var description: String
+    }
+
+    public struct Components: Encodable, Sendable {
+        public var securitySchemes: [String: SecurityScheme]
+    }
+
+    /// The name of the bearer scheme in ``Components``.
+    public static let bearerScheme = "bearerKey"
 
     public struct RequestBody: Encodable, Sendable {
         public var required = true
@@ -126,6 +143,12 @@ public struct OpenAPIDocument: Encodable, Sendable {
     public var openapi = "3.1.0"
     public var info: Info
     public var paths: [String: PathItem]
+    public var components = Components(securitySchemes: [
+        bearerScheme: SecurityScheme(
+            description: "A key made with `geoq keys add` (gqk_...), or a device token from "
+                + "POST /v1/devices/{id}/token (gqd_..., fixes of its device only). Each operation names the "
+                + "scope it needs; the read endpoints need `read` only when the service runs with --private-reads.")
+    ])
 
     /// The document for `endpoints`.
     public init(endpoints: [EndpointDescription]) {
@@ -135,6 +158,9 @@ public struct OpenAPIDocument: Encodable, Sendable {
                 + "latitude first (lat, lon). Errors are RFC 9457 problem details.")
         paths = [:]
         for endpoint in endpoints {
+            var statuses = endpoint.problemStatuses
+            if endpoint.scope != nil { statuses += [401, 403] }
+            statuses.append(429)
             var responses: [String: ResponseObject] = [
                 String(endpoint.successStatus): ResponseObject(
                     description: endpoint.answer,
@@ -142,7 +168,7 @@ public struct OpenAPIDocument: Encodable, Sendable {
                         uniqueKeysWithValues: endpoint.mediaTypes.map { ($0, MediaType(schema: .object)) }
                     ))
             ]
-            for status in endpoint.problemStatuses {
+            for status in Set(statuses) {
                 responses[String(status)] = ResponseObject(
                     description: "a problem (RFC 9457) naming what is wrong",
                     content: [Problem.mediaType: MediaType(schema: .object)])
@@ -159,7 +185,9 @@ public struct OpenAPIDocument: Encodable, Sendable {
                                     MediaType(schema: body.schemas[$0.mediaType] ?? .string, example: $0.example)
                                 )
                             }))
-                }, responses: responses)
+                }, responses: responses,
+                security: endpoint.scope.map { [[Self.bearerScheme: [$0]]] }
+                    ?? (endpoint.isOpen ? nil : [[:], [Self.bearerScheme: ["read"]]]))
             paths[endpoint.path] = (paths[endpoint.path] ?? PathItem()).adding(operation, as: endpoint.method)
         }
     }
@@ -191,6 +219,11 @@ public struct EndpointDescription: Sendable {
     public var problemStatuses: [Int] = [400, 404, 503]
     /// The status of an answer: 200, 201 for what a POST creates, 204 for a DELETE.
     public var successStatus = 200
+    /// The scope a bearer key needs (`track`, `events`, `hooks`, `admin`); nil for a read, open
+    /// unless the service makes reads private (then `read`).
+    public var scope: String?
+    /// Open to anyone whatever the service's options (liveness and readiness).
+    public var isOpen = false
 
     /// The names of the parameters, for ``QueryParameters/allowOnly(_:)``.
     public var parameterNames: Set<String> { Set(parameters.map(\.name)) }
@@ -235,10 +268,11 @@ public struct EndpointDescription: Sendable {
 
     public static let health = EndpointDescription(
         path: "/healthz", operationId: "health", summary: "The process is up.", parameters: [],
-        answer: "{\"status\": \"ok\"}", problemStatuses: [])
+        answer: "{\"status\": \"ok\"}", problemStatuses: [], isOpen: true)
     public static let readiness = EndpointDescription(
         path: "/readyz", operationId: "readiness", summary: "The layers are loaded.", parameters: [],
-        answer: "status, store file and number of polygon layers", problemStatuses: [503])
+        answer: "status and number of layers (the store and the last error only to an admin key)",
+        problemStatuses: [503], isOpen: true)
     public static let layers = EndpointDescription(
         path: "/v1/layers", operationId: "layers", summary: "Every layer and whether it loaded.", parameters: [],
         answer:
@@ -493,7 +527,7 @@ public struct EndpointDescription: Sendable {
     public static let metrics = EndpointDescription(
         path: "/metrics", operationId: "metrics", summary: "Request counts and latency histograms per route.",
         parameters: [], answer: "Prometheus text exposition",
-        mediaTypes: ["text/plain; version=0.0.4; charset=utf-8"], problemStatuses: [])
+        mediaTypes: ["text/plain; version=0.0.4; charset=utf-8"], problemStatuses: [], scope: "admin")
     public static let openAPI = EndpointDescription(
         path: "/openapi.json", operationId: "openapi", summary: "This document.", parameters: [],
         answer: "the OpenAPI 3.1 document", problemStatuses: [])

@@ -205,7 +205,6 @@ struct ServeCommand: AsyncParsableCommand {
         let trackingStore = TrackingStore(address: chosen)
         let tracking = Tracking(
             store: trackingStore, delivery: HookDelivery(store: trackingStore), limits: access.limits)
-        let gate = AccessGate(rules: access.rules(listeningOn: host), keys: tracking.keys)
         let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host
@@ -214,7 +213,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await runService(
                 address: address, state: startup.state, reloader: startup.reloader, limits: limits,
                 connections: connectionLimits, logRequests: logRequests, page: page, tracking: tracking,
-                gate: gate, metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
+                access: access.rules(listeningOn: host), metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

@@ -19,7 +19,9 @@ enum FixesRoute {
             // The access gate let only a `track` credential through.
             guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
             guard let data = state.data else { throw Problem.stillLoading }
-            let layer = try EndpointRequest(request).parameters.value("layer") ?? data.defaultSectorLayer
+            let query = EndpointRequest(request).parameters
+            try query.allowOnly(EndpointDescription.fixes.parameterNames)
+            let layer = try query.value("layer") ?? data.defaultSectorLayer
             let body = try await Routes.body(of: request, limit: limits.maxBodyBytes)
             let batch = FixReader.read(Data(buffer: body), within: tracking.fixBounds())
             let most = tracking.limits.maxFixesPerRequest

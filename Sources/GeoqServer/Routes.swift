@@ -21,11 +21,12 @@ public enum Routes {
     public static func router(
         state: ServiceState, metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
-        gate: AccessGate = AccessGate(keys: nil)
+        access: AccessRules = AccessRules()
     ) -> Router<ServiceRequestContext> {
         let router = router(
             endpoints: GetEndpoints(state: state, metrics: metrics, limits: limits), state: state, metrics: metrics,
-            limits: limits, logRequests: logRequests, page: page, gate: gate)
+            limits: limits, logRequests: logRequests, page: page,
+            gate: AccessGate(rules: access, keys: tracking?.keys))
         // The fixes, hooks, events and devices endpoints, over the tracking store when the service has one.
         if let tracking { register(tracking, on: router, state: state, limits: limits) }
         return router
@@ -85,10 +86,12 @@ public enum Routes {
         state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
-        page: PageFiles = PageFiles(), tracking: Tracking? = nil, gate: AccessGate = AccessGate(keys: nil),
+        page: PageFiles = PageFiles(), tracking: Tracking? = nil, access: AccessRules = AccessRules(),
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let logger = logger ?? defaultLogger()
+        // One gate for both entrances: the event loop's answers and the router.
+        let gate = AccessGate(rules: access, keys: tracking?.keys)
         let endpoints = GetEndpoints(state: state, metrics: metrics, limits: limits)
         let accessLog = logRequests ? AccessLog(level: .info) : nil
         let registry = ConnectionRegistry(maxConnections: connections.maxConnections, counters: metrics.connections)
@@ -171,12 +174,12 @@ public func runService(
     address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
     logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
-    gate: AccessGate = AccessGate(keys: nil), metrics: RequestMetrics = RequestMetrics(),
+    access: AccessRules = AccessRules(), metrics: RequestMetrics = RequestMetrics(),
     onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
         state: state, address: address, reloader: reloader, metrics: metrics, limits: limits,
-        connections: connections, logRequests: logRequests, page: page, tracking: tracking, gate: gate,
+        connections: connections, logRequests: logRequests, page: page, tracking: tracking, access: access,
         onListening: onListening
     ).runService()
 }

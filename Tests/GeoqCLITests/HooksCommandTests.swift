@@ -30,7 +30,8 @@ import Testing
         let first = try store.geoq(["hooks", "add", "https://parking.example.org/geoq-events"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
-            first.stdout.hasPrefix("Added hook 1\thttps://parking.example.org/geoq-events\tlayer: any\tevents: all"))
+            first.stdout.hasPrefix(
+                "Added hook 1\tdefault\thttps://parking.example.org/geoq-events\tlayer: any\tevents: all"))
         let second = try store.geoq([
             "hooks", "add", "http://127.0.0.1:9000/arrivals", "--layer", "pamplona-sectors", "--event", "parked",
             "--event", "left", "--format", "json",
@@ -43,7 +44,7 @@ import Testing
         #expect(added["events"] as? [String] == ["parked", "left"])
 
         // What the service would deliver to: the store holds exactly these two hooks.
-        let held = try TrackingStore(storeFile: store.url).hooks()
+        let held = try TrackingStore(storeFile: store.url).hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
         #expect(held.map(\.layer) == [nil, "pamplona-sectors"])
         #expect(held.map(\.events) == [nil, ["parked", "left"]])
@@ -52,7 +53,16 @@ import Testing
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[1].hasPrefix("2\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
+        #expect(
+            lines[1].hasPrefix("2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
+        // Another tenant's hook: listed by its tenant, not by the default tenant's.
+        let foreign = try store.geoq(["hooks", "add", "https://other.example.org/h", "--tenant", "other"])
+        #expect(foreign.status == 0, "\(foreign.stderr)")
+        #expect(try TrackingStore(storeFile: store.url).hooks(tenant: "other").map(\.url) == ["https://other.example.org/h"])
+        let others = try store.geoq(["hooks", "list", "--tenant", "other"])
+        #expect(others.stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] } == ["other"])
+        #expect(try store.geoq(["hooks", "delete", "3", "--tenant", "default"]).status == 64)
+        #expect(try store.geoq(["hooks", "delete", "3", "--tenant", "other"]).status == 0)
         let listed = try Self.json(try store.geoq(["hooks", "list", "--format", "json"]).stdout)
         let hooks = try #require(listed["hooks"] as? [[String: Any]])
         #expect(hooks.map { $0["id"] as? Int } == [1, 2])
@@ -61,7 +71,7 @@ import Testing
         let deleted = try store.geoq(["hooks", "delete", "1"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout.hasPrefix("Deleted hook 1;"))
-        #expect(try TrackingStore(storeFile: store.url).hooks().map(\.id) == [2])
+        #expect(try TrackingStore(storeFile: store.url).hooks(tenant: nil).map(\.id) == [2])
         // Deleting it again, or an id never given: a bad argument naming the id.
         let again = try store.geoq(["hooks", "delete", "1"])
         #expect(again.status == 64)
@@ -73,7 +83,7 @@ import Testing
         #expect(problem["message"] as? String == "no hook with id 99 (see geoq hooks list)")
         // Ids are never reused.
         let third = try store.geoq(["hooks", "add", "http://127.0.0.1:9001/", "--format", "json"])
-        #expect(try Self.json(third.stdout)["id"] as? Int == 3)
+        #expect(try Self.json(third.stdout)["id"] as? Int == 4)
     }
 
     /// The same checks as `POST /v1/hooks` (``HookRequest``), each error naming its option; the
@@ -136,7 +146,7 @@ import Testing
         #expect(other.status == 0, "\(other.stderr)")
 
         let store = TrackingStore(address: try StoreAddress(parsing: address))
-        let held = try store.hooks()
+        let held = try store.hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
         #expect(held.map(\.url) == ["http://127.0.0.1:9000/arrivals", "https://parking.example.org/e"])
         #expect(held.map(\.events) == [["parked"], nil])
@@ -146,7 +156,7 @@ import Testing
         #expect((listed["hooks"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1, 2])
         let deleted = try GeoqBinaryTests.run(["hooks", "delete", "1", "--store", address])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(try store.hooks().map(\.id) == [2])
+        #expect(try store.hooks(tenant: nil).map(\.id) == [2])
         let again = try GeoqBinaryTests.run(["hooks", "delete", "1", "--store", address])
         #expect(again.status == 64)
         #expect(again.stderr == "geoq: error: no hook with id 1 (see geoq hooks list)\n")

@@ -29,53 +29,52 @@ import Testing
     }
 
     func event(_ kind: String, device: String = "car-1", layer: String = "pamplona-sectors") -> StoredEvent {
-        StoredEvent(
-            device: device, layer: layer, kind: kind, body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
+        StoredEvent(tenant: defaultTenant, device: device, layer: layer, kind: kind, body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
     }
 
     @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
         let store = try store(backend)
-        let hook = try store.addHook(url: "http://127.0.0.1:9/h")
-        let bad = StoredEvent(device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8))
+        let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")
+        let bad = StoredEvent(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8))
         let error = #expect(throws: (any Error).self) {
             try store.commit(
-                tracks: [("car-1", "pamplona-sectors", Data("{}".utf8))], events: [event("enter"), bad])
+                tracks: [TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))], events: [event("enter"), bad])
         }
         switch backend {
         case .geoPackage: #expect(error is StoreError)
         // 22P02: invalid text representation (the body is not JSON).
         case .postgreSQL: #expect(String(describing: error).contains("SQLSTATE 22P02"), "\(String(describing: error))")
         }
-        #expect(try store.tracks().isEmpty)
-        #expect(try store.events(since: 0, limit: 10).isEmpty)
+        #expect(try store.tracks(tenant: nil).isEmpty)
+        #expect(try store.events(tenant: nil, since: 0, limit: 10).isEmpty)
         #expect(try store.outbox(hook: hook.id).isEmpty)
         #expect(try store.stats().pending == 0)
     }
 
     @Test(arguments: Backend.available) func eventsAndOutboxRowsAgree(_ backend: Backend) throws {
         let store = try store(backend)
-        let all = try store.addHook(url: "http://127.0.0.1:9/all")
+        let all = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/all")
         let sequences = try store.commit(
-            tracks: [("car-1", "pamplona-sectors", Data(#"{"visit":"v1"}"#.utf8))],
+            tracks: [TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data(#"{"visit":"v1"}"#.utf8))],
             events: [event("enter"), event("dwell")])
         #expect(sequences == [1, 2])
-        let events = try store.events(since: 0, limit: 10)
+        let events = try store.events(tenant: nil, since: 0, limit: 10)
         #expect(events.map(\.sequence) == [1, 2])
         #expect(events.map(\.event.kind) == ["enter", "dwell"])
         let outbox = try store.outbox(hook: all.id)
         #expect(outbox.map(\.sequence) == [1, 2])
         #expect(outbox.map(\.idempotencyKey) == ["\(all.id)-1", "\(all.id)-2"])
         #expect(outbox.map(\.body) == events.map(\.event.body))
-        #expect(try store.tracks(device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
-        #expect(try store.events(since: 1, limit: 10).map(\.sequence) == [2])
-        #expect(try store.events(since: 0, limit: 1).map(\.sequence) == [1])
+        #expect(try store.tracks(tenant: defaultTenant, device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
+        #expect(try store.events(tenant: nil, since: 1, limit: 10).map(\.sequence) == [2])
+        #expect(try store.events(tenant: nil, since: 0, limit: 1).map(\.sequence) == [1])
     }
 
     @Test(arguments: Backend.available) func hooksGetOnlyTheirLayerAndKinds(_ backend: Backend) throws {
         let store = try store(backend)
-        let parked = try store.addHook(url: "http://127.0.0.1:9/p", events: ["parked", "left"])
-        let valencia = try store.addHook(url: "http://127.0.0.1:9/v", layer: "valencia-sections")
-        let both = try store.addHook(url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
+        let parked = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/p", events: ["parked", "left"])
+        let valencia = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/v", layer: "valencia-sections")
+        let both = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
         try store.commit(
             tracks: [],
             events: [
@@ -90,16 +89,16 @@ import Testing
 
     @Test(arguments: Backend.available) func deletingAHookBuriesItsPendingDeliveries(_ backend: Backend) throws {
         let store = try store(backend)
-        let hook = try store.addHook(url: "http://127.0.0.1:9/h")
+        let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")
         try store.commit(tracks: [], events: [event("enter")])
-        #expect(try store.deleteHook(id: hook.id))
-        #expect(try store.deleteHook(id: hook.id) == false)
-        #expect(try store.hooks().isEmpty)
+        #expect(try store.deleteHook(tenant: nil, id: hook.id))
+        #expect(try store.deleteHook(tenant: nil, id: hook.id) == false)
+        #expect(try store.hooks(tenant: nil).isEmpty)
         let rows = try store.outbox(hook: hook.id)
         #expect(rows.map(\.state) == [.dead])
         #expect(rows.first?.lastError == "hook deleted")
         // Ids are never reused, so neither are idempotency keys.
-        #expect(try store.addHook(url: "http://127.0.0.1:9/h").id == hook.id + 1)
+        #expect(try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h").id == hook.id + 1)
     }
 
     @Test(arguments: Backend.available) func aReopenedStoreStillHasItsPendingDeliveriesDue(_ backend: Backend) throws {
@@ -107,7 +106,7 @@ import Testing
         let hook: Hook
         do {
             let store = try store(backend)
-            hook = try store.addHook(url: "http://127.0.0.1:9/h")
+            hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")
             try store.commit(tracks: [], events: [event("enter"), event("exit")], now: committed)
             let first = try #require(try store.due(hook: hook.id, now: committed, limit: 10).first)
             try store.markFailed(

@@ -15,6 +15,8 @@ import Testing
 /// sit in a hook's outbox.
 @Suite struct FixesRouteTests {
     static let data = ServiceData.load(from: TestLibrary.catalogOnly())
+    /// The service's clock in these tests: an hour after the traces begin.
+    static let clock = Date(timeIntervalSince1970: 1_795_420_800 + 3_600)
 
     /// 1 Hz fixes as NDJSON: parked at 42.81, -1.64 (Sector 2, 54 m from its edge) with a few
     /// metres of seeded jitter for `parkedSeconds`, then driving at 10 m/s straight out of the
@@ -56,13 +58,15 @@ import Testing
     }
 
     @Test func aCarParksAndDrivesOff() async throws {
-        let store = TrackingStore(
-            storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-fixes-\(UUID()).gpkg"))
-        let hook = try store.addHook(url: "http://127.0.0.1:9/hook", events: ["parked", "left"])
-        let app = Application(router: Routes.router(state: ServiceState(Self.data), tracking: store))
+        let fixture = TrackingFixture(now: { Self.clock })
+        let store = fixture.store
+        let key = try fixture.key("acme", [.track, .events])
+        let hook = try store.addHook(tenant: "acme", url: "http://127.0.0.1:9/hook", events: ["parked", "left"])
+        let app = Application(router: Routes.router(state: ServiceState(Self.data), tracking: fixture.tracking))
+        let headers = TrackingFixture.bearer(key, TrackingFixture.ndjson)
         let (ndjson, _) = try Self.trace()
         try await app.test(.router) { client in
-            let answer = try await client.execute(uri: "/v1/fixes", method: .post, body: ByteBuffer(string: ndjson)) {
+            let answer = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)) {
                 response in
                 #expect(response.status == .ok)
                 return try Self.object(response.body)
@@ -77,13 +81,13 @@ import Testing
             #expect(answer["accepted"] as? Int == 660 && answer["ignored"] as? Int == 0)
 
             // The same fixes again: every one older or repeated, nothing new.
-            let again = try await client.execute(uri: "/v1/fixes", method: .post, body: ByteBuffer(string: ndjson)) {
+            let again = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)) {
                 try Self.object($0.body)
             }
             #expect(again["ignored"] as? Int == 660 && (again["events"] as? [Any])?.isEmpty == true)
 
             // Pulled from the store, in order; the hook's outbox holds the two it asked for.
-            let pulled = try await client.execute(uri: "/v1/events?since=0", method: .get) { try Self.object($0.body) }
+            let pulled = try await client.execute(uri: "/v1/events?since=0", method: .get, headers: headers) { try Self.object($0.body) }
             let kinds = (pulled["events"] as? [[String: Any]])?.map { $0["kind"] as? String }
             #expect(kinds == ["enter", "dwell", "parked", "left", "exit"])
             #expect(try store.outbox(hook: hook.id).count == 2)
@@ -91,16 +95,16 @@ import Testing
     }
 
     @Test func badFixesAreNamedAndTheRestGoOn() async throws {
-        let store = TrackingStore(
-            storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-fixes-\(UUID()).gpkg"))
-        let app = Application(router: Routes.router(state: ServiceState(Self.data), tracking: store))
+        let fixture = TrackingFixture(now: { Self.clock })
+        let headers = TrackingFixture.bearer(try fixture.key("acme", [.track]), TrackingFixture.json)
+        let app = Application(router: Routes.router(state: ServiceState(Self.data), tracking: fixture.tracking))
         let body = """
             [{"device":"a","time":"2026-11-23T09:00:00+01:00","lat":42.81,"lon":-1.64},
              {"device":"a","time":"2026-11-23T09:00:01+01:00","lat":95,"lon":-1.64},
              {"time":"2026-11-23T09:00:02+01:00","lat":42.81,"lon":-1.64}]
             """
         try await app.test(.router) { client in
-            let answer = try await client.execute(uri: "/v1/fixes", method: .post, body: ByteBuffer(string: body)) {
+            let answer = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: body)) {
                 response in
                 #expect(response.status == .ok)
                 return try Self.object(response.body)
@@ -111,12 +115,12 @@ import Testing
             #expect(errors[0].contains("1") && errors[0].contains("lat"), "\(errors)")
             #expect(errors[1].contains("2") && errors[1].contains("device"), "\(errors)")
             try await client.execute(
-                uri: "/v1/fixes", method: .post, body: ByteBuffer(string: #"[{"device":"a","lat":1}]"#)
+                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: #"[{"device":"a","lat":1}]"#)
             ) { response in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(
-                uri: "/v1/fixes?layer=nowhere", method: .post, body: ByteBuffer(string: body)
+                uri: "/v1/fixes?layer=nowhere", method: .post, headers: headers, body: ByteBuffer(string: body)
             ) { response in
                 #expect(response.status == .notFound)
             }

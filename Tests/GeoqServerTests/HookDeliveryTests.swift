@@ -57,8 +57,7 @@ import Testing
     }
 
     func event(_ kind: String, device: String = "car-1") -> StoredEvent {
-        StoredEvent(
-            device: device, layer: "pamplona-sectors", kind: kind,
+        StoredEvent(tenant: defaultTenant, device: device, layer: "pamplona-sectors", kind: kind,
             body: Data(#"{"device":"\#(device)","event":"\#(kind)"}"#.utf8))
     }
 
@@ -80,7 +79,7 @@ import Testing
         let receiver = Receiver()
         let store = temporaryStore()
         try await Application(router: receiver.router).test(.live) { client in
-            let hook = try store.addHook(url: "http://127.0.0.1:\(client.port!)/flaky")
+            let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/flaky")
             let delivery = HookDelivery(store: store, options: Self.fast)
             try await running(delivery) {
                 try store.commit(tracks: [], events: [event("parked")])
@@ -103,8 +102,8 @@ import Testing
         let receiver = Receiver()
         let store = temporaryStore()
         try await Application(router: receiver.router).test(.live) { client in
-            let slow = try store.addHook(url: "http://127.0.0.1:\(client.port!)/slow")
-            let ok = try store.addHook(url: "http://127.0.0.1:\(client.port!)/ok")
+            let slow = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/slow")
+            let ok = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             let options = DeliveryOptions(
                 timeout: .seconds(1), backoffBase: .seconds(30), backoffCap: .seconds(60), maxAttempts: 5,
                 sweepInterval: .milliseconds(200))
@@ -132,7 +131,7 @@ import Testing
     @Test func anEndpointThatRefusesEndsInTheDeadLetters() async throws {
         let store = temporaryStore()
         // Port 1 on loopback: nothing listens there, the connection is refused.
-        let hook = try store.addHook(url: "http://127.0.0.1:1/down")
+        let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:1/down")
         let delivery = HookDelivery(store: store, options: Self.fast)
         try await running(delivery) {
             try store.commit(tracks: [], events: [event("enter")])
@@ -153,7 +152,7 @@ import Testing
         let receiver = Receiver()
         let store = temporaryStore()
         try await Application(router: receiver.router).test(.live) { client in
-            let hook = try store.addHook(url: "http://127.0.0.1:\(client.port!)/ok")
+            let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             // Committed while no engine runs (as after a crash between commit and delivery).
             try store.commit(tracks: [], events: [event("enter"), event("dwell"), event("parked")])
             #expect(try store.stats().pending == 3)
@@ -176,7 +175,7 @@ import Testing
             sweepInterval: .milliseconds(200))
         // Back up, its first answer is a 503 (still warming up), then it accepts.
         let receiver = Receiver(flakyFailures: 1)
-        let hook = try store.addHook(url: "http://127.0.0.1:\(port)/flaky")
+        let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(port)/flaky")
         let delivery = HookDelivery(store: store, options: options)
         try await running(delivery) {
             try store.commit(tracks: [], events: [event("parked")])

@@ -2,55 +2,140 @@ import Foundation
 import GeoqLayers
 import GeoqServer
 import GeoqStore
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// The hooks and events endpoints over a tracking store of their own.
+/// The hooks and events endpoints over a tracking store of their own, each call made as the
+/// tenant's key, as a stranger (no key), as a key without the scope, and as another tenant.
 @Suite struct HookRoutesTests {
+    static func object(_ response: TestResponse) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
     @Test func hooksAreAddedListedAndDeletedAndEventsPulledInOrder() async throws {
-        let store = TrackingStore(
-            storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-routes-\(UUID()).gpkg"))
-        let app = Application(router: Routes.router(state: ServiceState(), tracking: store))
+        let fixture = TrackingFixture()
+        let store = fixture.store
+        let acme = try fixture.key("acme", [.hooks, .events])
+        let other = try fixture.key("other", [.hooks, .events])
+        let trackOnly = try fixture.key("acme", [.track])
+        let app = Application(router: Routes.router(state: ServiceState(), tracking: fixture.tracking))
         try await app.test(.router) { client in
+            let body = ByteBuffer(string: #"{"url":"http://127.0.0.1:9/h","events":["parked","left"]}"#)
+            // A stranger, a key without the scope: nothing is made.
             try await client.execute(
-                uri: "/v1/hooks", method: .post,
-                body: ByteBuffer(string: #"{"url":"http://127.0.0.1:9/h","events":["parked","left"]}"#)
+                uri: "/v1/hooks", method: .post, headers: TrackingFixture.bearer(nil, TrackingFixture.json), body: body
+            ) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            }
+            try await client.execute(
+                uri: "/v1/hooks", method: .post, headers: TrackingFixture.bearer(trackOnly, TrackingFixture.json),
+                body: body
+            ) { #expect($0.status == .forbidden) }
+            #expect(try store.hooks(tenant: nil).isEmpty)
+
+            try await client.execute(
+                uri: "/v1/hooks", method: .post, headers: TrackingFixture.bearer(acme, TrackingFixture.json), body: body
             ) { response in
                 #expect(response.status == .created)
-                let object = try #require(
-                    JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                let object = try Self.object(response)
                 #expect(object["id"] as? Int == 1)
                 #expect(object["events"] as? [String] == ["parked", "left"])
             }
+            #expect(try store.hooks(tenant: "acme").map(\.id) == [1])
             for bad in [#"{"url":"ftp://x/h"}"#, #"{"url":"http://x/h","events":["arrive"]}"#, "nope"] {
-                try await client.execute(uri: "/v1/hooks", method: .post, body: ByteBuffer(string: bad)) { response in
-                    #expect(response.status == .badRequest)
-                }
+                try await client.execute(
+                    uri: "/v1/hooks", method: .post, headers: TrackingFixture.bearer(acme, TrackingFixture.json),
+                    body: ByteBuffer(string: bad)
+                ) { #expect($0.status == .badRequest) }
             }
-            try await client.execute(uri: "/v1/hooks", method: .get) { response in
-                let object = try #require(
-                    JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-                #expect((object["hooks"] as? [[String: Any]])?.map { $0["url"] as? String } == ["http://127.0.0.1:9/h"])
+            try await client.execute(uri: "/v1/hooks", method: .get, headers: TrackingFixture.bearer(acme)) {
+                response in
+                let hooks = try Self.object(response)["hooks"] as? [[String: Any]]
+                #expect(hooks?.map { $0["url"] as? String } == ["http://127.0.0.1:9/h"])
             }
+            // Another tenant sees none of it, and cannot delete it (as if it did not exist).
+            try await client.execute(uri: "/v1/hooks", method: .get, headers: TrackingFixture.bearer(other)) {
+                let hooks = try Self.object($0)["hooks"] as? [Any]
+                #expect(hooks?.isEmpty == true)
+            }
+            try await client.execute(uri: "/v1/hooks", method: .get) { #expect($0.status == .unauthorized) }
+
             try store.commit(
                 tracks: [],
                 events: ["enter", "parked", "left"].map {
                     StoredEvent(
-                        device: "car-1", layer: "pamplona-sectors", kind: $0, body: Data(#"{"event":"\#($0)"}"#.utf8))
-                })
-            try await client.execute(uri: "/v1/events?since=1&limit=1", method: .get) { response in
-                let object = try #require(
-                    JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                        tenant: "acme", device: "car-1", layer: "pamplona-sectors", kind: $0,
+                        body: Data(#"{"event":"\#($0)"}"#.utf8))
+                } + [
+                    StoredEvent(
+                        tenant: "other", device: "car-1", layer: "pamplona-sectors", kind: "enter",
+                        body: Data(#"{"event":"enter"}"#.utf8))
+                ])
+            try await client.execute(
+                uri: "/v1/events?since=1&limit=1", method: .get, headers: TrackingFixture.bearer(acme)
+            ) { response in
+                let object = try Self.object(response)
                 let events = try #require(object["events"] as? [[String: Any]])
                 #expect(events.map { $0["sequence"] as? Int } == [2])
                 #expect((events.first?["event"] as? [String: Any])?["event"] as? String == "parked")
                 #expect(object["next"] as? Int == 2)
             }
-            try await client.execute(uri: "/v1/hooks/7", method: .delete) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/v1/hooks/1", method: .delete) { #expect($0.status == .noContent) }
-            #expect(try store.hooks().isEmpty)
+            // The same device id in the other tenant is another device: its one event only.
+            try await client.execute(
+                uri: "/v1/events?device=car-1", method: .get, headers: TrackingFixture.bearer(other)
+            ) { response in
+                let events = try #require(try Self.object(response)["events"] as? [[String: Any]])
+                #expect(events.map { $0["sequence"] as? Int } == [4])
+            }
+            try await client.execute(uri: "/v1/events", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/events", method: .get, headers: TrackingFixture.bearer(trackOnly)) {
+                #expect($0.status == .forbidden)
+            }
+            // The hook gets its tenant's events only.
+            #expect(try store.outbox(hook: 1).map(\.sequence) == [2, 3])
+
+            try await client.execute(uri: "/v1/hooks/1", method: .delete, headers: TrackingFixture.bearer(other)) {
+                response in
+                #expect(response.status == .notFound)
+                // The same answer as for a hook that never existed.
+                let detail = try Self.object(response)["detail"] as? String
+                #expect(detail == "no hook with id \"1\"")
+            }
+            try await client.execute(uri: "/v1/hooks/7", method: .delete, headers: TrackingFixture.bearer(acme)) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(uri: "/v1/hooks/1", method: .delete, headers: TrackingFixture.bearer(acme)) {
+                #expect($0.status == .noContent)
+            }
+            #expect(try store.hooks(tenant: nil).isEmpty)
             #expect(try store.outbox(hook: 1).map(\.state) == [.dead, .dead])
         }
+    }
+
+    @Test func aTenantHasAtMostItsHooks() async throws {
+        let fixture = TrackingFixture(limits: TrackingLimits(maxHooksPerTenant: 2))
+        let acme = try fixture.key("acme", [.hooks])
+        let other = try fixture.key("other", [.hooks])
+        let app = Application(router: Routes.router(state: ServiceState(), tracking: fixture.tracking))
+        try await app.test(.router) { client in
+            for (key, expected) in [
+                (acme, HTTPResponse.Status.created), (acme, .created), (acme, .unprocessableContent), (other, .created),
+            ] {
+                try await client.execute(
+                    uri: "/v1/hooks", method: .post, headers: TrackingFixture.bearer(key, TrackingFixture.json),
+                    body: ByteBuffer(string: #"{"url":"http://127.0.0.1:9/h"}"#)
+                ) { response in
+                    #expect(response.status == expected)
+                    if expected == .unprocessableContent {
+                        let type = try Self.object(response)["type"] as? String
+                        #expect(type == "/problems/over-limit")
+                    }
+                }
+            }
+        }
+        #expect(try fixture.store.hooks(tenant: "acme").count == 2)
     }
 }

@@ -74,7 +74,8 @@ import Testing
                 withPipeliningAssistance: false, withErrorHandling: false)
             try channel.pipeline.syncOperations.addHandler(
                 InlineAnswerHandler(
-                    endpoints: endpoints, metrics: metrics, accessLog: nil, logger: Logger(label: "test"),
+                    endpoints: endpoints, gate: AccessGate(keys: nil), metrics: metrics, accessLog: nil,
+                    logger: Logger(label: "test"),
                     serverName: "geoq"))
             try channel.pipeline.syncOperations.addHandler(recorder)
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqAccess
 import GeoqHooks
 import GeoqLayers
 import GeoqServer
@@ -19,14 +20,15 @@ import Testing
     }()
 
     /// A client of the routes over a fresh tracking store holding hook 1 (so that the hooks and
-    /// events endpoints answer for real, and the example DELETE has a hook to delete).
-    func withClient(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-openapi-\(UUID()).gpkg")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let tracking = TrackingStore(storeFile: file)
-        #expect(try tracking.addHook(url: "http://127.0.0.1:9/existing").id == 1)
-        let app = Application(router: Routes.router(state: Self.state, tracking: tracking))
-        try await app.test(.router) { client in try await body(client) }
+    /// events endpoints answer for real, and the example DELETE has a hook to delete), and a key
+    /// of the hook's tenant with every scope. The service's clock is the examples' day.
+    func withClient(_ body: @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
+        let fixture = TrackingFixture(now: { Date(timeIntervalSince1970: 1_795_424_400) })
+        defer { try? fixture.store.storeFile.map { try FileManager.default.removeItem(at: $0) } }
+        #expect(try fixture.store.addHook(tenant: "acme", url: "http://127.0.0.1:9/existing").id == 1)
+        let key = try fixture.key("acme", Scope.allCases)
+        let app = Application(router: Routes.router(state: Self.state, tracking: fixture.tracking))
+        try await app.test(.router) { client in try await body(client, key) }
     }
 
     static func uri(_ endpoint: EndpointDescription, replacing name: String? = nil, with value: String = "") -> String {
@@ -43,7 +45,7 @@ import Testing
     }
 
     @Test func theDocumentListsEveryEndpoint() async throws {
-        try await withClient { client in
+        try await withClient { client, key in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
                 let object = try #require(
@@ -51,21 +53,41 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 17)
+                #expect(paths.count == 20)
                 // One path, several methods: each operation under its own.
                 let hooks = try #require(paths["/v1/hooks"] as? [String: Any])
                 #expect(Set(hooks.keys) == ["get", "post"])
                 let hook = try #require(paths["/v1/hooks/{id}"] as? [String: Any])
                 #expect(Set(hook.keys) == ["delete"])
                 let delete = try #require(hook["delete"] as? [String: Any])
-                #expect((delete["responses"] as? [String: Any]).map { Set($0.keys) } == ["204", "404"])
+                #expect(
+                    (delete["responses"] as? [String: Any]).map { Set($0.keys) } == ["204", "401", "403", "404", "429"])
+                #expect(delete["security"] as? [[String: [String]]] == [["bearerKey": ["hooks"]]])
                 // The event kinds a hook may ask for are the ones the service accepts.
                 let post = try #require(hooks["post"] as? [String: Any])
                 let content = (post["requestBody"] as? [String: Any])?["content"] as? [String: Any]
                 let schema = (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
                 let events = (schema?["properties"] as? [String: Any])?["events"] as? [String: Any]
                 #expect((events?["items"] as? [String: Any])?["enum"] as? [String] == HookRequest.eventKinds)
-                #expect((post["responses"] as? [String: Any]).map { Set($0.keys) } == ["201", "400", "404"])
+                #expect(
+                    (post["responses"] as? [String: Any]).map { Set($0.keys) } == [
+                        "201", "400", "401", "403", "404", "415", "422", "429",
+                    ])
+                // The bearer scheme, and each operation's scope; reads are open unless made private.
+                let schemes = (object["components"] as? [String: Any])?["securitySchemes"] as? [String: Any]
+                let bearer = schemes?["bearerKey"] as? [String: Any]
+                #expect(bearer?["type"] as? String == "http" && bearer?["scheme"] as? String == "bearer")
+                for endpoint in EndpointDescription.all {
+                    let operation = (paths[endpoint.path] as? [String: Any])?[endpoint.method] as? [String: Any]
+                    let security = operation?["security"] as? [[String: [String]]]
+                    if let scope = endpoint.scope {
+                        #expect(security == [["bearerKey": [scope]]], "\(endpoint.operationId)")
+                    } else if endpoint.isOpen {
+                        #expect(security == nil, "\(endpoint.operationId)")
+                    } else {
+                        #expect(security == [[:], ["bearerKey": ["read"]]], "\(endpoint.operationId)")
+                    }
+                }
             }
         }
     }
@@ -75,7 +97,7 @@ import Testing
     /// asked with another method is a 405 naming the one it takes.
     @Test func theServedDocumentListsTheSnapshotsNamesAndRefusesOtherMethods() async throws {
         let data = try #require(Self.state.data)
-        try await withClient { client in
+        try await withClient { client, key in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 let object = try #require(
                     JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
@@ -98,7 +120,8 @@ import Testing
                 (.delete, "/v1/sector", "GET, HEAD"), (.put, "/v1/hooks", "GET, HEAD, POST"),
                 (.post, "/v1/events", "GET, HEAD"),
             ] {
-                try await client.execute(uri: path, method: method) { response in
+                try await client.execute(uri: path, method: method, headers: [.authorization: "Bearer \(key)"]) {
+                    response in
                     #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                     #expect(response.headers[.allow] == allowed)
                     let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
@@ -111,16 +134,17 @@ import Testing
     /// A request as the document describes it: GET with the examples, DELETE, or POST with the
     /// first example body.
     static func request(
-        _ client: any TestClientProtocol, _ endpoint: EndpointDescription, uri: String,
+        _ client: any TestClientProtocol, _ endpoint: EndpointDescription, uri: String, key: String,
         headers: HTTPFields = [:], _ check: @escaping @Sendable (TestResponse) async throws -> Void
     ) async throws {
+        var headers = headers
+        headers[.authorization] = "Bearer \(key)"
         if endpoint.method == "delete" {
             return try await client.execute(uri: uri, method: .delete, headers: headers, body: nil, testCallback: check)
         }
         guard endpoint.method == "post", let body = endpoint.requestBody?.examples.first else {
             return try await client.execute(uri: uri, method: .get, headers: headers, body: nil, testCallback: check)
         }
-        var headers = headers
         headers[.contentType] = body.mediaType
         try await client.execute(
             uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body.example), testCallback: check)
@@ -130,9 +154,9 @@ import Testing
     func everyOperationAnswersItsExamples(operationId: String) async throws {
         let endpoint = try #require(EndpointDescription.all.first { $0.operationId == operationId })
         let success = HTTPResponse.Status(code: endpoint.successStatus)
-        try await withClient { client in
+        try await withClient { client, key in
             for mediaType in endpoint.mediaTypes {
-                try await Self.request(client, endpoint, uri: Self.uri(endpoint), headers: [.accept: mediaType]) {
+                try await Self.request(client, endpoint, uri: Self.uri(endpoint), key: key, headers: [.accept: mediaType]) {
                     response in
                     #expect(response.status == success, "\(Self.uri(endpoint))")
                     #expect(response.headers[.contentType] == mediaType)
@@ -140,7 +164,7 @@ import Testing
             }
             // An answer without a body (DELETE): its status, nothing else.
             if endpoint.mediaTypes.isEmpty {
-                try await Self.request(client, endpoint, uri: Self.uri(endpoint)) { response in
+                try await Self.request(client, endpoint, uri: Self.uri(endpoint), key: key) { response in
                     #expect(response.status == success, "\(Self.uri(endpoint))")
                     #expect(response.body.readableBytes == 0)
                 }
@@ -148,7 +172,8 @@ import Testing
             // Every example body of a POST endpoint is answered.
             for body in endpoint.requestBody?.examples ?? [] {
                 try await client.execute(
-                    uri: Self.uri(endpoint), method: .post, headers: [.contentType: body.mediaType],
+                    uri: Self.uri(endpoint), method: .post,
+                    headers: [.contentType: body.mediaType, .authorization: "Bearer \(key)"],
                     body: ByteBuffer(string: body.example)
                 ) { response in
                     #expect(response.status == success, "\(body.mediaType)")
@@ -157,7 +182,8 @@ import Testing
             }
             let query = endpoint.parameters.filter { $0.in == "query" }
             for parameter in query where ["number", "integer"].contains(parameter.schema.type) {
-                try await Self.request(client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"))
+                try await Self.request(
+                    client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"), key: key)
                 {
                     response in
                     #expect(response.status == .badRequest)
@@ -166,7 +192,7 @@ import Testing
                 }
             }
             guard !query.isEmpty else { return }
-            try await Self.request(client, endpoint, uri: Self.uri(endpoint) + "&bogus=1") { response in
+            try await Self.request(client, endpoint, uri: Self.uri(endpoint) + "&bogus=1", key: key) { response in
                 #expect(response.status == .badRequest)
                 let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
                 #expect(problem.parameter == "bogus")

@@ -55,7 +55,7 @@ struct SharedTrackingTests {
     static func ingest(_ fixes: FixIngest, _ ndjson: String) async throws {
         let batch = FixReader.read(Data(ndjson.utf8))
         #expect(batch.errors.isEmpty)
-        _ = try await fixes.ingest(batch, layer: layer, data: data)
+        _ = try await fixes.ingest(batch, tenant: defaultTenant, layer: layer, data: data)
     }
 
     @Test func twoReplicasGiveTheEventsOfOneWithSequencesInCommitOrder() async throws {
@@ -66,7 +66,7 @@ struct SharedTrackingTests {
         let single = TrackingStore(storeFile: file)
         let one = FixIngest(store: single)
         for car in batches { for batch in car { try await Self.ingest(one, batch) } }
-        let expected = try Self.byDevice(try single.events(since: 0, limit: 10_000))
+        let expected = try Self.byDevice(try single.events(tenant: nil, since: 0, limit: 10_000))
         #expect(expected.count == 6)
         #expect(expected.values.allSatisfy { $0.map { $0.split(separator: " ")[0] }.contains("parked") })
 
@@ -101,19 +101,19 @@ struct SharedTrackingTests {
         while true {
             // Read once more after the writers are done, to see their last commits.
             let finished = writersDone.withLock { $0 }
-            pulled += try stores[2].events(since: pulled.last?.sequence ?? 0, limit: 10_000)
+            pulled += try stores[2].events(tenant: nil, since: pulled.last?.sequence ?? 0, limit: 10_000)
             if finished { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         try await done.value
 
-        let all = try stores[2].events(since: 0, limit: 10_000)
+        let all = try stores[2].events(tenant: nil, since: 0, limit: 10_000)
         // Nothing committed behind the reader's back: it saw every event.
         #expect(pulled.map(\.sequence) == all.map(\.sequence))
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.sequence < $1.sequence })
         #expect(try Self.byDevice(all) == expected)
         // The tracks agree too: every car ended outside, its last fix the trace's last.
-        #expect(try stores[0].tracks(layer: Self.layer).count == 6)
+        #expect(try stores[0].tracks(tenant: nil, layer: Self.layer).count == 6)
     }
 
     @Test func twoSweepsAtOnceEndEachSilentStayOnce() async throws {
@@ -122,10 +122,10 @@ struct SharedTrackingTests {
         let ingests = [FixIngest(store: stores[0]), FixIngest(store: stores[1])]
         // Each car's first 40 fixes: inside Sector 2, then silent.
         for (car, carBatches) in batches.enumerated() { try await Self.ingest(ingests[car % 2], carBatches[0]) }
-        let entered = try Self.byDevice(try stores[0].events(since: 0, limit: 1000))
+        let entered = try Self.byDevice(try stores[0].events(tenant: nil, since: 0, limit: 1000))
         #expect(entered.count == 6)
         #expect(entered.values.allSatisfy { $0.first?.hasPrefix("enter 2 ") == true })
-        let before = try stores[0].events(since: 0, limit: 1000).last?.sequence ?? 0
+        let before = try stores[0].events(tenant: nil, since: 0, limit: 1000).last?.sequence ?? 0
 
         let later = Date(timeIntervalSince1970: 1_795_420_800 + 3600)
         async let a: Void = ingests[0].sweep(data: Self.data, now: later)
@@ -134,7 +134,7 @@ struct SharedTrackingTests {
         // And once more, as the next round of sweeps would: nothing left to end.
         try await ingests[1].sweep(data: Self.data, now: later.addingTimeInterval(15))
 
-        let ended = try stores[0].events(since: before, limit: 1000)
+        let ended = try stores[0].events(tenant: nil, since: before, limit: 1000)
         #expect(ended.count == 6)
         #expect(Set(ended.map(\.event.device)) == Set((0..<6).map { "car-\($0)" }))
         let kinds = try Self.byDevice(ended).values.map { $0.map { $0.split(separator: " ")[0] } }
@@ -143,8 +143,7 @@ struct SharedTrackingTests {
     }
 
     static func event(_ n: Int) -> StoredEvent {
-        StoredEvent(
-            device: "car-\(n % 7)", layer: layer, kind: "enter",
+        StoredEvent(tenant: defaultTenant, device: "car-\(n % 7)", layer: layer, kind: "enter",
             body: Data(#"{"device":"car-\#(n % 7)","n":\#(n)}"#.utf8))
     }
 
@@ -167,7 +166,7 @@ struct SharedTrackingTests {
         let receiver = HookDeliveryTests.Receiver()
         let stores = try replicas(2)
         try await Application(router: receiver.router).test(.live) { client in
-            let hook = try stores[0].addHook(url: "http://127.0.0.1:\(client.port!)/ok")
+            let hook = try stores[0].addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             let options = DeliveryOptions(
                 // A timeout no busy test machine reaches: a POST that timed out would be sent again
                 // (at least once), which is not what this test is about.
@@ -195,7 +194,7 @@ struct SharedTrackingTests {
         let receiver = HookDeliveryTests.Receiver()
         let stores = try replicas(2)
         try await Application(router: receiver.router).test(.live) { client in
-            let hook = try stores[0].addHook(url: "http://127.0.0.1:\(client.port!)/ok")
+            let hook = try stores[0].addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             try stores[0].commit(tracks: [], events: (0..<3).map(Self.event))
             // A replica claims the three and dies before posting them.
             let now = Date()

@@ -1,0 +1,46 @@
+import Foundation
+import GeoqAccess
+import GeoqHooks
+import GeoqLayers
+import GeoqServer
+import GeoqStore
+import HTTPTypes
+
+/// A tracking store of a test's own (a GeoPackage in the temporary folder, or a given store),
+/// the service's tracking over it, and keys made in it as `geoq keys add` makes them.
+struct TrackingFixture {
+    let store: TrackingStore
+    let tracking: Tracking
+
+    init(
+        store: TrackingStore? = nil, limits: TrackingLimits = TrackingLimits(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let store =
+            store
+            ?? TrackingStore(
+                storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tracking-\(UUID()).gpkg"))
+        self.store = store
+        tracking = Tracking(store: store, delivery: HookDelivery(store: store), limits: limits, now: now)
+    }
+
+    /// A new key of `tenant` with `scopes`, stored hashed; its text.
+    func key(
+        _ tenant: String, _ scopes: [Scope], expires: Date? = nil, rate: Double? = nil, now: Date = Date()
+    ) throws -> String {
+        let made = APIKey.make(tenant: tenant, scopes: scopes, expires: expires, rate: rate, now: now)
+        try store.addKey(made.record)
+        return made.text
+    }
+
+    /// `Authorization: Bearer credential`, and more fields.
+    static func bearer(_ credential: String?, _ more: [HTTPField.Name: String] = [:]) -> HTTPFields {
+        var fields = HTTPFields()
+        if let credential { fields[.authorization] = "Bearer \(credential)" }
+        for (name, value) in more { fields[name] = value }
+        return fields
+    }
+
+    static let json: [HTTPField.Name: String] = [.contentType: "application/json"]
+    static let ndjson: [HTTPField.Name: String] = [.contentType: "application/x-ndjson"]
+}
