@@ -31,6 +31,21 @@ public enum APIKey {
         return String(id)
     }
 
+    /// Why `text` may not be written into the map page for every visitor (`--page-key`), or nil
+    /// when it may: it must be one of `keys`, active at `now`, and hold the `read` scope and no
+    /// other (anyone who opens the page can read it).
+    public static func pageKeyRefusal(_ text: String, keys: [StoredKey], now: Date = Date()) -> String? {
+        guard let id = id(of: text), let key = keys.first(where: { $0.id == id }),
+            constantTimeEqual(hash(text), key.hash)
+        else { return "it is not a key of this store (see geoq keys list)" }
+        guard key.isActive(at: now) else { return "key \(id) is revoked or expired" }
+        guard key.scopes == [Scope.read.rawValue] else {
+            return "key \(id) has the scopes \(key.scopes.joined(separator: ", ")); every visitor of the page "
+                + "can read it, so it must have the read scope only (geoq keys add --tenant T --scope read)"
+        }
+        return nil
+    }
+
     /// SHA-256 of the key's text, lowercase hex.
     public static func hash(_ text: String) -> String {
         SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()

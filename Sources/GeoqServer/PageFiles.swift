@@ -20,8 +20,12 @@ public struct PageFiles: Sendable {
     /// The assets compressed so far, by path, with the size and modification time they had.
     private let compressedAssets = CompressedAssets()
 
-    /// - Parameter assetsDirectory: the folder holding leaflet.js, leaflet.css and images/.
-    public init(assetsDirectory: String = PageFiles.defaultAssetsDirectory) {
+    /// - Parameters:
+    ///   - assetsDirectory: the folder holding leaflet.js, leaflet.css and images/.
+    ///   - pageKey: a key with the `read` scope only, written into the page for every visitor
+    ///     (`--page-key`), so that the page works when reads are private; nil: the page asks its
+    ///     user for a key when the service answers 401.
+    public init(assetsDirectory: String = PageFiles.defaultAssetsDirectory, pageKey: String? = nil) {
         self.assetsDirectory = assetsDirectory
         var files: [String: (plain: [UInt8], gzip: [UInt8]?)] = [:]
         if let folder = Bundle.module.url(forResource: "Page", withExtension: nil),
@@ -31,11 +35,21 @@ public struct PageFiles: Sendable {
                 guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
                     continue
                 }
-                let plain = [UInt8](data)
+                var plain = [UInt8](data)
+                if name == "index.html", let pageKey { plain = Self.withKey(pageKey, in: plain) }
                 files[name] = (plain, Gzip.compress(plain))
             }
         }
         self.files = files
+    }
+
+    /// The page's markup with `key` in its `geoq-key` meta element (escaped as an attribute).
+    static func withKey(_ key: String, in page: [UInt8]) -> [UInt8] {
+        let escaped = key.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+        let text = String(decoding: page, as: UTF8.self).replacingOccurrences(
+            of: #"<meta name="geoq-key" content="">"#, with: #"<meta name="geoq-key" content=""# + escaped + #"">"#)
+        return Array(text.utf8)
     }
 
     /// The line to log at start when the assets folder is not there (the page is still served,

@@ -3,12 +3,19 @@ lists the nearest fallas (the same as /v1/nearest answers for that point), the f
 drawn pin for pin, the section filter narrows the answer, the language switch changes the page's
 words, and the page asks nothing outside its own origin.
 
-usage: map_page_test.py BASE_URL SCREENSHOT_DIR
+With reads made private (`geoq serve --private-reads`), GEOQ_TEST_KEY is a key with the read
+scope, and GEOQ_TEST_MODE says how the page gets it: `prompt` (the page asks for a key when the
+service answers 401, and the test types it in) or `page-key` (the service wrote it into the page
+with --page-key, and the page never asks). Either way the rest of the test runs as it does on an
+open service.
+
+usage: [GEOQ_TEST_KEY=KEY GEOQ_TEST_MODE=prompt|page-key] map_page_test.py BASE_URL SCREENSHOT_DIR
 """
 
 import json
 import os
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -22,6 +29,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 base, shots = sys.argv[1], sys.argv[2]
+key = os.environ.get("GEOQ_TEST_KEY")
+mode = os.environ.get("GEOQ_TEST_MODE", "open")
 os.makedirs(shots, exist_ok=True)
 failures = []
 
@@ -32,9 +41,19 @@ def check(condition, message):
         failures.append(message)
 
 
-def api(path):
-    with urllib.request.urlopen(base + path, timeout=30) as response:
+def api(path, with_key=True):
+    headers = {"Authorization": f"Bearer {key}"} if key and with_key else {}
+    request = urllib.request.Request(base + path, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response)
+
+
+def status_without_key(path):
+    try:
+        api(path, with_key=False)
+        return 200
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def answer_text(driver):
@@ -63,6 +82,17 @@ wait = WebDriverWait(driver, 30)
 try:
     # The shared address: centred on Pamplona's Ensanche, answered in Basque on load.
     driver.get(base + "/?lat=42.81&lon=-1.64&lang=eu")
+    if mode != "open":
+        check(status_without_key("/v1/park?lat=42.81&lon=-1.64") == 401, "reads are private: 401 without a key")
+    if mode == "prompt":
+        # The page asks for the key in its language, and asks again with it.
+        form = driver.find_element(By.ID, "key-form")
+        check(eventually(lambda d: form.is_displayed()), "the page asks for a key")
+        reason = driver.find_element(By.ID, "key-reason").text
+        check("gako" in reason, f"in Basque ({reason})")
+        driver.find_element(By.ID, "key").send_keys(key)
+        driver.find_element(By.CSS_SELECTOR, "#key-form button").click()
+        driver.save_screenshot(os.path.join(shots, "private-key-typed.png"))
     wait.until(lambda d: "Sektorea" in answer_text(d))
     park = api("/v1/park?lat=42.81&lon=-1.64&lang=eu")
     text = answer_text(driver)
@@ -77,6 +107,8 @@ try:
         driver.find_element(By.ID, "answer").get_attribute("aria-live") == "polite", "the answer panel is aria-live"
     )
     driver.save_screenshot(os.path.join(shots, "pamplona-eu.png"))
+    if mode != "open":
+        check(not driver.find_element(By.ID, "key-form").is_displayed(), "no key asked for once the page has one")
 
     # The ticket: the orange zone chosen in the page and 90 minutes give /v1/park's price.
     minutes = driver.find_element(By.ID, "ticket-minutes")
@@ -153,5 +185,5 @@ try:
 finally:
     driver.quit()
 
-print(f"map page: {len(failures)} failure(s)")
+print(f"map page ({mode} reads): {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -38,6 +38,26 @@ import Testing
         #expect(other.record.id != record.id && other.text != text)
     }
 
+    /// A key written into the map page reaches every visitor: only an active key of the store
+    /// with the read scope alone may be.
+    @Test func onlyAnActiveReadOnlyKeyMayBeGivenToThePage() {
+        let reader = APIKey.make(tenant: "web", scopes: [.read])
+        let broad = APIKey.make(tenant: "web", scopes: [.read, .events])
+        var revoked = APIKey.make(tenant: "web", scopes: [.read])
+        revoked.record.revoked = Date(timeIntervalSinceNow: -1)
+        let expired = APIKey.make(tenant: "web", scopes: [.read], expires: Date(timeIntervalSinceNow: -1))
+        let keys = [reader.record, broad.record, revoked.record, expired.record]
+        #expect(APIKey.pageKeyRefusal(reader.text, keys: keys) == nil)
+        #expect(APIKey.pageKeyRefusal(broad.text, keys: keys)?.contains("read scope only") == true)
+        #expect(APIKey.pageKeyRefusal(revoked.text, keys: keys)?.contains("revoked or expired") == true)
+        #expect(APIKey.pageKeyRefusal(expired.text, keys: keys)?.contains("revoked or expired") == true)
+        // Not in the store, or a real id with another secret.
+        let forged = "gqk_\(reader.record.id)_" + String(repeating: "A", count: 43)
+        for text in [APIKey.make(tenant: "web", scopes: [.read]).text, forged, "read-key"] {
+            #expect(APIKey.pageKeyRefusal(text, keys: keys)?.contains("not a key of this store") == true, "\(text)")
+        }
+    }
+
     @Test(arguments: ["", "Bearer", "gqk_", "gqk_123_abc", "gqk_zzzzzzzzzzzz_x", "sk_live_123"])
     func textsNotShapedAsKeysHaveNoID(_ text: String) {
         #expect(APIKey.id(of: text) == nil)

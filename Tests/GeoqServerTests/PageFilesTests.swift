@@ -1,9 +1,10 @@
 import Foundation
-import GeoqServer
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import GeoqServer
 
 /// The map page at `/`, its own files at `/page/`, and Leaflet at `/assets/leaflet/` from a
 /// folder made here (so that the bytes served can be compared with the bytes written).
@@ -95,6 +96,31 @@ import Testing
             #expect(text.contains("\"\(reference)\""))
         }
         #expect(!text.contains("http://") && !text.contains("https://"))
+    }
+
+    /// With `--page-key`, the page carries the key in its `geoq-key` meta element (and nowhere
+    /// else changes); without, the element is empty.
+    @Test func thePageKeyIsWrittenIntoThePageOnly() async throws {
+        let html = String(decoding: try Self.source("index.html"), as: UTF8.self)
+        #expect(html.contains(#"<meta name="geoq-key" content="">"#))
+        let key = "gqk_0123456789ab_" + String(repeating: "x", count: 43)
+        let router = Routes.router(
+            state: ServiceState(try RoutesTests.data()), page: PageFiles(pageKey: key))
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                let served = String(buffer: response.body)
+                #expect(
+                    served
+                        == html.replacingOccurrences(
+                            of: #"content="">"#, with: #"content="\#(key)">"#))
+            }
+            try await client.execute(uri: "/page/map.js", method: .get) { response in
+                #expect(!String(buffer: response.body).contains(key))
+            }
+        }
+        // Markup in a key could not leave the attribute.
+        let hostile = PageFiles.withKey(#"k"><script>x</script>"#, in: Array(html.utf8))
+        #expect(String(decoding: hostile, as: UTF8.self).contains(#"content="k&quot;>&lt;script>x&lt;/script>">"#))
     }
 
     @Test func leafletFromTheAssetsFolder() async throws {

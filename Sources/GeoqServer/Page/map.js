@@ -15,7 +15,8 @@ const WORDS = {
     nearestFallas: "Fallas más cercanas", services: "Servicios", incidents: "Incidencias cercanas",
     noIncidents: "Ninguna incidencia cerca.", none: "Ninguna.", metres: "m", bearing: "rumbo",
     layerMissing: "Capa no disponible", error: "Error", arVisible: "visibles",
-    incidentsLayer: "Incidencias",
+    incidentsLayer: "Incidencias", keyLabel: "Clave de lectura", keyUse: "Usar la clave",
+    keyNeeded: "Este servicio pide una clave con el permiso «read».",
   },
   eu: {
     title: "geoq: mapa", language: "Hizkuntza", mapLabel: "Mapa: egin klik galdetzeko; geziekin mugitu",
@@ -29,7 +30,8 @@ const WORDS = {
     nearestFallas: "Falla hurbilenak", services: "Zerbitzuak", incidents: "Gertakari hurbilak",
     noIncidents: "Ez dago gertakaririk hurbil.", none: "Bat ere ez.", metres: "m", bearing: "norabidea",
     layerMissing: "Geruza ez dago eskuragarri", error: "Errorea", arVisible: "ikusgai",
-    incidentsLayer: "Gertakariak",
+    incidentsLayer: "Gertakariak", keyLabel: "Irakurtzeko gakoa", keyUse: "Erabili gakoa",
+    keyNeeded: "Zerbitzu honek «read» baimena duen gako bat eskatzen du.",
   },
   en: {
     title: "geoq: map", language: "Language", mapLabel: "Map: click to ask; arrow keys to pan",
@@ -43,7 +45,8 @@ const WORDS = {
     nearestFallas: "Nearest fallas", services: "Services", incidents: "Incidents nearby",
     noIncidents: "No incidents nearby.", none: "None.", metres: "m", bearing: "bearing",
     layerMissing: "Layer not available", error: "Error", arVisible: "visible",
-    incidentsLayer: "Incidents",
+    incidentsLayer: "Incidents", keyLabel: "Read key", keyUse: "Use the key",
+    keyNeeded: "This service asks for a key with the read scope.",
   },
 };
 
@@ -109,8 +112,40 @@ function applyLanguage() {
   }
 }
 
+// When the operator makes reads private, every question needs a key with the read scope: the
+// one the operator wrote into the page (--page-key), else one its user types, kept for this tab
+// only. Questions answered 401 wait for a key and are asked again with it.
+const KEY_ITEM = "geoq-read-key";
+let readKey = document.querySelector('meta[name="geoq-key"]').content || sessionStorage.getItem(KEY_ITEM) || "";
+let keyWaiters = [];
+
+function askForKey(reason) {
+  $("key-reason").textContent = `${t("keyNeeded")} ${reason || ""}`.trim();
+  $("key-form").hidden = false;
+  return new Promise((resolve) => keyWaiters.push(resolve));
+}
+
+$("key-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  readKey = $("key").value.trim();
+  if (!readKey) return;
+  sessionStorage.setItem(KEY_ITEM, readKey);
+  $("key-form").hidden = true;
+  const waiting = keyWaiters;
+  keyWaiters = [];
+  for (const resolve of waiting) resolve();
+});
+
 async function getJSON(path, accept = "application/json") {
-  const response = await fetch(path, { headers: { Accept: accept, "Accept-Language": lang } });
+  let response;
+  for (;;) {
+    const headers = { Accept: accept, "Accept-Language": lang };
+    if (readKey) headers.Authorization = `Bearer ${readKey}`;
+    response = await fetch(path, { headers });
+    if (response.status !== 401) break;
+    const problem = await response.json().catch(() => null);
+    await askForKey(problem && problem.detail);
+  }
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const error = new Error((body && (body.detail || body.title)) || `${response.status}`);
