@@ -59,7 +59,8 @@ extension EndpointDescription {
                 name: "limit", required: false, description: "How many at most (default 100).",
                 schema: .integer(1...1000), example: "100"),
             .init(
-                name: "device", required: false, description: "Only the events of this device (of the caller's tenant).",
+                name: "device", required: false,
+                description: "Only the events of this device (of the caller's tenant).",
                 schema: .string, example: "car-1"),
         ],
         answer: "events: sequence, device, layer, kind, event (its JSON); next: the since of the next call",
@@ -67,7 +68,8 @@ extension EndpointDescription {
 
     public static let fixes = EndpointDescription(
         path: "/v1/fixes", method: "post", operationId: "fixes",
-        summary: "Device fixes through the geofence engine, into the caller's tenant (a device token: its device only).",
+        summary:
+            "Device fixes through the geofence engine, into the caller's tenant (a device token: its device only).",
         parameters: [
             .init(
                 name: "layer", required: false, description: "The polygon layer to track on (default: the first).",

@@ -41,11 +41,14 @@ struct DevicesErase: ParsableCommand {
     func run() throws {
         let erased =
             try options.storeExists()
-            ? try options.withStore { try $0.erase(tenant: tenant, device: id) } : Erasure(tracks: 0, events: 0, deliveries: 0)
+            ? try options.withStore { try $0.erase(tenant: tenant, device: id) }
+            : Erasure(tracks: 0, events: 0, deliveries: 0)
         options.write(
             text: "Erased device \(id) of \(tenant): \(erased.tracks) tracks, \(erased.events) events, "
                 + "\(erased.deliveries) deliveries.\n",
-            json: ["device": id, "tenant": tenant, "tracks": erased.tracks, "events": erased.events,
-                "deliveries": erased.deliveries])
+            json: [
+                "device": id, "tenant": tenant, "tracks": erased.tracks, "events": erased.events,
+                "deliveries": erased.deliveries,
+            ])
     }
 }

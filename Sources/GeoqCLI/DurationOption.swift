@@ -20,7 +20,8 @@ struct DurationOption: ExpressibleByArgument, Hashable {
     var duration: Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 
     var defaultValueDescription: String {
-        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)]
+        where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
             return "\(Int(seconds / size))\(unit)"
         }
         return "\(Int(seconds))s"

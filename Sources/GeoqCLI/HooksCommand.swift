@@ -139,7 +139,8 @@ struct HooksDelete: ParsableCommand {
     @OptionGroup var options: StoreCommandOptions
 
     func run() throws {
-        let deleted = try options.storeExists() ? try options.withStore { try $0.deleteHook(tenant: tenant, id: id) } : false
+        let deleted =
+            try options.storeExists() ? try options.withStore { try $0.deleteHook(tenant: tenant, id: id) } : false
         guard deleted else {
             options.fail("no hook with id \(id) (see geoq hooks list)", code: "unknown-hook")
             throw ExitCode(ExitStatus.usage)

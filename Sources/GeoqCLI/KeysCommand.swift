@@ -100,8 +100,12 @@ struct KeysAdd: ParsableCommand {
         try options.withStore { try $0.addKey(made.record) }
         var json = made.record.object
         json["key"] = made.text
-        options.write(
-            text: "\(made.text)\n(key \(made.record.line(at: now)); shown once: keep it now)\n", json: json)
+        // The key alone on standard output, so that `KEY=$(geoq keys add ...)` takes just it.
+        options.write(text: "\(made.text)\n", json: json)
+        if options.format == .text {
+            FileHandle.standardError.write(
+                Data("geoq keys: key \(made.record.line(at: now)); shown once: keep it now\n".utf8))
+        }
     }
 
     func usage(_ message: String) throws {

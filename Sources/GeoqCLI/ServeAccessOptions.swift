@@ -6,7 +6,9 @@ import GeoqServer
 /// `geoq serve`'s options of who may ask what, how often, and how long tracking data is kept
 /// (docs/SECURITY.md explains each default).
 struct ServeAccessOptions: ParsableArguments {
-    @Flag(name: .customLong("private-reads"), help: "The read endpoints (sector, nearest, layers, ...) need a key with the read scope.")
+    @Flag(
+        name: .customLong("private-reads"),
+        help: "The read endpoints (sector, nearest, layers, ...) need a key with the read scope.")
     var privateReads = false
 
     @Option(
@@ -14,7 +16,14 @@ struct ServeAccessOptions: ParsableArguments {
         help: "A Host value served (repeat; '*' for any). Default: the --host address, localhost, 127.0.0.1, ::1.")
     var allowedHosts: [String] = []
 
-    @Option(name: .customLong("cors-origin"), help: "A browser origin whose pages may call the service (repeat; none by default).")
+    @Option(
+        name: .customLong("page-key"),
+        help: "A key with the read scope only, written into the map page for every visitor (with --private-reads).")
+    var pageKey: String?
+
+    @Option(
+        name: .customLong("cors-origin"),
+        help: "A browser origin whose pages may call the service (repeat; none by default).")
     var corsOrigins: [String] = []
 
     @Option(
@@ -22,7 +31,8 @@ struct ServeAccessOptions: ParsableArguments {
         help: "A loopback address whose clients may read /metrics without a key (127.0.0.1 or ::1).")
     var metricsHost: String?
 
-    @Option(name: .customLong("rate-anonymous"), help: "Requests a second per client address without a key (0: no limit).")
+    @Option(
+        name: .customLong("rate-anonymous"), help: "Requests a second per client address without a key (0: no limit).")
     var anonymousRate: Double = AccessRules.defaultAnonymousRate.rate
 
     @Option(name: .customLong("rate-key"), help: "Requests a second of a key made without --rate.")
@@ -50,6 +60,11 @@ struct ServeAccessOptions: ParsableArguments {
         help: "How long a device's track is kept after its last fix; older fixes are refused (30d).")
     var retainTracks = DurationOption(seconds: TrackingLimits().retainTracks.timeInterval)
 
+    @Option(
+        name: .customLong("idle-in-memory"),
+        help: "How long a device outside every feature stays in memory after its last fix (it stays in the store).")
+    var idleInMemory = DurationOption(seconds: TrackingLimits().idleInMemory.timeInterval)
+
     func validate() throws {
         if let metricsHost, !AccessRules.isLoopback(metricsHost) {
             throw ValidationError("--metrics-host must be a loopback address (127.0.0.1 or ::1), got \(metricsHost)")
@@ -62,6 +77,9 @@ struct ServeAccessOptions: ParsableArguments {
         for (option, value) in [("--max-fixes", maxFixes), ("--max-devices", maxDevices), ("--max-hooks", maxHooks)]
         where value < 1 {
             throw ValidationError("\(option) must be at least 1, got \(value)")
+        }
+        guard idleInMemory.seconds >= 1 else {
+            throw ValidationError("--idle-in-memory must be at least 1 second, got \(idleInMemory.seconds) s")
         }
         for (option, value) in [("--retain-events", retainEvents), ("--retain-tracks", retainTracks)]
         where value.seconds < 60 {
@@ -82,13 +100,16 @@ struct ServeAccessOptions: ParsableArguments {
         return AccessRules(
             privateReads: privateReads, allowedHosts: hosts, corsOrigins: Set(corsOrigins),
             metricsFromLoopback: metricsHost != nil,
-            anonymousRate: anonymousRate > 0 ? RateLimiter.Policy(rate: anonymousRate) : nil,
-            keyRate: RateLimiter.Policy(rate: keyRate))
+            // Bursts of two seconds' worth, as a key made with --rate gets.
+            anonymousRate: anonymousRate > 0 ? RateLimiter.Policy(rate: anonymousRate, burst: 2 * anonymousRate) : nil,
+            keyRate: RateLimiter.Policy(rate: keyRate, burst: 2 * keyRate),
+            pageKeyID: pageKey.flatMap(APIKey.id(of:)))
     }
 
     var limits: TrackingLimits {
         TrackingLimits(
             maxFixesPerRequest: maxFixes, maxDevicesPerTenant: maxDevices, maxHooksPerTenant: maxHooks,
-            maxFutureSkew: maxFuture.duration, retainEvents: retainEvents.duration, retainTracks: retainTracks.duration)
+            maxFutureSkew: maxFuture.duration, retainEvents: retainEvents.duration, retainTracks: retainTracks.duration,
+            idleInMemory: idleInMemory.duration)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqAPI
+import GeoqAccess
 import GeoqHooks
 import GeoqLayers
 import GeoqPostGIS
@@ -73,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
               geoq serve --threads 1
+              geoq serve --private-reads --page-key "$(geoq keys add --tenant web --scope read)"
               geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
               geoq serve --metrics-host 127.0.0.1 --retain-events 7d --max-devices 5000
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
@@ -198,11 +200,23 @@ struct ServeCommand: AsyncParsableCommand {
         case .geoPackage(let file): startup = try startFromFile(file, store: chosen)
         case .postgreSQL(let address): startup = try startReplica(of: address, store: chosen)
         }
-        let page = PageFiles(assetsDirectory: assets)
+        let trackingStore = TrackingStore(address: chosen)
+        if let pageKey = access.pageKey {
+            let refusal: String?
+            do {
+                refusal = APIKey.pageKeyRefusal(pageKey, keys: try trackingStore.keys())
+            } catch {
+                refusal = "the store's keys could not be read: \(error)"
+            }
+            if let refusal {
+                FileHandle.standardError.write(Data("geoq serve: --page-key: \(refusal)\n".utf8))
+                throw ExitCode(ExitStatus.usage)
+            }
+        }
+        let page = PageFiles(assetsDirectory: assets, pageKey: access.pageKey)
         if let missing = page.missingAssetsMessage {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
-        let trackingStore = TrackingStore(address: chosen)
         let tracking = Tracking(
             store: trackingStore, delivery: HookDelivery(store: trackingStore), limits: access.limits)
         let link = startup.state.link
@@ -213,7 +227,8 @@ struct ServeCommand: AsyncParsableCommand {
             try await runService(
                 address: address, state: startup.state, reloader: startup.reloader, limits: limits,
                 connections: connectionLimits, logRequests: logRequests, page: page, tracking: tracking,
-                access: access.rules(listeningOn: host), metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
+                access: access.rules(listeningOn: host),
+                metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
             ) { port in
                 FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
             }

@@ -136,7 +136,9 @@ public struct TrackingStore: Sendable {
 
     /// Deletes a hook of `tenant` (nil: of any) and marks its pending deliveries dead ("hook
     /// deleted"); false when `tenant` has no such hook.
-    public func deleteHook(tenant: String?, id: Int64) throws -> Bool { try tables().deleteHook(tenant: tenant, id: id) }
+    public func deleteHook(tenant: String?, id: Int64) throws -> Bool {
+        try tables().deleteHook(tenant: tenant, id: id)
+    }
 
     /// Removes everything of `device` in `tenant`, in one transaction: its tracks, its events,
     /// and every delivery of them (the right to erasure).

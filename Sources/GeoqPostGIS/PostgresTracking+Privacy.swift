@@ -60,7 +60,8 @@ extension PostgresTracking {
 
     /// Runs a DELETE and returns how many rows it removed.
     private func count(_ db: PGConnection, _ delete: PostgresQuery) throws -> Int {
-        var counted = PostgresQuery(unsafeSQL: "WITH removed AS (\(delete.sql) RETURNING 1) SELECT count(*) FROM removed")
+        var counted = PostgresQuery(
+            unsafeSQL: "WITH removed AS (\(delete.sql) RETURNING 1) SELECT count(*) FROM removed")
         counted.binds = delete.binds
         return try db.query(counted).first?.decode(Int.self) ?? 0
     }

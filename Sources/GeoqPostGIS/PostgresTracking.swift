@@ -171,9 +171,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             // New devices: the tenant's count checked in the same transaction (refused: nothing kept).
             if let maxDevices {
                 for tenant in Set(try made.map { try $0.decode(String.self) }) {
-                    let count = try db.query(
-                        "SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)"
-                    ).first?.decode(Int.self) ?? 0
+                    let count =
+                        try db.query(
+                            "SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)"
+                        ).first?.decode(Int.self) ?? 0
                     if count > maxDevices { throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: maxDevices) }
                 }
             }

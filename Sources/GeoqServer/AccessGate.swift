@@ -29,7 +29,7 @@ public final class AccessGate: Sendable {
 
     /// What an endpoint needs.
     enum Requirement: Equatable {
-        /// Anyone (liveness and readiness).
+        /// Anyone (liveness, readiness and the map page's files).
         case open
         /// Anyone, unless reads are private (`read`).
         case read
@@ -40,17 +40,23 @@ public final class AccessGate: Sendable {
 
     /// The requirement of `method` on `path`. Everything not named is a read: an unknown path
     /// answers 404 to whoever may read.
-    static func requirement(method: String, path: String) -> Requirement {
+    static func requirement(method: String, path given: String) -> Requirement {
+        // Decided on the path the router will route: it skips empty segments (`//v1/hooks/`
+        // is `/v1/hooks`), so the same spelling must need the same scope here.
+        let parts = given.split(separator: "/", omittingEmptySubsequences: true)
+        let path = "/" + parts.joined(separator: "/")
         if method == "GET" || method == "HEAD" {
             switch path {
             case "/healthz", "/readyz": return .open
+            // The map page's own files hold no data: with private reads the page asks for a key.
+            case "/": return .open
+            case _ where path.hasPrefix("/page/") || path.hasPrefix("/assets/leaflet/"): return .open
             case "/metrics": return .metrics
             case "/v1/events": return .scope(.events)
-            case "/v1/hooks", "/v1/hooks/": return .scope(.hooks)
+            case "/v1/hooks": return .scope(.hooks)
             default: return .read
             }
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         switch method {
         case "POST":
             switch path {
@@ -106,7 +112,8 @@ public final class AccessGate: Sendable {
         if write, request.hasBody || request.contentType != nil {
             let type = request.contentType.map(Self.mediaType)
             if type == nil || !Self.writeMediaTypes.contains(type!) {
-                return .refuse(.unsupportedMediaType(request.contentType, accepted: Self.writeMediaTypes), headers: headers)
+                return .refuse(
+                    .unsupportedMediaType(request.contentType, accepted: Self.writeMediaTypes), headers: headers)
             }
         }
 
@@ -129,11 +136,12 @@ public final class AccessGate: Sendable {
         case .read: if let refusal = need(.read, principal, headers) { return refusal }
         case .scope(let scope): if let refusal = need(scope, principal, headers) { return refusal }
         case .metrics:
-            let loopback = rules.metricsFromLoopback && principal == nil && request.clientIsLoopback
+            let loopback =
+                rules.metricsFromLoopback && principal == nil && request.clientIsLoopback && !request.forwarded
             if !loopback, let refusal = need(.admin, principal, headers) { return refusal }
         }
 
-        if let principal {
+        if let principal, principal.keyID != rules.pageKeyID {
             // A device token has its own bucket, at its key's rate: one phone cannot spend its fleet's.
             let policy = principal.rate.map { RateLimiter.Policy(rate: $0, burst: max(1, $0 * 2)) } ?? rules.keyRate
             let name = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
@@ -146,6 +154,7 @@ public final class AccessGate: Sendable {
                     headers: headers + [("Retry-After", String(outcome.retryAfterSeconds))])
             }
         } else if let policy = rules.anonymousRate, let client = request.client,
+            // The page's key is every visitor's: each is held to the rate of a client without one.
             rules.limitLoopback || !request.clientIsLoopback
         {
             let outcome = limiter.take("address:\(client)", policy: policy)
@@ -235,6 +244,9 @@ struct GateRequest {
     /// The client's IP address, as text.
     var client: String?
     var clientIsLoopback: Bool
+    /// Whether a proxy forwarded it (`Forwarded`, `X-Forwarded-For` or `X-Real-IP`): then a
+    /// loopback client is the proxy, not someone on this machine.
+    var forwarded = false
 }
 
 /// The gate's decision.
@@ -250,6 +262,9 @@ enum GateDecision {
 }
 
 extension GateRequest {
+    /// The headers a reverse proxy adds to what it forwards.
+    static let forwardingHeaders = ["forwarded", "x-forwarded-for", "x-real-ip"]
+
     /// Whether the client's address is a loopback one.
     static func isLoopback(_ address: String?) -> Bool { address.map(AccessRules.isLoopback) ?? false }
 }

@@ -20,7 +20,10 @@ struct AccessMiddleware: RouterMiddleware {
             origin: request.headers[.origin], authorization: request.headers[.authorization],
             contentType: request.headers[.contentType],
             hasBody: request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil),
-            client: address, clientIsLoopback: GateRequest.isLoopback(address))
+            client: address, clientIsLoopback: GateRequest.isLoopback(address),
+            forwarded: GateRequest.forwardingHeaders.contains { name in
+                HTTPField.Name(name).map { request.headers.contains($0) } ?? false
+            })
         switch gate.decide(gateRequest, mayWait: true) {
         case .pass(let principal, let headers):
             var context = context

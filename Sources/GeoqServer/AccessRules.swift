@@ -19,11 +19,14 @@ public struct AccessRules: Sendable {
     public var limitLoopback: Bool
     /// Requests a second of a key that was made without `--rate`.
     public var keyRate: RateLimiter.Policy
+    /// The id of the key written into the map page (`--page-key`): every visitor holds it, so
+    /// its requests are limited per client address, as those without a key.
+    public var pageKeyID: String?
 
     public init(
         privateReads: Bool = false, allowedHosts: Set<String>? = nil, corsOrigins: Set<String> = [],
         metricsFromLoopback: Bool = false, anonymousRate: RateLimiter.Policy? = Self.defaultAnonymousRate,
-        limitLoopback: Bool = false, keyRate: RateLimiter.Policy = Self.defaultKeyRate
+        limitLoopback: Bool = false, keyRate: RateLimiter.Policy = Self.defaultKeyRate, pageKeyID: String? = nil
     ) {
         self.privateReads = privateReads
         self.allowedHosts = allowedHosts
@@ -32,6 +35,7 @@ public struct AccessRules: Sendable {
         self.anonymousRate = anonymousRate
         self.limitLoopback = limitLoopback
         self.keyRate = keyRate
+        self.pageKeyID = pageKeyID
     }
 
     public static let defaultAnonymousRate = RateLimiter.Policy(rate: 50, burst: 100)

@@ -1,7 +1,7 @@
 import Foundation
 import GeoqAPI
-import GeoqSchedule
 import GeoqAccess
+import GeoqSchedule
 import GeoqStore
 import Hummingbird
 
@@ -12,8 +12,7 @@ import Hummingbird
 enum DeviceRoutes {
     static func register(on router: Router<ServiceRequestContext>, tracking: Tracking) {
         router.post("/v1/devices/:id/token") { request, context -> Response in
-            guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
-            guard principal.device == nil else { throw Problem.forbidden(scope: Scope.track.rawValue) }
+            let principal = try context.principal(holding: .track, keyOnly: true)
             let device = try deviceID(context, limits: tracking.limits)
             let body = try await request.body.collect(upTo: 4_096)
             let lifetime = try lifetime(asked: Data(buffer: body))
@@ -27,7 +26,7 @@ enum DeviceRoutes {
             return try HookRoutes.json(answer, status: .created)
         }
         router.delete("/v1/devices/:id") { _, context -> Response in
-            guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
+            let principal = try context.principal(holding: .admin, keyOnly: true)
             let device = try deviceID(context, limits: tracking.limits)
             let erased = try await tracking.fixes.erase(tenant: principal.tenant, device: device)
             return Responses.json(erased).response

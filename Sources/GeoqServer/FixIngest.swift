@@ -152,7 +152,8 @@ final class FixIngest: Sendable {
             ended = !events.isEmpty
             var all: (tracks: [TrackRow], events: [StoredEvent]) = ([], [])
             for tenant in Set(changed.keys).union(events.keys).sorted() {
-                let part = try Self.storable(tenant: tenant, tracks: changed[tenant] ?? [], events: events[tenant] ?? [])
+                let part = try Self.storable(
+                    tenant: tenant, tracks: changed[tenant] ?? [], events: events[tenant] ?? [])
                 all.tracks += part.tracks
                 all.events += part.events
             }
@@ -186,7 +187,8 @@ final class FixIngest: Sendable {
             var made: [String: TenantTracks] = [:]
             for (tenant, devices) in byTenant {
                 let kept = devices.filter { !TenantTracks.isIdle($0.value, now: now, idle: limits.idleInMemory) }
-                made[tenant] = TenantTracks(tenant: tenant, store: store, limits: limits, tracks: kept, devices: devices.count)
+                made[tenant] = TenantTracks(
+                    tenant: tenant, store: store, limits: limits, tracks: kept, devices: devices.count)
             }
             shards = made
             return Array(made.values)

@@ -16,8 +16,7 @@ enum FixesRoute {
         on router: Router<ServiceRequestContext>, tracking: Tracking, state: ServiceState, limits: ServiceLimits
     ) {
         router.post("/v1/fixes") { request, context -> Response in
-            // The access gate let only a `track` credential through.
-            guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
+            let principal = try context.principal(holding: .track)
             guard let data = state.data else { throw Problem.stillLoading }
             let query = EndpointRequest(request).parameters
             try query.allowOnly(EndpointDescription.fixes.parameterNames)
@@ -29,7 +28,8 @@ enum FixesRoute {
                 throw Problem.overLimit(
                     "body",
                     LocalizedText(
-                        es: "una petición lleva como mucho \(most) posiciones", eu: "eskaera batek gehienez \(most) kokapen eramaten ditu",
+                        es: "una petición lleva como mucho \(most) posiciones",
+                        eu: "eskaera batek gehienez \(most) kokapen eramaten ditu",
                         en: "a request carries at most \(most) fixes"))
             }
             if let device = principal.device, batch.fixes.contains(where: { $0.device != device }) {

@@ -1,12 +1,12 @@
 import Foundation
 import GeoqAPI
+import GeoqAccess
 import GeoqIncidents
 import GeoqParking
 import GeoqQuery
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import GeoqAccess
 
 /// What a GET endpoint reads of a request: its path and query, and the two headers that
 /// change an answer.
@@ -95,7 +95,9 @@ struct GetEndpoints: Sendable {
                     // the store's error names its address), not merely "loading".
                     if let link, let error = link.lastError {
                         throw Problem.notReady(
-                            request.isAdmin ? "no snapshot yet: \(error); retrying" : "no snapshot yet: the store cannot be reached; retrying")
+                            request.isAdmin
+                                ? "no snapshot yet: \(error); retrying"
+                                : "no snapshot yet: the store cannot be reached; retrying")
                     }
                     throw Problem.stillLoading
                 }
@@ -112,7 +114,16 @@ struct GetEndpoints: Sendable {
                 }
                 return Responses.json(readiness)
             },
-            "/v1/layers": { _ in Responses.json(["layers": try current().layers]) },
+            "/v1/layers": { request in
+                var layers = try current().layers
+                // Why a layer failed to load names its file or database: the operator's only.
+                if !request.isAdmin {
+                    for index in layers.indices where layers[index].error != nil {
+                        layers[index].error = "the layer could not be loaded (an admin key sees why)"
+                    }
+                }
+                return Responses.json(["layers": layers])
+            },
             "/v1/sector": { request in
                 let (answer, lookup) = try SectorEndpoint.answer(
                     request.parameters, data: current(), acceptLanguage: request.acceptLanguage)
@@ -173,6 +184,10 @@ struct GetEndpoints: Sendable {
         do {
             return try endpoint(request)
         } catch let problem as Problem {
+            // A 500's words may name a file or the store (its path, user, host): the operator's only.
+            guard problem.status != 500 || request.isAdmin else {
+                return Responses.problem(.internalError("the service failed to answer (an admin key sees why)"))
+            }
             return Responses.problem(problem, acceptLanguage: request.acceptLanguage)
         } catch {
             // The error's words may name the store (its path, user, host): the operator's only.

@@ -1,8 +1,8 @@
 import Foundation
 import GeoqAPI
-import GeoqSchedule
 import GeoqHooks
 import GeoqLayers
+import GeoqSchedule
 import GeoqStore
 import Hummingbird
 
@@ -14,7 +14,7 @@ enum HookRoutes {
     static func register(on router: Router<ServiceRequestContext>, tracking: Tracking, state: ServiceState) {
         let store = tracking.store
         router.post("/v1/hooks") { request, context -> Response in
-            let tenant = try tenant(of: context)
+            let tenant = try context.principal(holding: .hooks).tenant
             let body = try await request.body.collect(upTo: 65_536)
             guard let asked = try? JSONDecoder().decode(HookRequest.self, from: Data(buffer: body)) else {
                 throw badRequest("the body must be a JSON object {\"url\", \"layer\"?, \"events\"?}")
@@ -27,17 +27,18 @@ enum HookRoutes {
                     "url",
                     LocalizedText(
                         es: "la organización ya tiene el máximo de \(most) webhooks",
-                        eu: "erakundeak \(most) webhook-eko muga du jada", en: "the tenant has the most hooks allowed (\(most))"))
+                        eu: "erakundeak \(most) webhook-eko muga du jada",
+                        en: "the tenant has the most hooks allowed (\(most))"))
             }
             let hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
             tracking.delivery.wake()
             return try json(hookObject(hook), status: .created)
         }
         router.get("/v1/hooks") { _, context -> Response in
-            try json(["hooks": try store.hooks(tenant: try tenant(of: context)).map(hookObject)])
+            try json(["hooks": try store.hooks(tenant: try context.principal(holding: .hooks).tenant).map(hookObject)])
         }
         router.delete("/v1/hooks/:id") { _, context -> Response in
-            let tenant = try tenant(of: context)
+            let tenant = try context.principal(holding: .hooks).tenant
             let text = context.parameters.get("id") ?? ""
             guard let id = Int64(text), try store.deleteHook(tenant: tenant, id: id) else {
                 throw Problem.unknown("hook", id: text)
@@ -45,7 +46,7 @@ enum HookRoutes {
             return Response(status: .noContent)
         }
         router.get("/v1/events") { request, context -> Response in
-            let tenant = try tenant(of: context)
+            let tenant = try context.principal(holding: .events).tenant
             // Read as the document describes it: each error names its parameter.
             let query = EndpointRequest(request).parameters
             try query.allowOnly(EndpointDescription.events.parameterNames)
@@ -62,12 +63,6 @@ enum HookRoutes {
             }
             return try json(["events": events, "next": records.last?.sequence ?? since])
         }
-    }
-
-    /// The caller's tenant (the access gate let only a credential of the route's scope through).
-    static func tenant(of context: ServiceRequestContext) throws -> String {
-        guard let principal = context.principal else { throw Problem.unauthorized(credentialGiven: false) }
-        return principal.tenant
     }
 
     static func hookObject(_ hook: Hook) -> [String: Any] {

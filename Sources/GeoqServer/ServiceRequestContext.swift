@@ -1,3 +1,4 @@
+import GeoqAPI
 import GeoqAccess
 import Hummingbird
 import NIOCore
@@ -14,5 +15,16 @@ public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+    }
+
+    /// Who the request speaks for, holding `scope`. The access gate decided already; each
+    /// private route asks again, so that a path the gate and the router read differently can
+    /// never open it. `keyOnly`: a device token is not enough (it may post its own fixes only).
+    func principal(holding scope: Scope, keyOnly: Bool = false) throws -> Principal {
+        guard let principal else { throw Problem.unauthorized(credentialGiven: false) }
+        guard principal.has(scope), !keyOnly || principal.device == nil else {
+            throw Problem.forbidden(scope: scope.rawValue)
+        }
+        return principal
     }
 }

@@ -130,7 +130,8 @@ actor TenantTracks {
                 continue
             }
             for row in rows {
-                tracks[device, default: [:]][row.layer] = try FixIngest.decoder.decode(DeviceTrack.self, from: row.state)
+                tracks[device, default: [:]][row.layer] = try FixIngest.decoder.decode(
+                    DeviceTrack.self, from: row.state)
             }
         }
         return fresh

@@ -5,6 +5,7 @@ import GeoqLayers
 import GeoqTracking
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The service's arrival events: the store of device tracks, events, keys and the webhook
 /// outbox, the geofence engine fixes go through, the delivery that empties the outbox, and the
@@ -34,9 +35,17 @@ public struct Tracking: Sendable {
         self.sweepInterval = sweepInterval
         self.purgeInterval = purgeInterval
         self.now = now
+        // The signing secret never changes once stored: read (or stored) once, not at every
+        // refresh of the keys, which would be a write to the store twice a second.
+        let secret = Mutex<Data?>(nil)
         keys = KeyRing(reading: { [store] in
-            let secret = try store.setting(DeviceToken.secretSetting, orStore: DeviceToken.newSecret())
-            return (try store.keys(), secret)
+            let known = try secret.withLock { known in
+                if let known { return known }
+                let read = try store.setting(DeviceToken.secretSetting, orStore: DeviceToken.newSecret())
+                known = read
+                return read
+            }
+            return (try store.keys(), known)
         })
         fixes = FixIngest(store: store, options: options, limits: limits, wake: { [delivery] in delivery.wake() })
     }

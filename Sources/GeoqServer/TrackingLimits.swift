@@ -26,7 +26,8 @@ public struct TrackingLimits: Sendable, Hashable {
 
     public init(
         maxFixesPerRequest: Int = 10_000, maxDeviceIDLength: Int = 128, maxDevicesPerTenant: Int = 100_000,
-        maxHooksPerTenant: Int = 20, maxFutureSkew: Duration = .seconds(300), retainEvents: Duration = .seconds(30 * 86_400),
+        maxHooksPerTenant: Int = 20, maxFutureSkew: Duration = .seconds(300),
+        retainEvents: Duration = .seconds(30 * 86_400),
         retainTracks: Duration = .seconds(30 * 86_400), idleInMemory: Duration = .seconds(900)
     ) {
         self.maxFixesPerRequest = maxFixesPerRequest

@@ -72,7 +72,8 @@ public struct Hook: Sendable, Hashable {
 
     /// Whether `event` goes to this hook: the hook's tenant, and its layer and kinds.
     public func matches(_ event: StoredEvent) -> Bool {
-        event.tenant == tenant && (layer == nil || layer == event.layer) && (events == nil || events!.contains(event.kind))
+        event.tenant == tenant && (layer == nil || layer == event.layer)
+            && (events == nil || events!.contains(event.kind))
     }
 }
 

@@ -32,7 +32,8 @@ extension TrackingTables {
             keys.append(
                 StoredKey(
                     id: stmt.text(at: 0) ?? "", tenant: stmt.text(at: 1) ?? "",
-                    scopes: (stmt.text(at: 2) ?? "").split(separator: ",").map(String.init), hash: stmt.text(at: 3) ?? "",
+                    scopes: (stmt.text(at: 2) ?? "").split(separator: ",").map(String.init),
+                    hash: stmt.text(at: 3) ?? "",
                     created: date(4) ?? Date(timeIntervalSince1970: 0), expires: date(5), revoked: date(6),
                     rate: stmt.isNull(at: 7) ? nil : stmt.double(at: 7)))
         }

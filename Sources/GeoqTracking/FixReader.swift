@@ -120,11 +120,13 @@ public enum FixReader {
         if let latest = bounds.latest, fix.time > latest {
             return Problem(
                 field: "time",
-                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)")
+                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)"
+            )
         }
         if let earliest = bounds.earliest, fix.time < earliest {
             return Problem(
-                field: "time", message: "time \(FixTime.utc(fix.time)) is older than the retention (\(FixTime.utc(earliest)))")
+                field: "time",
+                message: "time \(FixTime.utc(fix.time)) is older than the retention (\(FixTime.utc(earliest)))")
         }
         return nil
     }

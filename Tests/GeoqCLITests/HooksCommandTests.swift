@@ -54,11 +54,14 @@ import Testing
         let lines = text.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(
-            lines[1].hasPrefix("2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
+            lines[1].hasPrefix(
+                "2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
         // Another tenant's hook: listed by its tenant, not by the default tenant's.
         let foreign = try store.geoq(["hooks", "add", "https://other.example.org/h", "--tenant", "other"])
         #expect(foreign.status == 0, "\(foreign.stderr)")
-        #expect(try TrackingStore(storeFile: store.url).hooks(tenant: "other").map(\.url) == ["https://other.example.org/h"])
+        #expect(
+            try TrackingStore(storeFile: store.url).hooks(tenant: "other").map(\.url) == ["https://other.example.org/h"]
+        )
         let others = try store.geoq(["hooks", "list", "--tenant", "other"])
         #expect(others.stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] } == ["other"])
         #expect(try store.geoq(["hooks", "delete", "3", "--tenant", "default"]).status == 64)

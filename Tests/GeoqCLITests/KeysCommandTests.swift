@@ -33,6 +33,8 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let key = String(made.stdout.split(separator: "\n")[0])
         #expect(key.hasPrefix("gqk_") && key.count == 4 + 12 + 1 + 43)
+        // The key alone on standard output (for KEY=$(geoq keys add ...)); the note on standard error.
+        #expect(made.stdout == key + "\n" && made.stderr.contains("shown once"))
         let id = String(key.dropFirst(4).prefix(12))
 
         // The file holds the SHA-256 of the key, and nowhere the key itself.
@@ -59,7 +61,8 @@ import Testing
         defer { store.remove() }
         let before = Date()
         let made = try store.geoq([
-            "keys", "add", "--tenant", "acme", "--scope", "read", "--expires", "90d", "--rate", "20", "--format", "json",
+            "keys", "add", "--tenant", "acme", "--scope", "read", "--expires", "90d", "--rate", "20", "--format",
+            "json",
         ])
         #expect(made.status == 0, "\(made.stderr)")
         let object = try HooksCommandTests.json(made.stdout)

@@ -29,16 +29,22 @@ import Testing
     }
 
     func event(_ kind: String, device: String = "car-1", layer: String = "pamplona-sectors") -> StoredEvent {
-        StoredEvent(tenant: defaultTenant, device: device, layer: layer, kind: kind, body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
+        StoredEvent(
+            tenant: defaultTenant, device: device, layer: layer, kind: kind,
+            body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
     }
 
     @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
         let store = try store(backend)
         let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")
-        let bad = StoredEvent(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8))
+        let bad = StoredEvent(
+            tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", kind: "exit", body: Data("not json".utf8)
+        )
         let error = #expect(throws: (any Error).self) {
             try store.commit(
-                tracks: [TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))], events: [event("enter"), bad])
+                tracks: [
+                    TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))
+                ], events: [event("enter"), bad])
         }
         switch backend {
         case .geoPackage: #expect(error is StoreError)
@@ -55,7 +61,11 @@ import Testing
         let store = try store(backend)
         let all = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/all")
         let sequences = try store.commit(
-            tracks: [TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data(#"{"visit":"v1"}"#.utf8))],
+            tracks: [
+                TrackRow(
+                    tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors",
+                    state: Data(#"{"visit":"v1"}"#.utf8))
+            ],
             events: [event("enter"), event("dwell")])
         #expect(sequences == [1, 2])
         let events = try store.events(tenant: nil, since: 0, limit: 10)
@@ -65,7 +75,8 @@ import Testing
         #expect(outbox.map(\.sequence) == [1, 2])
         #expect(outbox.map(\.idempotencyKey) == ["\(all.id)-1", "\(all.id)-2"])
         #expect(outbox.map(\.body) == events.map(\.event.body))
-        #expect(try store.tracks(tenant: defaultTenant, device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
+        #expect(
+            try store.tracks(tenant: defaultTenant, device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
         #expect(try store.events(tenant: nil, since: 1, limit: 10).map(\.sequence) == [2])
         #expect(try store.events(tenant: nil, since: 0, limit: 1).map(\.sequence) == [1])
     }
@@ -74,7 +85,8 @@ import Testing
         let store = try store(backend)
         let parked = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/p", events: ["parked", "left"])
         let valencia = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/v", layer: "valencia-sections")
-        let both = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
+        let both = try store.addHook(
+            tenant: defaultTenant, url: "http://127.0.0.1:9/b", layer: "pamplona-sectors", events: ["enter"])
         try store.commit(
             tracks: [],
             events: [

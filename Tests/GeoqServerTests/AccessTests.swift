@@ -138,7 +138,9 @@ import Testing
         }
     }
 
-    static func key(_ store: TrackingStore, _ tenant: String, _ scopes: [Scope], expires: Date? = nil, rate: Double? = nil)
+    static func key(
+        _ store: TrackingStore, _ tenant: String, _ scopes: [Scope], expires: Date? = nil, rate: Double? = nil
+    )
         throws -> (text: String, id: String)
     {
         let made = APIKey.make(tenant: tenant, scopes: scopes, expires: expires, rate: rate)
@@ -175,7 +177,8 @@ import Testing
             // No key, in the asker's language, with the challenge.
             let none = try await Self.request(port, "GET", "/v1/events", headers: ["Accept-Language": "eu"])
             #expect(none.status == 401 && none.headers["www-authenticate"] == #"Bearer realm="geoq""#)
-            #expect(none.json["detail"] as? String == "sarbide-puntu honek gako bat behar du: Authorization: Bearer GAKOA")
+            #expect(
+                none.json["detail"] as? String == "sarbide-puntu honek gako bat behar du: Authorization: Bearer GAKOA")
             #expect(none.headers["content-type"] == "application/problem+json")
             // A made-up key, a forged secret of a real id, an expired key, not a bearer at all:
             // the same 401, which says nothing of which it was.
@@ -198,6 +201,17 @@ import Testing
             #expect(try await Self.request(port, "GET", "/metrics", key: acme.text).status == 403)
             #expect(try await Self.request(port, "GET", "/metrics", key: admin.text).status == 200)
             #expect(try await Self.request(port, "DELETE", "/v1/devices/car-1", key: acme.text).status == 403)
+            // Another spelling of a private path (the router skips empty segments) needs the same.
+            for path in ["/metrics/", "//metrics", "/v1/events/", "//v1/events", "/v1/hooks/", "/v1//hooks"] {
+                #expect(try await Self.request(port, "GET", path).status == 401, "\(path)")
+                #expect(try await Self.request(port, "GET", path, key: reader.text).status == 403, "\(path)")
+            }
+            for path in ["/v1/hooks/", "//v1/hooks"] {
+                let hook = try await Self.request(
+                    port, "POST", path, key: reader.text, body: #"{"url":"http://127.0.0.1:9/h"}"#)
+                #expect(hook.status == 403, "\(path)")
+            }
+            #expect(try await Self.request(port, "POST", "/v1/fixes/", key: reader.text, body: fixes).status == 403)
             // Readiness: the store only to an admin.
             let ready = try await Self.request(port, "GET", "/readyz")
             #expect(ready.status == 200 && ready.json["store"] == nil)
@@ -245,7 +259,8 @@ import Testing
             #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
             let allowed = try await Self.request(
                 port, "POST", "/v1/hooks", key: acme.text, headers: ["Origin": "https://app.example.org"], body: hook)
-            #expect(allowed.status == 201 && allowed.headers["access-control-allow-origin"] == "https://app.example.org")
+            #expect(
+                allowed.status == 201 && allowed.headers["access-control-allow-origin"] == "https://app.example.org")
             #expect(try store.hooks(tenant: nil).count == 1)
         }
     }
@@ -295,7 +310,9 @@ import Testing
         let store = try Store(backend).tracking
         try await Self.withService(store) { first, _ in
             // The second replica: another process's view of the same store.
-            let replica = backend == .geoPackage ? TrackingStore(storeFile: store.storeFile!) : TrackingStore(address: store.address)
+            let replica =
+                backend == .geoPackage
+                ? TrackingStore(storeFile: store.storeFile!) : TrackingStore(address: store.address)
             try await Self.withService(replica) { second, _ in
                 // A key made while both run works on both at once.
                 let key = try Self.key(store, "acme", [.events])
@@ -331,7 +348,8 @@ import Testing
                 #"{"device":"\#(String(repeating: "x", count: 129))","time":"2026-12-06T00:00:00Z","lat":42.81,"lon":-1.64}"#,
             ].joined(separator: "\n")
             let answer = try await Self.request(
-                port, "POST", "/v1/fixes", key: acme.text, headers: ["Content-Type": "application/x-ndjson"], body: batch)
+                port, "POST", "/v1/fixes", key: acme.text, headers: ["Content-Type": "application/x-ndjson"],
+                body: batch)
             #expect(answer.status == 200, "\(answer.body)")
             #expect(answer.json["accepted"] as? Int == 1)
             let errors = try #require(answer.json["errors"] as? [String])
@@ -341,7 +359,8 @@ import Testing
             #expect(errors[2].hasPrefix("line 3: time") && errors[2].contains("older than the retention"), "\(errors)")
             #expect(errors[3] == "line 5: device is longer than 128 bytes", "\(errors)")
             // The device goes on: a fix a minute later is taken.
-            let next = try await Self.request(port, "POST", "/v1/fixes", key: acme.text, body: Self.fix("car-1", now + 60))
+            let next = try await Self.request(
+                port, "POST", "/v1/fixes", key: acme.text, body: Self.fix("car-1", now + 60))
             #expect(next.json["accepted"] as? Int == 1 && next.json["ignored"] as? Int == 0)
         }
     }
@@ -389,6 +408,54 @@ import Testing
         }
     }
 
+    /// `--metrics-host`: /metrics without a key for a client on this machine, but not for what a
+    /// reverse proxy on this machine forwards from elsewhere.
+    @Test func metricsFromLoopbackButNotThroughAProxy() async throws {
+        let store = try Store(.geoPackage).tracking
+        try await Self.withService(store, access: AccessRules(metricsFromLoopback: true)) { port, _ in
+            #expect(try await Self.request(port, "GET", "/metrics").status == 200)
+            for header in ["X-Forwarded-For", "Forwarded", "X-Real-IP"] {
+                let forwarded = try await Self.request(port, "GET", "/metrics", headers: [header: "203.0.113.9"])
+                #expect(forwarded.status == 401, "\(header)")
+            }
+        }
+    }
+
+    /// The page's key is every visitor's: its requests count against the client address's
+    /// bucket, as requests without a key do, never against one bucket shared by all visitors.
+    @Test func thePageKeyIsLimitedPerClientAddress() async throws {
+        let store = try Store(.geoPackage).tracking
+        let page = try Self.key(store, "web", [.read])
+        let rules = AccessRules(
+            privateReads: true, anonymousRate: RateLimiter.Policy(rate: 1, burst: 3), limitLoopback: true,
+            pageKeyID: page.id)
+        try await Self.withService(store, access: rules) { port, _ in
+            var statuses: [Int] = []
+            for _ in 0..<4 {
+                statuses.append(
+                    try await Self.request(port, "GET", "/v1/sector?lat=42.81&lon=-1.64", key: page.text).status)
+            }
+            #expect(statuses == [200, 200, 200, 429])
+        }
+    }
+
+    /// A 500's detail may name a file or the store: only an admin reads it.
+    @Test func failuresAreDetailedToAdminsOnly() throws {
+        let endpoints = GetEndpoints(
+            state: ServiceState(FixesRouteTests.data), metrics: RequestMetrics(), limits: ServiceLimits())
+        let failing: GetEndpoints.Handler = { _ in
+            throw Problem.internalError("cannot open /var/lib/geoq/secret-path.gpkg as geoq@db.internal")
+        }
+        let admin = Principal(tenant: "ops", scopes: [.admin], keyID: "0123456789ab", rate: nil)
+        let reader = Principal(tenant: "ops", scopes: [.read], keyID: "0123456789ac", rate: nil)
+        for (principal, shows) in [(admin, true), (reader, false), (nil, false)] {
+            let request = EndpointRequest(path: "/v1/incidents", query: "", principal: principal)
+            let answer = endpoints.answer(request, by: failing)
+            #expect(answer.status == .internalServerError)
+            #expect(String(buffer: answer.body).contains("secret-path") == shows)
+        }
+    }
+
     @Test(arguments: Backend.available) func retentionPurgesContinuously(_ backend: Backend) async throws {
         let place = try Store(backend)
         let store = place.tracking
@@ -410,7 +477,8 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func erasureLeavesNothingOfTheDeviceInTheStore(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func erasureLeavesNothingOfTheDeviceInTheStore(_ backend: Backend) async throws
+    {
         let place = try Store(backend)
         let store = place.tracking
         let acme = try Self.key(store, "acme", [.track, .hooks])
@@ -423,7 +491,8 @@ import Testing
             let now = Date()
             for key in [acme, other] {
                 let answer = try await Self.request(
-                    port, "POST", "/v1/fixes", key: key.text, body: "[\(Self.fix("car-1", now)),\(Self.fix("car-2", now))]")
+                    port, "POST", "/v1/fixes", key: key.text,
+                    body: "[\(Self.fix("car-1", now)),\(Self.fix("car-2", now))]")
                 #expect(answer.status == 200)
             }
             // Another tenant's admin erases its own car-1 only.
@@ -438,7 +507,10 @@ import Testing
                     + "SELECT tenant || ' ' || device FROM $schema.geoq_events ORDER BY 1")
             #expect(left == ["acme car-2", "acme car-2", "other car-2", "other car-2"])
             #expect(try place.select("SELECT count(*) FROM $schema.geoq_outbox") == ["1"])
-            #expect(try place.select("SELECT count(*) FROM $schema.geoq_events WHERE body::text LIKE '%car-1%'".replacingOccurrences(of: backend == .geoPackage ? "::text" : "", with: "")) == ["0"])
+            #expect(
+                try place.select(
+                    "SELECT count(*) FROM $schema.geoq_events WHERE body::text LIKE '%car-1%'".replacingOccurrences(
+                        of: backend == .geoPackage ? "::text" : "", with: "")) == ["0"])
         }
     }
 
@@ -454,6 +526,8 @@ import Testing
             (sector, nil), (sector, reader.text), (sector, tracker.text), (sector, "gqk_nonsense"),
             ("/v1/layers", nil), ("/v1/layers", reader.text), ("/healthz", nil), ("/readyz", nil),
             ("/v1/nearest?lat=42.81&lon=-1.64&layer=nowhere", reader.text), ("/metrics", reader.text),
+            // The map page itself holds no data: it is served, and asks for a key.
+            ("/", nil), ("/page/map.js", nil),
         ]
         struct Seen: Equatable {
             var status: Int
@@ -470,7 +544,8 @@ import Testing
         }
         let live = collected.withLock { $0 }
         let tracking = Tracking(store: store, delivery: HookDelivery(store: store))
-        let app = Application(router: Routes.router(state: ServiceState(FixesRouteTests.data), tracking: tracking, access: rules))
+        let app = Application(
+            router: Routes.router(state: ServiceState(FixesRouteTests.data), tracking: tracking, access: rules))
         let routed = try await app.test(.router) { client in
             var seen: [Seen] = []
             for (path, key) in requests {
@@ -485,7 +560,7 @@ import Testing
             }
             return seen
         }
-        #expect(live.map(\.status) == [401, 200, 403, 401, 401, 200, 200, 200, 404, 403])
+        #expect(live.map(\.status) == [401, 200, 403, 401, 401, 200, 200, 200, 404, 403, 200, 200])
         for ((path, key), (a, b)) in zip(requests, zip(live, routed)) {
             #expect(a == b, "\(path) \(key ?? "-")")
         }

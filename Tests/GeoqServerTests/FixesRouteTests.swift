@@ -66,7 +66,9 @@ import Testing
         let headers = TrackingFixture.bearer(key, TrackingFixture.ndjson)
         let (ndjson, _) = try Self.trace()
         try await app.test(.router) { client in
-            let answer = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)) {
+            let answer = try await client.execute(
+                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)
+            ) {
                 response in
                 #expect(response.status == .ok)
                 return try Self.object(response.body)
@@ -81,13 +83,17 @@ import Testing
             #expect(answer["accepted"] as? Int == 660 && answer["ignored"] as? Int == 0)
 
             // The same fixes again: every one older or repeated, nothing new.
-            let again = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)) {
+            let again = try await client.execute(
+                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: ndjson)
+            ) {
                 try Self.object($0.body)
             }
             #expect(again["ignored"] as? Int == 660 && (again["events"] as? [Any])?.isEmpty == true)
 
             // Pulled from the store, in order; the hook's outbox holds the two it asked for.
-            let pulled = try await client.execute(uri: "/v1/events?since=0", method: .get, headers: headers) { try Self.object($0.body) }
+            let pulled = try await client.execute(uri: "/v1/events?since=0", method: .get, headers: headers) {
+                try Self.object($0.body)
+            }
             let kinds = (pulled["events"] as? [[String: Any]])?.map { $0["kind"] as? String }
             #expect(kinds == ["enter", "dwell", "parked", "left", "exit"])
             #expect(try store.outbox(hook: hook.id).count == 2)
@@ -104,7 +110,9 @@ import Testing
              {"time":"2026-11-23T09:00:02+01:00","lat":42.81,"lon":-1.64}]
             """
         try await app.test(.router) { client in
-            let answer = try await client.execute(uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+            let answer = try await client.execute(
+                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: body)
+            ) {
                 response in
                 #expect(response.status == .ok)
                 return try Self.object(response.body)
@@ -115,7 +123,8 @@ import Testing
             #expect(errors[0].contains("1") && errors[0].contains("lat"), "\(errors)")
             #expect(errors[1].contains("2") && errors[1].contains("device"), "\(errors)")
             try await client.execute(
-                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: #"[{"device":"a","lat":1}]"#)
+                uri: "/v1/fixes", method: .post, headers: headers,
+                body: ByteBuffer(string: #"[{"device":"a","lat":1}]"#)
             ) { response in
                 #expect(response.status == .badRequest)
             }

@@ -57,7 +57,8 @@ import Testing
     }
 
     func event(_ kind: String, device: String = "car-1") -> StoredEvent {
-        StoredEvent(tenant: defaultTenant, device: device, layer: "pamplona-sectors", kind: kind,
+        StoredEvent(
+            tenant: defaultTenant, device: device, layer: "pamplona-sectors", kind: kind,
             body: Data(#"{"device":"\#(device)","event":"\#(kind)"}"#.utf8))
     }
 

@@ -156,7 +156,9 @@ import Testing
         let success = HTTPResponse.Status(code: endpoint.successStatus)
         try await withClient { client, key in
             for mediaType in endpoint.mediaTypes {
-                try await Self.request(client, endpoint, uri: Self.uri(endpoint), key: key, headers: [.accept: mediaType]) {
+                try await Self.request(
+                    client, endpoint, uri: Self.uri(endpoint), key: key, headers: [.accept: mediaType]
+                ) {
                     response in
                     #expect(response.status == success, "\(Self.uri(endpoint))")
                     #expect(response.headers[.contentType] == mediaType)
@@ -183,8 +185,8 @@ import Testing
             let query = endpoint.parameters.filter { $0.in == "query" }
             for parameter in query where ["number", "integer"].contains(parameter.schema.type) {
                 try await Self.request(
-                    client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"), key: key)
-                {
+                    client, endpoint, uri: Self.uri(endpoint, replacing: parameter.name, with: "x"), key: key
+                ) {
                     response in
                     #expect(response.status == .badRequest)
                     let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))

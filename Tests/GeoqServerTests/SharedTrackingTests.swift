@@ -143,7 +143,8 @@ struct SharedTrackingTests {
     }
 
     static func event(_ n: Int) -> StoredEvent {
-        StoredEvent(tenant: defaultTenant, device: "car-\(n % 7)", layer: layer, kind: "enter",
+        StoredEvent(
+            tenant: defaultTenant, device: "car-\(n % 7)", layer: layer, kind: "enter",
             body: Data(#"{"device":"car-\#(n % 7)","n":\#(n)}"#.utf8))
     }
 

@@ -19,7 +19,8 @@ struct TrackingFixture {
         let store =
             store
             ?? TrackingStore(
-                storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tracking-\(UUID()).gpkg"))
+                storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tracking-\(UUID()).gpkg")
+            )
         self.store = store
         tracking = Tracking(store: store, delivery: HookDelivery(store: store), limits: limits, now: now)
     }
