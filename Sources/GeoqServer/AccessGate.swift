@@ -232,7 +232,7 @@ public final class AccessGate: Sendable {
 }
 
 /// What the access gate reads of a request, whichever entrance it came through.
-struct GateRequest {
+struct GateRequest: Sendable {
     var method: String
     var path: String
     var host: String?
@@ -250,7 +250,7 @@ struct GateRequest {
 }
 
 /// The gate's decision.
-enum GateDecision {
+enum GateDecision: Sendable {
     /// Answer it, as `principal` (nil: no credential), with these headers added.
     case pass(Principal?, headers: [(String, String)])
     /// Answer this problem instead, with these headers.

@@ -24,7 +24,12 @@ struct AccessMiddleware: RouterMiddleware {
             forwarded: GateRequest.forwardingHeaders.contains { name in
                 HTTPField.Name(name).map { request.headers.contains($0) } ?? false
             })
-        switch gate.decide(gateRequest, mayWait: true) {
+        var decision = gate.decide(gateRequest, mayWait: false)
+        if decision.needsRouter {
+            // A key id the ring does not know: the keys are read again, off the cooperative pool.
+            decision = try await onThreadOfItsOwn { [gate] in gate.decide(gateRequest, mayWait: true) }
+        }
+        switch decision {
         case .pass(let principal, let headers):
             var context = context
             context.principal = principal

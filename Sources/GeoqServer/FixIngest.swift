@@ -95,7 +95,10 @@ final class FixIngest: Sendable {
     @discardableResult
     func purge(now: Date = Date()) async throws -> Purge {
         let tracksBefore = now - limits.retainTracks.timeInterval
-        let purged = try store.purge(eventsBefore: now - limits.retainEvents.timeInterval, tracksBefore: tracksBefore)
+        let (store, eventsBefore) = (store, now - limits.retainEvents.timeInterval)
+        let purged = try await onThreadOfItsOwn {
+            try store.purge(eventsBefore: eventsBefore, tracksBefore: tracksBefore)
+        }
         if !store.isShared {
             for shard in try allShards() { await shard.forget(before: tracksBefore) }
         }

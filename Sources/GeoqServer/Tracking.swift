@@ -91,7 +91,7 @@ struct TrackingService: Service {
                     while !Task.isCancelled {
                         // A store that cannot be read keeps the keys read before; said once.
                         do {
-                            try tracking.keys.refresh()
+                            try await onThreadOfItsOwn { try tracking.keys.refresh() }
                             failing = false
                         } catch {
                             if !failing { logger.error("cannot read the keys", metadata: ["error": "\(error)"]) }
