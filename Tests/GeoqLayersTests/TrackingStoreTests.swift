@@ -34,6 +34,79 @@ import Testing
             body: Data(#"{"event":"\#(kind)","device":"\#(device)"}"#.utf8))
     }
 
+    /// The tables as a store written before tenants existed had them, filled with the database's
+    /// own client (sqlite3, psql).
+    func writeStoreFromBeforeTenants(_ backend: Backend) throws {
+        let body = #"{"event":"enter","device":"car-1"}"#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        switch backend {
+        case .geoPackage:
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            _ = try GeoPackage.open(at: file.path, create: true)
+            process.arguments = [
+                "sqlite3", file.path,
+                """
+                CREATE TABLE geoq_tracks (device TEXT NOT NULL, layer TEXT NOT NULL, state BLOB NOT NULL,
+                  updated REAL NOT NULL, PRIMARY KEY (device, layer));
+                CREATE TABLE geoq_events (sequence INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL,
+                  layer TEXT NOT NULL, kind TEXT NOT NULL, created REAL NOT NULL,
+                  body BLOB NOT NULL CHECK (json_valid(body)));
+                CREATE TABLE geoq_hooks (id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT,
+                  events TEXT, created REAL NOT NULL);
+                INSERT INTO geoq_tracks VALUES ('car-1', 'pamplona-sectors', '{}', 1795420800);
+                INSERT INTO geoq_events (device, layer, kind, created, body)
+                  VALUES ('car-1', 'pamplona-sectors', 'enter', 1795420800, '\(body)');
+                INSERT INTO geoq_hooks (url, created) VALUES ('http://127.0.0.1:9/h', 1795420800);
+                """,
+            ]
+        case .postgreSQL:
+            let parts = try #require(database).components(separatedBy: "schema=")
+            let (address, schema) = (String(parts[0].dropLast()), parts[1])
+            process.arguments = [
+                "psql", address, "-v", "ON_ERROR_STOP=1", "-qc",
+                """
+                CREATE SCHEMA \(schema);
+                CREATE TABLE \(schema).geoq_tracks (device text NOT NULL, layer text NOT NULL, state json,
+                  updated timestamptz NOT NULL, PRIMARY KEY (device, layer));
+                CREATE TABLE \(schema).geoq_events (sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                  device text NOT NULL, layer text NOT NULL, kind text NOT NULL, created timestamptz NOT NULL,
+                  body json NOT NULL);
+                CREATE TABLE \(schema).geoq_hooks (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                  url text NOT NULL, layer text, events text[], created timestamptz NOT NULL);
+                INSERT INTO \(schema).geoq_tracks VALUES ('car-1', 'pamplona-sectors', '{}', now());
+                INSERT INTO \(schema).geoq_events (device, layer, kind, created, body)
+                  VALUES ('car-1', 'pamplona-sectors', 'enter', now(), '\(body)');
+                INSERT INTO \(schema).geoq_hooks (url, created) VALUES ('http://127.0.0.1:9/h', now());
+                """,
+            ]
+        }
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// A store written before tenants existed opens with its tracks, events and hooks in the
+    /// `default` tenant, nothing lost; the same device id in another tenant is another device.
+    @Test(arguments: Backend.available) func aStoreFromBeforeTenantsOpensInTheDefaultTenant(_ backend: Backend)
+        throws
+    {
+        try writeStoreFromBeforeTenants(backend)
+        let store = try store(backend)
+        #expect(try store.tracks(tenant: nil).map { "\($0.tenant) \($0.device)" } == ["default car-1"])
+        let events = try store.events(tenant: "default", since: 0, limit: 10)
+        #expect(events.map(\.event.kind) == ["enter"] && events.first?.event.tenant == "default")
+        #expect(try store.hooks(tenant: "default").map(\.url) == ["http://127.0.0.1:9/h"])
+        #expect(try store.hooks(tenant: "acme").isEmpty)
+        try store.commit(
+            tracks: [TrackRow(tenant: "acme", device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))],
+            events: [])
+        #expect(try store.tracks(tenant: nil).map(\.tenant).sorted() == ["acme", "default"])
+        // Opened again: nothing moves twice.
+        #expect(try self.store(backend).tracks(tenant: "default").count == 1)
+    }
+
     @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
         let store = try store(backend)
         let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")
