@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$geoq" serve --port "$port" 2>"$work/geoq.log" &
+"$geoq" serve --port "$port" --metrics-host 127.0.0.1 2>"$work/geoq.log" &
 pids+=($!)
 for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break

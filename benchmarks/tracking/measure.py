@@ -1,7 +1,9 @@
 """Arrival events over HTTP: fixes per second through POST /v1/fixes, and the time from a fix's
 request to its webhook's arrival. Run by benchmarks/tracking/run.sh.
 
-usage: measure.py BASE_URL
+usage: GEOQ_KEY=KEY measure.py BASE_URL
+
+KEY: a key of the service's store with the track and hooks scopes (run.sh makes one).
 
 Fixes per second on two layers: the Pamplona sectors (3 polygons) and the Valencia census
 sections (589), devices on random walks in each layer's city.
@@ -10,6 +12,7 @@ sections (589), devices on random walks in each layer's city.
 import http.client
 import http.server
 import json
+import os
 import random
 import statistics
 import sys
@@ -42,18 +45,23 @@ threading.Thread(target=receiver.serve_forever, daemon=True).start()
 connection = http.client.HTTPConnection(base.hostname, base.port)
 
 
-def post(path, body):
-    connection.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+key = os.environ["GEOQ_KEY"]
+
+
+def post(path, body, credential=None):
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {credential or key}"}
+    connection.request("POST", path, body=body, headers=headers)
     response = connection.getresponse()
     return response.status, response.read()
 
 
 def fix(device, t, lat, lon):
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(round((t % 1) * 1000)) % 1000:03d}Z"
     return json.dumps({"device": device, "time": stamp, "lat": lat, "lon": lon, "accuracy": 10})
 
 
-start_time = 1_795_420_800
+# Fixes a little in the past: the service refuses those ahead of its clock or past the retention.
+start_time = int(time.time()) - 600
 
 
 def fixes_per_second(layer, south, west, height, width):
@@ -81,6 +89,21 @@ throughput = [
     ("Valencia census sections", fixes_per_second("valencia-census-sections", 39.43, -0.41, 0.07, 0.08)),
 ]
 
+def phone_requests_per_second(credential, device):
+    """2,000 requests of one fix each from one phone, with `credential`."""
+    began = time.perf_counter()
+    for i in range(2000):
+        status, _ = post("/v1/fixes", fix(device, start_time + 200 + i * 0.1, 42.81, -1.64), credential)
+        assert status == 200, status
+    return 2000 / (time.perf_counter() - began)
+
+
+status, body = post("/v1/devices/phone-1/token", "{}")
+assert status == 201, status
+token = json.loads(body)["token"]
+with_key = phone_requests_per_second(key, "phone-2")
+with_token = phone_requests_per_second(token, "phone-1")
+
 # Fix to webhook: one hook for `enter`, then single fixes of new devices inside Sector 2.
 status, _ = post("/v1/hooks", json.dumps({"url": f"http://127.0.0.1:{receiver.server_port}/hook", "events": ["enter"]}))
 assert status == 201, status
@@ -98,6 +121,8 @@ print("| measure | value |")
 print("|---|---:|")
 for label, rate in throughput:
     print(f"| fixes through POST /v1/fixes, {label} (batches of 1,000, one connection) | {rate:,.0f} fixes/s |")
+print(f"| one phone's single-fix requests with the tenant's key (one connection) | {with_key:,.0f} req/s |")
+print(f"| the same with the phone's device token | {with_token:,.0f} req/s ({with_token / with_key:.2f} of the key's) |")
 print(f"| fix to webhook, p50 | {statistics.median(latencies):.2f} ms |")
 print(f"| fix to webhook, p99 | {latencies[int(len(latencies) * 0.99) - 1]:.2f} ms |")
 print(f"| webhooks received | {len(latencies)} of 500 |")

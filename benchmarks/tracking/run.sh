@@ -24,6 +24,7 @@ store="${1:-$work/geoq.gpkg}"
 case "$store" in
 postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
 esac
+key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store")"
 "$geoq" serve --port "$port" --store "$store" >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
@@ -31,4 +32,4 @@ for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
     sleep 0.5
 done
-python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
+GEOQ_KEY="$key" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"

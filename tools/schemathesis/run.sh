@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On demand (not in the tests, as it needs PyPI): schemathesis, installed from PyPI into
 # .build-schemathesis/, run against a live `geoq serve` (debug build) with every check, using
-# the served /openapi.json. Prints schemathesis's report; exits with its status.
+# the served /openapi.json, with a key of every scope (reads made private). Prints schemathesis's
+# report; exits with its status.
 #
 #   tools/schemathesis/run.sh [extra schemathesis options, e.g. --max-examples 200]
 set -euo pipefail
@@ -17,10 +18,17 @@ tools/ensure-dependencies.sh >&2
 swift build --product geoq >&2
 geoq="$(swift build --show-bin-path)/geoq"
 
+# A store of its own, with one key of every scope: the reads are made private so that every
+# operation is tried with the key (and, by the ignored_auth check, without it: a 401 is expected).
+work=$(mktemp -d)
+store="$work/schemathesis.gpkg"
+GEOQ_KEY=$("$geoq" keys add --tenant schemathesis --scope read --scope track --scope events --scope hooks \
+    --scope admin --store "$store" 2>/dev/null)
+export GEOQ_KEY
 port=18093
-"$geoq" serve --port "$port" 2>/dev/null &
+"$geoq" serve --port "$port" --store "$store" --private-reads 2>/dev/null &
 geoq_pid=$!
-trap 'kill "$geoq_pid" 2>/dev/null || true' EXIT
+trap 'kill "$geoq_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
     sleep 1

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# On demand (not in the tests): what the key check costs. Two `geoq serve` (release) on one
+# store, each pinned to core 0 with one thread while wrk runs on core 1: one with open reads,
+# asked without a key; one with --private-reads, asked with a read key (every request checked:
+# the bearer header parsed, the key's SHA-256 compared, the scope and the key's token bucket).
+# GET /v1/sector at 16 connections, rounds alternating between the two; the median of each, its
+# CPU time per request, and the ratio. Prints Markdown for docs/BENCHMARKS.md.
+#
+#   benchmarks/access/run.sh [rounds, default 5] [seconds per round, default 5]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rounds="${1:-5}"
+duration="${2:-5}"
+command -v wrk >/dev/null || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2; }
+tools/ensure-dependencies.sh >&2
+if [ -n "${GEOQ_BIN:-}" ]; then
+    geoq="$GEOQ_BIN"
+else
+    swift build -c release --product geoq >&2
+    geoq="$(swift build -c release --show-bin-path)/geoq"
+fi
+export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
+
+work="$(mktemp -d)"
+store="$work/geoq.gpkg"
+key="$("$geoq" keys add --tenant bench --scope read --rate 10000000 --store "$store" 2>/dev/null)"
+open_port=18094
+private_port=18095
+pids=()
+trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+taskset -c 0 "$geoq" serve --port "$open_port" --store "$store" --threads 1 2>"$work/open.log" &
+pids+=($!)
+taskset -c 0 "$geoq" serve --port "$private_port" --store "$store" --threads 1 --private-reads 2>"$work/private.log" &
+pids+=($!)
+for port in "$open_port" "$private_port"; do
+    for _ in $(seq 1 120); do
+        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
+        sleep 0.5
+    done
+done
+path="/v1/sector?lat=42.81&lon=-1.64"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$private_port$path")" = 401 ] ||
+    { echo "access: the private service answered without a key" >&2; exit 1; }
+cmp -s <(curl -sf "http://127.0.0.1:$open_port$path") \
+    <(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$private_port$path") ||
+    { echo "access: the two services answer differently" >&2; exit 1; }
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# One round: requests/s and CPU µs per request of the server on PORT (pid PID), with HEADER.
+round() {
+    local port=$1 pid=$2 before after
+    before=$(ticks "$pid")
+    taskset -c 1 wrk -t1 -c16 -d"${duration}s" ${3:+-H "$3"} "http://127.0.0.1:$port$path" >"$work/wrk.txt"
+    after=$(ticks "$pid")
+    grep -q "Non-2xx" "$work/wrk.txt" && { echo "access: non-2xx answers on $port" >&2; cat "$work/wrk.txt" >&2; exit 1; }
+    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" \
+        '/requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { printf "%.0f %.2f\n", r, t * 1e6 / hz / n }' "$work/wrk.txt"
+}
+: >"$work/open.txt"
+: >"$work/private.txt"
+for i in $(seq 1 "$rounds"); do
+    [ -t 2 ] && echo "access: round $i of $rounds" >&2
+    round "$open_port" "${pids[0]}" >>"$work/open.txt"
+    round "$private_port" "${pids[1]}" "Authorization: Bearer $key" >>"$work/private.txt"
+done
+median() { sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+open_rps=$(median "$work/open.txt" 1)
+private_rps=$(median "$work/private.txt" 1)
+open_cpu=$(median "$work/open.txt" 2)
+private_cpu=$(median "$work/private.txt" 2)
+echo "| GET /v1/sector, 16 connections, server pinned to one core (median of $rounds rounds of ${duration} s) | req/s | CPU µs/req |"
+echo "|---|---:|---:|"
+echo "| open reads, no key | $open_rps | $open_cpu |"
+echo "| --private-reads, a read key checked on every request | $private_rps | $private_cpu |"
+awk -v a="$private_rps" -v b="$open_rps" -v c="$private_cpu" -v d="$open_cpu" \
+    'BEGIN { printf "| with the key check / without | %.3f | %.3f |\n", a / b, c / d }'
