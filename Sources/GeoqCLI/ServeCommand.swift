@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
               geoq serve --threads 1
-              geoq serve --private-reads --page-key "$(geoq keys add --tenant web --scope read)"
+              geoq serve --private-reads --page-key "$READ_KEY"
               geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
               geoq serve --metrics-host 127.0.0.1 --retain-events 7d --max-devices 5000
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder

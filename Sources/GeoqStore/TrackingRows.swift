@@ -179,18 +179,8 @@ public struct Erasure: Sendable, Hashable, Codable {
     }
 }
 
-/// What a retention pass removed.
-public struct Purge: Sendable, Hashable {
-    public var tracks: Int
-    public var events: Int
-    public var deliveries: Int
-
-    public init(tracks: Int, events: Int, deliveries: Int) {
-        self.tracks = tracks
-        self.events = events
-        self.deliveries = deliveries
-    }
-}
+/// What a retention pass removed: the same counts as an erasure, over every device.
+public typealias Purge = Erasure
 
 /// A limit of the tracking store that a batch would pass: refused, nothing written.
 public enum TrackingLimitError: Error, Sendable, Hashable {

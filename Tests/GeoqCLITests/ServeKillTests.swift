@@ -60,8 +60,27 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func post(_ url: String, _ body: String) throws -> [String: Any] {
-        let text = try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body, url])
+    /// A key of a tenant with the track and hooks scopes, made by `geoq keys add` in `store`.
+    static func key(store: URL) throws -> String {
+        let process = Process()
+        process.executableURL = GeoqBinaryTests.binary
+        process.arguments = [
+            "keys", "add", "--tenant", "fleet", "--scope", "track", "--scope", "hooks", "--store", store.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func post(_ url: String, _ body: String, key: String) throws -> [String: Any] {
+        let text = try curl([
+            "-X", "POST", "-H", "Content-Type: application/json", "-H", "Authorization: Bearer \(key)",
+            "--data-binary", body, url,
+        ])
         return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }
 
@@ -88,11 +107,13 @@ import Testing
         return process
     }
 
-    /// 1 Hz fixes as NDJSON from `from` for `count` seconds: parked with a metre or two of
-    /// jitter at `at`, or driving in a straight line `step` degrees per second.
-    static func fixes(from: Int, count: Int, at start: (Double, Double), step: (Double, Double) = (0, 0)) -> String {
+    /// 1 Hz fixes as NDJSON from `from` seconds after `base` for `count` seconds: parked with a
+    /// metre or two of jitter at `at`, or driving in a straight line `step` degrees per second.
+    static func fixes(
+        base: TimeInterval, from: Int, count: Int, at start: (Double, Double), step: (Double, Double) = (0, 0)
+    ) -> String {
         (0..<count).map { i in
-            let t = Date(timeIntervalSince1970: 1_795_420_800 + Double(from + i))
+            let t = Date(timeIntervalSince1970: base + Double(from + i))
             let wobble = step == (0, 0) ? Double((i * 7) % 5 - 2) * 0.00001 : 0
             let lat = start.0 + step.0 * Double(i + 1) + wobble
             let lon = start.1 + step.1 * Double(i + 1) - wobble
@@ -110,11 +131,14 @@ import Testing
         let (servePort, hookPort) = (try FreePort.next(), try FreePort.next())
         let base = "http://127.0.0.1:\(servePort)"
 
+        let key = try Self.key(store: store)
+        // The fixes end a minute ago: the service takes none ahead of its clock or past the retention.
+        let start = (Date().timeIntervalSince1970 - 720).rounded(.down)
         var server = try Self.serve(port: servePort, store: store)
-        _ = try Self.post("\(base)/v1/hooks", #"{"url":"http://127.0.0.1:\#(hookPort)/hook"}"#)
+        _ = try Self.post("\(base)/v1/hooks", #"{"url":"http://127.0.0.1:\#(hookPort)/hook"}"#, key: key)
         // Ten minutes parked in Sector 2 while the hook's receiver is down.
         let car = (42.81, -1.64)
-        let parked = try Self.post("\(base)/v1/fixes", Self.fixes(from: 0, count: 600, at: car))
+        let parked = try Self.post("\(base)/v1/fixes", Self.fixes(base: start, from: 0, count: 600, at: car), key: key)
         let first = (parked["events"] as? [[String: Any]])?.map { $0["event"] as? String }
         #expect(first == ["enter", "dwell", "parked"])
         kill(server.processIdentifier, SIGKILL)
@@ -134,7 +158,8 @@ import Testing
         let (dLat, dLon) = (edge["latitude"]! - car.0, edge["longitude"]! - car.1)
         let scale = 10 / 54.0
         let driven = try Self.post(
-            "\(base)/v1/fixes", Self.fixes(from: 600, count: 60, at: car, step: (dLat * scale, dLon * scale)))
+            "\(base)/v1/fixes",
+            Self.fixes(base: start, from: 600, count: 60, at: car, step: (dLat * scale, dLon * scale)), key: key)
         let then = (driven["events"] as? [[String: Any]]) ?? []
         #expect(then.map { $0["event"] as? String } == ["left", "exit"])
         #expect(then.map { $0["sequence"] as? Int } == [4, 5])

@@ -9,13 +9,22 @@ import Testing
 @Suite struct MetricsTests {
     @Test func requestsAreCountedByRouteAndStatus() async throws {
         let metrics = RequestMetrics()
-        let app = Application(router: Routes.router(state: ServiceState(try RoutesTests.data()), metrics: metrics))
+        // /metrics needs an admin key.
+        let fixture = TrackingFixture()
+        let admin = try fixture.key("ops", [.admin])
+        let app = Application(
+            router: Routes.router(
+                state: ServiceState(try RoutesTests.data()), metrics: metrics, tracking: fixture.tracking))
         try await app.test(.router) { client in
             for _ in 0..<3 { try await client.execute(uri: "/v1/sector?lat=42.81&lon=-1.64", method: .get) }
             try await client.execute(uri: "/v1/sector?lat=91&lon=0", method: .get)
             try await client.execute(uri: "/random/\(UUID())", method: .get)
             try await client.execute(uri: "/random/\(UUID())", method: .get)
             try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .unauthorized)
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: TrackingFixture.bearer(admin)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
                 let text = String(buffer: response.body)

@@ -67,9 +67,9 @@ import Testing
             #expect(spanish.detail != english.detail && basque.detail != english.detail, "\(uri)")
             #expect(spanish.type == english.type && basque.parameter == english.parameter, "\(uri)")
         }
-        let wrongMethod = try await problem("/v1/sector", language: "es", method: .delete)
+        let wrongMethod = try await problem("/v1/sector", language: "es", method: .post)
         #expect(
-            wrongMethod.title == "Método no permitido" && wrongMethod.detail == "/v1/sector admite GET, HEAD, no DELETE"
+            wrongMethod.title == "Método no permitido" && wrongMethod.detail == "/v1/sector admite GET, HEAD, no POST"
         )
     }
 

@@ -16,14 +16,15 @@ import Testing
     /// Runs the service on a free port of 127.0.0.1 for `body`, then stops it.
     func withService(
         _ connections: ConnectionLimits, metrics: RequestMetrics = RequestMetrics(),
-        service: ServiceLimits = ServiceLimits(), _ body: @Sendable (Int) async throws -> Void
+        service: ServiceLimits = ServiceLimits(), access: AccessRules = AccessRules(),
+        _ body: @Sendable (Int) async throws -> Void
     ) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = Routes.application(
             state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
-            metrics: metrics, limits: service, connections: connections, logger: logger,
+            metrics: metrics, limits: service, connections: connections, logger: logger, access: access,
             onListening: { listening.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService() }
@@ -295,7 +296,8 @@ import Testing
     @Test func metricsListTheClosesByReason() async throws {
         let metrics = RequestMetrics()
         let limits = ConnectionLimits(headerTimeout: .milliseconds(300), idleTimeout: .seconds(30))
-        try await withService(limits, metrics: metrics) { port in
+        // A scraper on this machine, as `--metrics-host 127.0.0.1` lets it read without a key.
+        try await withService(limits, metrics: metrics, access: AccessRules(metricsFromLoopback: true)) { port in
             let silent = try RawConnection(port: port)
             try await silent.waitForClose(within: 0.3 + 10)
             let client = try RawConnection(port: port)

@@ -120,17 +120,27 @@ struct StoreFollowingTests {
         link.lost("the PostgreSQL server of postgresql://geoq@127.0.0.1:1/geoq cannot be reached: refused")
         let state = ServiceState(a, link: link)
         let metrics = RequestMetrics(more: { link.exposition() })
-        try await Application(router: Routes.router(state: state, metrics: metrics)).test(.router) { client in
-            try await client.execute(uri: "/readyz", method: .get) { response in
-                #expect(response.status == .ok)
-                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                #expect(body?["status"] as? String == "stale")
-                #expect(body?["storeVersion"] as? String == "3")
-                let storeLink = body?["storeLink"] as? [String: Any]
-                #expect(storeLink?["connected"] as? Bool == false)
-                #expect((storeLink?["lastError"] as? String)?.contains("cannot be reached") == true)
+        let fixture = TrackingFixture()
+        let admin = try fixture.key("ops", [.admin])
+        let router = Routes.router(state: state, metrics: metrics, tracking: fixture.tracking)
+        try await Application(router: router).test(.router) { client in
+            // Stale, to anyone; why (the error names the store's address), to an admin only.
+            for key in [nil, admin] {
+                try await client.execute(uri: "/readyz", method: .get, headers: TrackingFixture.bearer(key)) {
+                    response in
+                    #expect(response.status == .ok)
+                    let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    #expect(body?["status"] as? String == "stale")
+                    #expect(body?["storeVersion"] as? String == "3")
+                    let storeLink = body?["storeLink"] as? [String: Any]
+                    #expect(storeLink?["connected"] as? Bool == false)
+                    let error = storeLink?["lastError"] as? String
+                    #expect(key == nil ? error == nil : error?.contains("cannot be reached") == true)
+                    #expect((body?["store"] != nil) == (key != nil))
+                }
             }
-            try await client.execute(uri: "/metrics", method: .get) { response in
+            try await client.execute(uri: "/metrics", method: .get, headers: TrackingFixture.bearer(admin)) {
+                response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("geoq_store_connected 0\n"))
                 #expect(text.contains("geoq_snapshot_reloads_total{result=\"ok\"} 1\n"))
