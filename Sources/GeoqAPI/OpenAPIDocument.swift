@@ -288,7 +288,7 @@ public struct EndpointDescription: Sendable {
             .init(
                 name: "bbox", required: false,
                 description: "Only features whose bounding box meets west,south,east,north (degrees, longitude first).",
-                schema: .string, example: "-1.66,42.80,-1.62,42.83"),
+                schema: .bbox, example: "-1.66,42.80,-1.62,42.83"),
             .init(
                 name: "simplify", required: false,
                 description: "Douglas-Peucker tolerance in metres (0 to 10000) for lines and polygons.",
@@ -309,7 +309,7 @@ public struct EndpointDescription: Sendable {
                 name: "at", required: false,
                 description:
                     "On a time-zone layer, the instant of the local time: ISO 8601 with an offset (default now).",
-                schema: .string, example: "2026-07-15T12:00:00Z"),
+                schema: .instant, example: "2026-07-15T12:00:00Z"),
         ],
         answer:
             "the which-sector answer: inside, nearest, swapHint, approximate, approximation (in lang); timeZone on a time-zone layer",

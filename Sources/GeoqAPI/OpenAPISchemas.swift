@@ -12,6 +12,14 @@ extension OpenAPIDocument.Schema {
     static let wallClock = string(
         pattern: "^20[2-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$")
 
+    /// An instant: a date and time with `Z` or an offset, `2026-07-15T12:00:00Z`.
+    static let instant = string(
+        pattern: "^20[2-9][0-9]-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?"
+            + "(Z|[+-](0[0-9]|1[0-3]):[0-5][0-9])$")
+
+    /// A box `west,south,east,north` in degrees, longitude first.
+    static let bbox = string(pattern: "^\(longitudeText),\(latitudeText),\(longitudeText),\(latitudeText)$")
+
     /// A latitude and a longitude as decimal text (regular-expression fragments).
     static let latitudeText = "-?([0-8]?[0-9](\\.[0-9]{1,8})?|90(\\.0{1,8})?)"
     static let longitudeText = "-?((1[0-7][0-9]|[0-9]?[0-9])(\\.[0-9]{1,8})?|180(\\.0{1,8})?)"

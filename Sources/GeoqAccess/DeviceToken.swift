@@ -50,7 +50,10 @@ public enum DeviceToken {
     public static func verify(_ text: String, secret: Data, now: Date) -> Claims? {
         guard text.hasPrefix(prefix), let dot = text.lastIndex(of: ".") else { return nil }
         let body = text[..<dot]
-        guard let signature = APIKey.fromBase64URL(text[text.index(after: dot)...]),
+        let signatureText = text[text.index(after: dot)...]
+        // One text per signature: base64's spare low bits set otherwise would make another
+        // token text that verifies.
+        guard let signature = APIKey.fromBase64URL(signatureText), APIKey.base64URL(signature) == signatureText,
             HMAC<SHA256>.isValidAuthenticationCode(
                 signature, authenticating: Data(body.utf8), using: SymmetricKey(data: secret)),
             let claimsData = APIKey.fromBase64URL(body.dropFirst(prefix.count)),

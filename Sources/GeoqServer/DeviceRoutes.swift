@@ -35,7 +35,9 @@ enum DeviceRoutes {
 
     /// The path's device id, within the length a device id may have.
     static func deviceID(_ context: ServiceRequestContext, limits: TrackingLimits) throws -> String {
-        let device = context.parameters.get("id") ?? ""
+        // The id as a fix names it: a path carries it percent-encoded (`car%201` is `car 1`).
+        let raw = context.parameters.get("id") ?? ""
+        let device = raw.removingPercentEncoding ?? raw
         guard !device.isEmpty, device.utf8.count <= limits.maxDeviceIDLength else {
             throw Problem.overLimit(
                 "id",

@@ -53,6 +53,7 @@ enum HookRoutes {
             let since = Int64(try query.integer("since", default: 0, in: 0...Int.max))
             let limit = try query.integer("limit", default: 100, in: 1...1000)
             let device = try query.value("device")
+            if device?.isEmpty == true { throw Problem.invalid("device", "device must name a device (1 to 128 bytes)") }
             let records = try store.events(tenant: tenant, device: device, since: since, limit: limit)
             let events: [[String: Any]] = records.map { record in
                 [

@@ -114,6 +114,13 @@ import Testing
         let other = String(decoding: claims, as: UTF8.self).replacingOccurrences(of: "car-1", with: "car-2")
         let tampered = "gqd_" + APIKey.base64URL(Data(other.utf8)) + token[dot...]
         #expect(ring.check(tampered, now: now) == .invalid)
+        // The signature's text is the one base64url spelling of it: its last character's spare
+        // bits set give no second token that verifies.
+        let last = token.last!
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let index = alphabet.firstIndex(of: last)!
+        let spare = String(token.dropLast()) + String(alphabet[index ^ 1])
+        #expect(ring.check(spare, now: now) == .invalid)
         #expect(KeyRing(keys: [key.record]).check(token, now: now) == .invalid)
 
         // Revoking the issuing key ends its tokens.

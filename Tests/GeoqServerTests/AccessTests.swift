@@ -483,6 +483,7 @@ import Testing
         let store = place.tracking
         let acme = try Self.key(store, "acme", [.track, .hooks])
         let acmeAdmin = try Self.key(store, "acme", [.admin])
+        let acmeEvents = try Self.key(store, "acme", [.events])
         let other = try Self.key(store, "other", [.track, .admin])
         try await Self.withService(store) { port, _ in
             let hook = try await Self.request(
@@ -495,6 +496,13 @@ import Testing
                     body: "[\(Self.fix("car-1", now)),\(Self.fix("car-2", now))]")
                 #expect(answer.status == 200)
             }
+            // A device id in a path is read percent-decoded, as a fix names it; an empty filter is a 400.
+            let spaced = try await Self.request(
+                port, "POST", "/v1/fixes", key: acme.text, body: Self.fix("car ᚛ 3", now))
+            #expect(spaced.status == 200)
+            let encoded = try await Self.request(port, "DELETE", "/v1/devices/car%20%E1%9A%9B%203", key: acmeAdmin.text)
+            #expect(encoded.status == 200 && encoded.json["tracks"] as? Int == 1, "\(encoded.body)")
+            #expect(try await Self.request(port, "GET", "/v1/events?device=", key: acmeEvents.text).status == 400)
             // Another tenant's admin erases its own car-1 only.
             let theirs = try await Self.request(port, "DELETE", "/v1/devices/car-1", key: other.text)
             #expect(theirs.status == 200 && theirs.json["tracks"] as? Int == 1)
