@@ -48,9 +48,22 @@ import Testing
 
     /// curl's output for `arguments` (silent; a failed connection is an empty string).
     static func curl(_ arguments: [String]) throws -> String {
+        try output(of: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30"] + arguments)
+    }
+
+    /// A key of a tenant with the track and hooks scopes, made by `geoq keys add` in `store`.
+    static func key(store: URL) throws -> String {
+        let arguments = [
+            "keys", "add", "--tenant", "fleet", "--scope", "track", "--scope", "hooks", "--store", store.path,
+        ]
+        return try output(of: GeoqBinaryTests.binary, arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// What `executable` with `arguments` writes on standard output (its standard error dropped).
+    static func output(of executable: URL, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "30"] + arguments
+        process.executableURL = executable
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -58,22 +71,6 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A key of a tenant with the track and hooks scopes, made by `geoq keys add` in `store`.
-    static func key(store: URL) throws -> String {
-        let process = Process()
-        process.executableURL = GeoqBinaryTests.binary
-        process.arguments = [
-            "keys", "add", "--tenant", "fleet", "--scope", "track", "--scope", "hooks", "--store", store.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func post(_ url: String, _ body: String, key: String) throws -> [String: Any] {
