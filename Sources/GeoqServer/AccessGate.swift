@@ -41,10 +41,7 @@ public final class AccessGate: Sendable {
     /// The requirement of `method` on `path`. Everything not named is a read: an unknown path
     /// answers 404 to whoever may read.
     static func requirement(method: String, path given: String) -> Requirement {
-        // Decided on the path the router will route: it skips empty segments (`//v1/hooks/`
-        // is `/v1/hooks`), so the same spelling must need the same scope here.
-        let parts = given.split(separator: "/", omittingEmptySubsequences: true)
-        let path = "/" + parts.joined(separator: "/")
+        let path = routedPath(given)
         if method == "GET" || method == "HEAD" {
             switch path {
             case "/healthz", "/readyz": return .open
@@ -57,6 +54,7 @@ public final class AccessGate: Sendable {
             default: return .read
             }
         }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         switch method {
         case "POST":
             switch path {
@@ -70,6 +68,16 @@ public final class AccessGate: Sendable {
         case "DELETE", "PUT", "PATCH": return .scope(.admin)
         default: return .read
         }
+    }
+
+    /// The path the router will route: it skips empty segments (`//v1/hooks/` is `/v1/hooks`),
+    /// so the same spelling must need the same scope here. A path without them (nearly every
+    /// request) is taken as it is, with no copy.
+    static func routedPath(_ path: String) -> String {
+        let bytes = path.utf8
+        let doubled = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") }
+        guard doubled || (bytes.count > 1 && bytes.last == UInt8(ascii: "/")) else { return path }
+        return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
     /// Whether `method` on `path` changes the store (and so must carry a JSON body, and come

@@ -181,8 +181,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             contentType: head.headers.first(name: "content-type"),
             hasBody: head.headers.first(name: "content-length").map { $0 != "0" }
                 ?? head.headers.contains(name: "transfer-encoding"),
-            client: client, clientIsLoopback: clientIsLoopback,
-            forwarded: GateRequest.forwardingHeaders.contains { head.headers.contains(name: $0) })
+            // Not whether a proxy forwarded it: only /metrics asks, and the router answers /metrics.
+            client: client, clientIsLoopback: clientIsLoopback)
     }
 
     private func answer(
