@@ -13,7 +13,7 @@ public enum APIKey {
     public static func make(
         tenant: String, scopes: [Scope], expires: Date? = nil, rate: Double? = nil, now: Date = Date()
     ) -> (text: String, record: StoredKey) {
-        let id = randomBytes(6).map { String(format: "%02x", $0) }.joined()
+        let id = hex(randomBytes(6))
         let text = prefix + id + "_" + base64URL(randomBytes(32))
         let record = StoredKey(
             id: id, tenant: tenant, scopes: scopes.map(\.rawValue), hash: hash(text), created: now, expires: expires,
@@ -23,12 +23,19 @@ public enum APIKey {
 
     /// The public id in a key's text, or nil when the text is not shaped as a key.
     public static func id(of text: String) -> String? {
-        guard text.hasPrefix(prefix) else { return nil }
-        let rest = text.dropFirst(prefix.count)
-        guard let mark = rest.firstIndex(of: "_") else { return nil }
+        // Read as bytes: this runs for every keyed request.
+        let bytes = Substring(text).utf8
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        let rest = bytes.dropFirst(prefix.utf8.count)
+        guard let mark = rest.firstIndex(of: UInt8(ascii: "_")) else { return nil }
         let id = rest[..<mark]
-        guard id.count == 12, id.allSatisfy(\.isHexDigit) else { return nil }
-        return String(id)
+        guard id.count == 12, id.allSatisfy(isHexDigit) else { return nil }
+        return String(Substring(id))
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
 
     /// Why `text` may not be written into the map page for every visitor (`--page-key`), or nil
@@ -46,14 +53,43 @@ public enum APIKey {
         return nil
     }
 
-    /// SHA-256 of the key's text, lowercase hex.
-    public static func hash(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    /// SHA-256 of the key's text, lowercase hex (as the store keeps it).
+    public static func hash(_ text: String) -> String { hex(digest(text)) }
+
+    /// SHA-256 of the key's text.
+    static func digest(_ text: String) -> [UInt8] { Array(SHA256.hash(data: Array(text.utf8))) }
+
+    /// The bytes of lowercase or uppercase `hex` (an odd last digit, or a non-digit, reads as 0).
+    static func bytes(ofHex hex: String) -> [UInt8] {
+        let value: (UInt8) -> UInt8 = { digit in
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: 0
+            }
+        }
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    }
+
+    /// `bytes` as lowercase hex. Every keyed request hashes its key: `String(format:)` a byte
+    /// cost more than the rest of the answer.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Whether two strings are equal, in a time that depends on their length only.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
+
+    /// Whether two byte strings are equal, in a time that depends on their length only.
+    static func constantTimeEqual(_ x: [UInt8], _ y: [UInt8]) -> Bool {
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }

@@ -13,8 +13,24 @@ public final class KeyRing: Sendable {
     /// how often the service reads them anyway.
     public static let refreshInterval: Duration = .milliseconds(500)
 
+    /// A key as the ring checks it: its record, its SHA-256 as bytes and whom it speaks for,
+    /// made once per read of the store rather than at every request.
+    private struct Known {
+        let key: StoredKey
+        let digest: [UInt8]
+        let principal: Principal
+
+        init(_ key: StoredKey) {
+            self.key = key
+            digest = APIKey.bytes(ofHex: key.hash)
+            principal = Principal(
+                tenant: key.tenant, scopes: Set(key.scopes.compactMap(Scope.init(rawValue:))), keyID: key.id,
+                rate: key.rate)
+        }
+    }
+
     private struct State {
-        var keys: [String: StoredKey] = [:]
+        var keys: [String: Known] = [:]
         var secret: Data?
         var readAt: ContinuousClock.Instant?
     }
@@ -32,7 +48,7 @@ public final class KeyRing: Sendable {
     public init(keys: [StoredKey], secret: Data = DeviceToken.newSecret()) {
         reader = nil
         state.withLock {
-            $0.keys = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            $0.keys = Self.known(keys)
             $0.secret = secret
             $0.readAt = .now
         }
@@ -43,7 +59,7 @@ public final class KeyRing: Sendable {
         guard let reader else { return }
         let (keys, secret) = try reader()
         state.withLock {
-            $0.keys = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            $0.keys = Self.known(keys)
             $0.secret = secret
             $0.readAt = .now
         }
@@ -70,11 +86,11 @@ public final class KeyRing: Sendable {
     public func check(_ credential: String, now: Date = Date()) -> Check {
         if DeviceToken.looksLikeOne(credential) { return checkDeviceToken(credential, now: now) }
         guard let id = APIKey.id(of: credential) else { return .invalid }
-        guard let key = state.withLock({ $0.keys[id] }) else { return .unknownKey }
-        guard APIKey.constantTimeEqual(APIKey.hash(credential), key.hash), key.isActive(at: now) else {
+        guard let known = state.withLock({ $0.keys[id] }) else { return .unknownKey }
+        guard APIKey.constantTimeEqual(APIKey.digest(credential), known.digest), known.key.isActive(at: now) else {
             return .invalid
         }
-        return .principal(principal(of: key))
+        return .principal(known.principal)
     }
 
     private func checkDeviceToken(_ credential: String, now: Date) -> Check {
@@ -83,17 +99,15 @@ public final class KeyRing: Sendable {
         guard let secret else { return .unknownKey }
         guard let claims = DeviceToken.verify(credential, secret: secret, now: now) else { return .invalid }
         // A token dies with the key that issued it (which another replica may have just made).
-        guard let key = keys[claims.key] else { return .unknownKey }
-        guard key.isActive(at: now), key.tenant == claims.tenant else { return .invalid }
-        var principal = principal(of: key)
+        guard let known = keys[claims.key] else { return .unknownKey }
+        guard known.key.isActive(at: now), known.key.tenant == claims.tenant else { return .invalid }
+        var principal = known.principal
         principal.scopes = [.track]
         principal.device = claims.device
         return .principal(principal)
     }
 
-    private func principal(of key: StoredKey) -> Principal {
-        Principal(
-            tenant: key.tenant, scopes: Set(key.scopes.compactMap(Scope.init(rawValue:))), keyID: key.id,
-            rate: key.rate)
+    private static func known(_ keys: [StoredKey]) -> [String: Known] {
+        Dictionary(keys.map { ($0.id, Known($0)) }, uniquingKeysWith: { $1 })
     }
 }

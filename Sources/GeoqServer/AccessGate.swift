@@ -205,12 +205,21 @@ public final class AccessGate: Sendable {
         [("WWW-Authenticate", invalid ? #"Bearer realm="geoq", error="invalid_token""# : #"Bearer realm="geoq""#)]
     }
 
-    /// The credential of an `Authorization: Bearer X` header (the scheme in any case).
+    /// The credential of an `Authorization: Bearer X` header (the scheme in any case; spaces
+    /// and tabs around either ignored). Read as bytes: Foundation's trimming goes through
+    /// UTF-16 and cost more than the rest of a keyed answer.
     static func bearer(_ header: String) -> String? {
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        let credential = trimmed.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return credential.isEmpty ? nil : credential
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        var bytes = Substring(header).utf8[...]
+        while let first = bytes.first, blank(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, blank(last) { bytes = bytes.dropLast() }
+        let scheme = "bearer ".utf8
+        guard bytes.count > scheme.count,
+            zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        var credential = bytes.dropFirst(scheme.count)
+        while let first = credential.first, blank(first) { credential = credential.dropFirst() }
+        return credential.isEmpty ? nil : String(Substring(credential))
     }
 
     /// A Host header's name: lowercase, without the port (`[::1]:8080` is `::1`).

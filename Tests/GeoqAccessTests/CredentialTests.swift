@@ -31,6 +31,8 @@ import Testing
         #expect(!record.hash.contains(text) && record.hash.count == 64)
         let expected = try Self.run(["sha256sum"], input: text).split(separator: " ").first.map(String.init)
         #expect(record.hash == expected)
+        // The ring compares the digest's bytes with those of the stored hex.
+        #expect(APIKey.bytes(ofHex: record.hash) == APIKey.digest(text) && APIKey.hex(APIKey.digest(text)) == expected)
         #expect(APIKey.id(of: text) == record.id)
         #expect(record.scopes == ["track", "events"])
         // Two keys never share an id or a secret.

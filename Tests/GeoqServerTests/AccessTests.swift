@@ -408,6 +408,15 @@ import Testing
         }
     }
 
+    /// The credential of an Authorization header: the scheme in any case, spaces and tabs around.
+    @Test func bearerCredentials() {
+        let cases: [(String, String?)] = [
+            ("Bearer abc", "abc"), ("  bEaReR \t abc \t", "abc"), ("BEARER gqk_x_y", "gqk_x_y"), ("Bearer ", nil),
+            ("Bearer", nil), ("Bearerabc", nil), ("Basic YTpi", nil), ("", nil), ("Bearer\tabc", nil),
+        ]
+        for (header, credential) in cases { #expect(AccessGate.bearer(header) == credential, "\(header)") }
+    }
+
     /// `--metrics-host`: /metrics without a key for a client on this machine, but not for what a
     /// reverse proxy on this machine forwards from elsewhere.
     @Test func metricsFromLoopbackButNotThroughAProxy() async throws {
