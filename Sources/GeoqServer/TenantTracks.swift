@@ -124,7 +124,7 @@ actor TenantTracks {
     private func readBack(_ wanted: Set<String>) throws -> Set<String> {
         var fresh: Set<String> = []
         for device in wanted where tracks[device] == nil {
-            let rows = try openTables().tracks(tenant: tenant, device: device, layer: nil, updatedSince: nil)
+            let rows = try openTables().deviceTracks(tenant: tenant, device: device)
             if rows.isEmpty {
                 fresh.insert(device)
                 continue

@@ -172,6 +172,21 @@ public final class TrackingTables {
         return rows
     }
 
+    /// The tracks of one device of `tenant`, on every layer: a look-up by the primary key's
+    /// prefix, for a device the service reads back at its next fix (the general query above,
+    /// whose filters may each be absent, scans the whole table).
+    public func deviceTracks(tenant: String, device: String) throws(StoreError) -> [TrackRow] {
+        let stmt = try connection.prepare(
+            "SELECT layer, state FROM geoq_tracks WHERE tenant = ?1 AND device = ?2 ORDER BY layer")
+        try stmt.bind(tenant, at: 1)
+        try stmt.bind(device, at: 2)
+        var rows: [TrackRow] = []
+        while try stmt.step() {
+            rows.append(TrackRow(tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: blob(stmt, 1)))
+        }
+        return rows
+    }
+
     /// How many devices `tenant` has a track of.
     public func deviceCount(tenant: String) throws(StoreError) -> Int {
         let stmt = try connection.prepare("SELECT count(DISTINCT device) FROM geoq_tracks WHERE tenant = ?")

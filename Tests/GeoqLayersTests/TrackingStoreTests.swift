@@ -107,6 +107,20 @@ import Testing
         #expect(try self.store(backend).tracks(tenant: "default").count == 1)
     }
 
+    /// A device read back at its next fix: its rows on every layer, of its tenant only.
+    @Test func oneDevicesTracksOfOneTenant() throws {
+        let store = try store(.geoPackage)
+        let rows = [
+            ("acme", "car-1", "a"), ("acme", "car-1", "b"), ("acme", "car-2", "a"), ("other", "car-1", "a"),
+        ].map { TrackRow(tenant: $0.0, device: $0.1, layer: $0.2, state: Data("{\"at\":\"\($0.2)\"}".utf8)) }
+        try store.commit(tracks: rows, events: [])
+        let found = try store.connection().deviceTracks(tenant: "acme", device: "car-1")
+        #expect(found == [rows[0], rows[1]])
+        #expect(try store.connection().deviceTracks(tenant: "acme", device: "car-3").isEmpty)
+        // The same rows as the general query gives.
+        #expect(found == (try store.tracks(tenant: "acme", device: "car-1")))
+    }
+
     @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
         let store = try store(backend)
         let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")

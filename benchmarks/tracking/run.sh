@@ -24,7 +24,7 @@ store="${1:-$work/geoq.gpkg}"
 case "$store" in
 postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
 esac
-key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store")"
+key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store" 2>/dev/null)"
 "$geoq" serve --port "$port" --store "$store" >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
