@@ -25,7 +25,7 @@ public final class KeyRing: Sendable {
             digest = APIKey.bytes(ofHex: key.hash)
             principal = Principal(
                 tenant: key.tenant, scopes: Set(key.scopes.compactMap(Scope.init(rawValue:))), keyID: key.id,
-                rate: key.rate)
+                rate: key.rate, expires: key.expires)
         }
     }
 
@@ -36,6 +36,7 @@ public final class KeyRing: Sendable {
     }
 
     private let state = Mutex(State())
+    private let reads = Atomic<UInt64>(0)
     /// Reads the keys and the signing secret from the store; nil: a ring of given keys only.
     private let reader: (@Sendable () throws -> (keys: [StoredKey], secret: Data))?
 
@@ -63,7 +64,12 @@ public final class KeyRing: Sendable {
             $0.secret = secret
             $0.readAt = .now
         }
+        reads.add(1, ordering: .releasing)
     }
+
+    /// How many times the keys were read: a credential checked at one read holds until the
+    /// next (which may have revoked its key), so a caller that remembers a check compares this.
+    public var generation: UInt64 { reads.load(ordering: .acquiring) }
 
     /// Whether the keys are older than ``refreshInterval`` (or were never read).
     public var isStale: Bool {
@@ -101,9 +107,8 @@ public final class KeyRing: Sendable {
         // A token dies with the key that issued it (which another replica may have just made).
         guard let known = keys[claims.key] else { return .unknownKey }
         guard known.key.isActive(at: now), known.key.tenant == claims.tenant else { return .invalid }
-        var principal = known.principal
-        principal.scopes = [.track]
-        principal.device = claims.device
+        let principal = known.principal.deviceToken(
+            for: claims.device, expires: Date(timeIntervalSince1970: Double(claims.expires)))
         return .principal(principal)
     }
 

@@ -35,7 +35,10 @@ public final class RateLimiter: Sendable {
         public var retryAfterSeconds: Int
 
         /// The `RateLimit` header (IETF httpapi draft).
-        public func header(name: String) -> String { "\"\(name)\";r=\(remaining);t=\(resetSeconds)" }
+        public func header(name: String) -> String {
+            // Concatenated rather than interpolated: this runs for every request with a key.
+            "\"" + name + "\";r=" + String(remaining) + ";t=" + String(resetSeconds)
+        }
     }
 
     private struct Bucket {
@@ -51,20 +54,23 @@ public final class RateLimiter: Sendable {
     /// Takes a token from `name`'s bucket under `policy` at `now`.
     public func take(_ name: String, policy: Policy, now: ContinuousClock.Instant = .now) -> Outcome {
         buckets.withLock { buckets in
-            var bucket = buckets[name] ?? Bucket(tokens: policy.burst, at: now)
-            let elapsed = now - bucket.at
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(policy.burst, bucket.tokens + max(0, seconds) * policy.rate)
-            bucket.at = now
-            let allowed = bucket.tokens >= 1
-            if allowed { bucket.tokens -= 1 }
-            if buckets[name] == nil, buckets.count >= capacity { Self.makeRoom(&buckets, policy: policy, now: now) }
-            buckets[name] = bucket
-            return Outcome(
-                allowed: allowed, remaining: Int(bucket.tokens.rounded(.down)),
-                resetSeconds: Int(((policy.burst - bucket.tokens) / policy.rate).rounded(.up)),
-                retryAfterSeconds: allowed ? 0 : max(1, Int(((1 - bucket.tokens) / policy.rate).rounded(.up))))
+            if buckets.count >= capacity, buckets[name] == nil { Self.makeRoom(&buckets, policy: policy, now: now) }
+            // One lookup of the name: this runs for every request with a key.
+            return Self.take(from: &buckets[name, default: Bucket(tokens: policy.burst, at: now)], policy, now)
         }
+    }
+
+    private static func take(from bucket: inout Bucket, _ policy: Policy, _ now: ContinuousClock.Instant) -> Outcome {
+        let elapsed = now - bucket.at
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(policy.burst, bucket.tokens + max(0, seconds) * policy.rate)
+        bucket.at = now
+        let allowed = bucket.tokens >= 1
+        if allowed { bucket.tokens -= 1 }
+        return Outcome(
+            allowed: allowed, remaining: Int(bucket.tokens.rounded(.down)),
+            resetSeconds: Int(((policy.burst - bucket.tokens) / policy.rate).rounded(.up)),
+            retryAfterSeconds: allowed ? 0 : max(1, Int(((1 - bucket.tokens) / policy.rate).rounded(.up))))
     }
 
     /// How many names have a bucket.

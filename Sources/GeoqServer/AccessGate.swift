@@ -74,9 +74,17 @@ public final class AccessGate: Sendable {
     /// so the same spelling must need the same scope here. A path without them (nearly every
     /// request) is taken as it is, with no copy.
     static func routedPath(_ path: String) -> String {
-        let bytes = path.utf8
-        let doubled = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") }
-        guard doubled || (bytes.count > 1 && bytes.last == UInt8(ascii: "/")) else { return path }
+        let slash = UInt8(ascii: "/")
+        var doubled = false
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if byte == slash, previous == slash {
+                doubled = true
+                break
+            }
+            previous = byte
+        }
+        guard doubled || (path.utf8.count > 1 && previous == slash) else { return path }
         return "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
     }
 
@@ -91,11 +99,15 @@ public final class AccessGate: Sendable {
 
     /// The decision on `request`. `mayWait`: the caller can wait for the store (the router);
     /// the event loop cannot, and hands a request with a key it does not know to the router.
-    func decide(_ request: GateRequest, mayWait: Bool) -> GateDecision {
+    ///
+    /// `memo`: what this connection's earlier requests were found to be (see ``Memo``); a
+    /// caller without one passes a new one.
+    func decide(_ request: GateRequest, mayWait: Bool, memo: inout Memo) -> GateDecision {
         var headers: [(String, String)] = []
-        if let host = request.host, let allowed = rules.allowedHosts {
+        if let host = request.host, let allowed = rules.allowedHosts, host != memo.allowedHost {
             let name = Self.hostName(host)
             if !allowed.contains(name) { return .refuse(.hostNotAllowed(name), headers: []) }
+            memo.allowedHost = host
         }
         if let origin = request.origin {
             if rules.corsOrigins.contains(origin) {
@@ -125,18 +137,35 @@ public final class AccessGate: Sendable {
             }
         }
 
-        var principal: Principal?
+        var checked: Memo.Credential?
         if let authorization = request.authorization {
-            guard let credential = Self.bearer(authorization), let keys else {
+            guard let keys else {
                 return .refuse(.unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
             }
-            switch check(credential, keys: keys, mayWait: mayWait) {
-            case .principal(let found): principal = found
-            case .unknownKey where !mayWait: return .askRouter
-            case .unknownKey, .invalid:
-                return .refuse(.unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
+            if let remembered = memo.credential, remembered.header == authorization,
+                remembered.keysRead == keys.generation, remembered.principal.expires.map({ $0 > Date() }) ?? true
+            {
+                checked = remembered
+            } else {
+                // Read before the check: a refresh in between makes the memo stale, never wrongly fresh.
+                let keysRead = keys.generation
+                guard let credential = Self.bearer(authorization) else {
+                    return .refuse(
+                        .unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
+                }
+                switch check(credential, keys: keys, mayWait: mayWait) {
+                case .principal(let found):
+                    checked = Memo.Credential(
+                        header: authorization, principal: found, keysRead: keysRead, limit: limit(of: found))
+                    memo.credential = checked
+                case .unknownKey where !mayWait: return .askRouter
+                case .unknownKey, .invalid:
+                    return .refuse(
+                        .unauthorized(credentialGiven: true), headers: headers + Self.challenge(invalid: true))
+                }
             }
         }
+        let principal = checked?.principal
 
         switch Self.requirement(method: request.method, path: request.path) {
         case .open: break
@@ -149,12 +178,9 @@ public final class AccessGate: Sendable {
             if !loopback, let refusal = need(.admin, principal, headers) { return refusal }
         }
 
-        if let principal, principal.keyID != rules.pageKeyID {
-            // A device token has its own bucket, at its key's rate: one phone cannot spend its fleet's.
-            let policy = principal.rate.map { RateLimiter.Policy(rate: $0, burst: max(1, $0 * 2)) } ?? rules.keyRate
-            let name = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
-            let outcome = limiter.take(name, policy: policy)
-            headers.append(("RateLimit-Policy", policy.policyHeader(name: "key")))
+        if let limit = checked?.limit {
+            let outcome = limiter.take(limit.bucket, policy: limit.policy)
+            headers.append(("RateLimit-Policy", limit.policyHeader))
             headers.append(("RateLimit", outcome.header(name: "key")))
             if !outcome.allowed {
                 return .refuse(
@@ -177,6 +203,16 @@ public final class AccessGate: Sendable {
             }
         }
         return .pass(principal, headers: headers)
+    }
+
+    /// The token bucket `principal`'s requests take from; nil for the page's key, which every
+    /// visitor holds (they are limited per client address, as those without a key).
+    private func limit(of principal: Principal) -> Memo.Limit? {
+        guard principal.keyID != rules.pageKeyID else { return nil }
+        // A device token has its own bucket, at its key's rate: one phone cannot spend its fleet's.
+        let policy = principal.rate.map { RateLimiter.Policy(rate: $0, burst: max(1, $0 * 2)) } ?? rules.keyRate
+        let bucket = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
+        return Memo.Limit(bucket: bucket, policy: policy, policyHeader: policy.policyHeader(name: "key"))
     }
 
     /// A refusal unless `principal` holds `scope`: 401 without a credential, 403 with one.
@@ -245,6 +281,35 @@ public final class AccessGate: Sendable {
         contentType.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         } ?? ""
+    }
+}
+
+extension AccessGate {
+    /// What the gate remembers between the requests of one connection. A client sends the same
+    /// Host and the same credential with each request, and checking the credential again
+    /// (parsing it, hashing the key, making its bucket's name) was most of what a key check
+    /// cost. A remembered credential holds only while the keys are those of the same read of
+    /// the store (so a revoked key stops working as soon as without it) and until it expires.
+    struct Memo: Sendable {
+        /// The last Host value found allowed.
+        var allowedHost: String?
+        var credential: Credential?
+
+        struct Credential: Sendable {
+            /// The whole Authorization value, compared as it came.
+            var header: String
+            var principal: Principal
+            /// ``KeyRing/generation`` when it was checked.
+            var keysRead: UInt64
+            var limit: Limit?
+        }
+
+        /// A credential's token bucket, with its `RateLimit-Policy` header made once.
+        struct Limit: Sendable {
+            var bucket: String
+            var policy: RateLimiter.Policy
+            var policyHeader: String
+        }
     }
 }
 

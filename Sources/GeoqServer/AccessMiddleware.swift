@@ -24,10 +24,15 @@ struct AccessMiddleware: RouterMiddleware {
             forwarded: GateRequest.forwardingHeaders.contains { name in
                 HTTPField.Name(name).map { request.headers.contains($0) } ?? false
             })
-        var decision = gate.decide(gateRequest, mayWait: false)
+        // The router's requests do not share their connection's memo (it is the event loop's).
+        var memo = AccessGate.Memo()
+        var decision = gate.decide(gateRequest, mayWait: false, memo: &memo)
         if decision.needsRouter {
             // A key id the ring does not know: the keys are read again, off the cooperative pool.
-            decision = try await onThreadOfItsOwn { [gate] in gate.decide(gateRequest, mayWait: true) }
+            decision = try await onThreadOfItsOwn { [gate] in
+                var memo = AccessGate.Memo()
+                return gate.decide(gateRequest, mayWait: true, memo: &memo)
+            }
         }
         switch decision {
         case .pass(let principal, let headers):

@@ -49,6 +49,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let endpoints: GetEndpoints
     private let gate: AccessGate
+    /// What the gate found of this connection's earlier requests (its Host, its credential).
+    private var gateMemo = AccessGate.Memo()
     /// The client's address, read once per connection, and whether it is a loopback one.
     private var client: String?
     private var clientIsLoopback = false
@@ -105,7 +107,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let (path, query) = Self.pathAndQuery(of: head.uri)
             if passedOn == 0, encoded != nil, head.method == .GET || head.method == .HEAD,
                 let endpoint = endpoints.inlineEndpoint(at: path),
-                case let decision = gate.decide(gateRequest(head, path: path), mayWait: false),
+                case let decision = gate.decide(gateRequest(head, path: path), mayWait: false, memo: &gateMemo),
                 !decision.needsRouter
             {
                 state = .reading(head, endpoint, path: path, query: query, started: .now, decision: decision)

@@ -95,7 +95,10 @@ import Testing
             secret: secret)
         #expect(
             ring.check(token, now: now)
-                == .principal(Principal(tenant: "parking", scopes: [.track], keyID: key.record.id, device: "car-1")))
+                == .principal(
+                    Principal(
+                        tenant: "parking", scopes: [.track], keyID: key.record.id, device: "car-1",
+                        expires: now.addingTimeInterval(600))))
         #expect(ring.check(token, now: now.addingTimeInterval(600)) == .invalid)
 
         // The signature, by Python's hmac over the text before the dot.

@@ -582,4 +582,100 @@ import Testing
             #expect(a == b, "\(path) \(key ?? "-")")
         }
     }
+
+    /// The gate remembers a connection's credential between its requests (checking it again was
+    /// most of a key check's cost): on one kept-alive connection, a revoked key still stops within
+    /// a second, an expired one at its expiry, and another credential is checked as itself.
+    @Test func aKeptAliveConnectionIsCheckedAsOftenAsANewOne() async throws {
+        let store = try Store(.geoPackage).tracking
+        let reader = try Self.key(store, "acme", [.read])
+        let tracker = try Self.key(store, "acme", [.track])
+        let expiry = Date() + 2
+        let shortLived = try Self.key(store, "acme", [.read], expires: expiry)
+        let sector = "/v1/sector?lat=42.81&lon=-1.64"
+        try await Self.withService(store, access: AccessRules(privateReads: true)) { port, _ in
+            let connection = try RawConnection(port: port)
+            var read = 0
+            func ask(_ key: String?) async throws -> Int {
+                var head = "GET \(sector) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                if let key { head += "Authorization: Bearer \(key)\r\n" }
+                connection.send(head + "\r\n")
+                let answer = try await Self.nextAnswer(on: connection, after: &read)
+                return answer.status
+            }
+            #expect(try await ask(reader.text) == 200)
+            #expect(try await ask(reader.text) == 200)
+            // Another credential on the same connection is its own: a key without `read`, a
+            // stranger's made-up key, then none.
+            #expect(try await ask(tracker.text) == 403)
+            #expect(try await ask("gqk_0123456789ab_madeup") == 401)
+            #expect(try await ask(nil) == 401)
+            #expect(try await ask(reader.text) == 200)
+            #expect(try await ask(shortLived.text) == 200)
+
+            #expect(try store.revokeKey(id: reader.id))
+            let revokedAt = ContinuousClock.now
+            let stopped = try await Self.eventually(within: 3) { try await ask(reader.text) == 401 }
+            let took = ContinuousClock.now - revokedAt
+            #expect(stopped)
+            #expect(took < .milliseconds(1_500), "\(took)")
+
+            // The key's expiry holds on the connection where it was checked while valid.
+            #expect(try await Self.eventually(within: 4) { try await ask(shortLived.text) == 401 })
+            #expect(Date() >= expiry)
+            #expect(!connection.closedByServer)
+        }
+    }
+
+    /// A remembered credential ends at its key's expiry, not at the next read of the keys: here
+    /// the keys are never read again.
+    @Test func aRememberedCredentialEndsAtItsExpiry() async throws {
+        let key = APIKey.make(tenant: "acme", scopes: [.read], expires: Date() + 1)
+        let gate = AccessGate(rules: AccessRules(privateReads: true), keys: KeyRing(keys: [key.record]))
+        let request = GateRequest(
+            method: "GET", path: "/v1/sector", host: "127.0.0.1", authorization: "Bearer \(key.text)",
+            hasBody: false, client: "127.0.0.1", clientIsLoopback: true)
+        var memo = AccessGate.Memo()
+        guard case .pass(let principal, _) = gate.decide(request, mayWait: false, memo: &memo) else {
+            Issue.record("a valid key was refused")
+            return
+        }
+        #expect(principal?.tenant == "acme")
+        #expect(memo.credential != nil)
+        try await Task.sleep(for: .milliseconds(1_100))
+        guard case .refuse(let problem, _) = gate.decide(request, mayWait: false, memo: &memo) else {
+            Issue.record("an expired key was let through by the connection's memo")
+            return
+        }
+        #expect(problem.status == 401)
+    }
+
+    /// The next whole answer on a kept-alive `connection`, from byte `offset` of what it
+    /// received (moved past the answer).
+    static func nextAnswer(on connection: RawConnection, after offset: inout Int) async throws -> Answer {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            connection.poll()
+            let text = String(decoding: connection.received[offset...], as: UTF8.self)
+            if let split = text.range(of: "\r\n\r\n") {
+                let lines = text[..<split.lowerBound].split(separator: "\r\n")
+                var headers: [String: String] = [:]
+                for line in lines.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] =
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                let headBytes = text[..<split.upperBound].utf8.count
+                if connection.received.count - offset >= headBytes + length {
+                    let body = Array(connection.received[(offset + headBytes)..<(offset + headBytes + length)])
+                    offset += headBytes + length
+                    let status = try #require(Int(lines[0].split(separator: " ")[1]))
+                    return Answer(status: status, headers: headers, body: String(decoding: body, as: UTF8.self))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw POSIXError(.ETIMEDOUT)
+    }
 }
