@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // System C libraries, found through pkg-config (apt: libgeos-dev libproj-dev libsqlite3-dev
@@ -136,10 +137,15 @@ let package = Package(
             dependencies: ["GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Webhook delivery from the store's outbox: one loop per hook, retries with backoff,
-        // dead letters, metrics. POSTs with Foundation's URLSession (as GeoqFetch downloads).
+        // dead letters, metrics. Destinations checked on every resolved address, POSTed by its
+        // own small SwiftNIO client to the address checked.
         .target(
             name: "GeoqHooks",
-            dependencies: ["GeoqLayers", "GeoqStore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "GeoqLayers", "GeoqStore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, over
         // the data snapshot the service answers from (values only). Testable without a server.

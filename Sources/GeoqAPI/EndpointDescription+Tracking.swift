@@ -16,13 +16,16 @@ extension EndpointDescription {
         summary: "Add a webhook: each later tracking event it matches is POSTed to url (geoq hooks add).",
         parameters: [],
         requestBody: Body(
-            description: "url: an absolute http or https URL; layer: only events of this layer; events: only these "
-                + "kinds. Each delivery is a POST of the event JSON with Idempotency-Key \"<hook id>-<event "
-                + "sequence>\", retried with exponential backoff and full jitter until a 2xx, else a dead letter.",
+            description: "url: an https URL (http only where the operator allows it) whose host resolves to "
+                + "global addresses only: loopback, private, link-local, CGNAT, unique-local and the other special "
+                + "ranges are refused (422) unless the operator allows them, here and again before each delivery. "
+                + "layer: only events of this layer; events: only these kinds. Each delivery is a POST of the "
+                + "event JSON with Idempotency-Key \"<hook id>-<event sequence>\", retried with exponential backoff "
+                + "and full jitter until a 2xx, else a dead letter; a redirect is a failed try, never followed.",
             examples: [
                 (
                     "application/json",
-                    "{\"url\": \"http://127.0.0.1:9/geoq-events\", \"layer\": \"pamplona-sectors\", "
+                    "{\"url\": \"https://receiver.example.org/geoq-events\", \"layer\": \"pamplona-sectors\", "
                         + "\"events\": [\"parked\", \"left\"]}"
                 )
             ],

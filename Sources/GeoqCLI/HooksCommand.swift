@@ -77,7 +77,7 @@ struct HooksList: ParsableCommand {
 }
 
 /// `geoq hooks add URL [--layer L] [--event E ...]`.
-struct HooksAdd: ParsableCommand {
+struct HooksAdd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a hook: events are POSTed to URL from now on.",
@@ -100,12 +100,14 @@ struct HooksAdd: ParsableCommand {
     @Option(name: .long, help: "The tenant whose events the hook receives.")
     var tenant = defaultTenant
 
+    @OptionGroup var destinations: HookDestinationOptions
+
     @OptionGroup var options: StoreCommandOptions
 
     /// The option each of `HookRequest`'s fields comes from, to name it in an error.
     static let optionOfField = ["url": "URL", "layer": "--layer", "events": "--event"]
 
-    func run() throws {
+    func run() async throws {
         let request = HookRequest(url: url, layer: layer, events: events.isEmpty ? nil : events)
         // The layers are read only when one is named: a hook for every layer needs no catalog.
         let layers =
@@ -114,6 +116,13 @@ struct HooksAdd: ParsableCommand {
         if let problem = request.problem(layers: layers) {
             options.fail(
                 "\(Self.optionOfField[problem.field] ?? problem.field): \(problem.message)", code: "bad-arguments")
+            throw ExitCode(ExitStatus.usage)
+        }
+        // The rules the service delivers by: a hook it would refuse is refused here too.
+        switch await destinations.rules.check(url, resolver: .system) {
+        case .reachable: break
+        case .refused(let why), .unresolved(let why):
+            options.fail("URL: \(why)", code: "hook-destination-refused")
             throw ExitCode(ExitStatus.usage)
         }
         let hook = try options.withStore { store in

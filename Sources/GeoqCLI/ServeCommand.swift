@@ -153,6 +153,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Access and tracking limits") var access: ServeAccessOptions
 
+    @OptionGroup(title: "Webhook destinations") var hookDestinations: HookDestinationOptions
+
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)),
@@ -218,7 +220,10 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
         let tracking = Tracking(
-            store: trackingStore, delivery: HookDelivery(store: trackingStore), limits: access.limits)
+            store: trackingStore,
+            delivery: HookDelivery(
+                store: trackingStore, options: DeliveryOptions(destinations: hookDestinations.rules)),
+            limits: access.limits)
         let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host

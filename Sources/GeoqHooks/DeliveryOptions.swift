@@ -19,13 +19,17 @@ public struct DeliveryOptions: Sendable {
     /// claim is sized so that its POSTs end within it even if each takes the whole `timeout`,
     /// and a replica that dies holding a claim delays those deliveries by at most this.
     public var lease: Duration
+    /// Where hooks may POST.
+    public var destinations: DestinationRules
 
     public init(
-        timeout: Duration = .seconds(10), backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(300),
+        destinations: DestinationRules = DestinationRules(), timeout: Duration = .seconds(10),
+        backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(300),
         maxAttempts: Int = 12, sweepInterval: Duration = .seconds(5), batchSize: Int = 32,
         lease: Duration = .seconds(60)
     ) {
         self.lease = lease
+        self.destinations = destinations
         self.timeout = timeout
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap

@@ -4,10 +4,6 @@ import GeoqStore
 import Logging
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Delivers the outbox to the hooks: one loop per hook, so that a slow or dead endpoint delays
 /// no other.
 ///
@@ -22,6 +18,11 @@ import Synchronization
 /// claims what is due with a lease (``DeliveryOptions/lease``), so each delivery is POSTed by
 /// one replica while it lives, and by another once the lease runs out if it died first.
 ///
+/// Before every POST the receiver's host is resolved and each address checked against the
+/// operator's ``DestinationRules``; a refused destination is a dead letter at once, with the
+/// rule as its reason. The POST goes to the address checked (``WebhookClient``), never follows a
+/// redirect (a 3xx is a failed try), and keeps nothing of the answer but its status.
+///
 /// Call ``wake()`` after committing events; retries falling due and hooks added or deleted by
 /// another process are found by a sweep every `sweepInterval`.
 public final class HookDelivery: Sendable {
@@ -30,15 +31,18 @@ public final class HookDelivery: Sendable {
     public let metrics: HookMetrics
     let logger: Logger
     let signal = WakeSignal()
+    let resolver: HostResolver
+    let client = WebhookClient()
 
     public init(
         store: TrackingStore, options: DeliveryOptions = DeliveryOptions(), metrics: HookMetrics = HookMetrics(),
-        logger: Logger = Logger(label: "geoq.hooks")
+        logger: Logger = Logger(label: "geoq.hooks"), resolver: HostResolver = .system
     ) {
         self.store = store
         self.options = options
         self.metrics = metrics
         self.logger = logger
+        self.resolver = resolver
     }
 
     /// Tells the loops that events were committed.
@@ -70,13 +74,6 @@ public final class HookDelivery: Sendable {
     /// sweep. Ends when the hook is deleted or the task cancelled.
     func loop(_ hook: Hook) async {
         var random = SystemRandomNumberGenerator()
-        // Its own connection pool (a URLSession per hook): a slow endpoint must not hold the
-        // connections another hook needs.
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout.seconds
-        configuration.urlCache = nil
-        let pool = URLSession(configuration: configuration)
-        defer { pool.invalidateAndCancel() }
         while !Task.isCancelled {
             let seen = signal.generation
             do {
@@ -85,7 +82,7 @@ public final class HookDelivery: Sendable {
                 let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
                 for entry in due {
                     if Task.isCancelled { return }
-                    try await deliver(entry, to: hook, pool: pool, random: &random)
+                    try await deliver(entry, to: hook, random: &random)
                 }
                 if due.count == limit { continue }
                 var wait = options.sweepInterval
@@ -101,23 +98,24 @@ public final class HookDelivery: Sendable {
         }
     }
 
-    func deliver(
-        _ entry: OutboxEntry, to hook: Hook, pool: URLSession, random: inout some RandomNumberGenerator
-    ) async throws {
+    func deliver(_ entry: OutboxEntry, to hook: Hook, random: inout some RandomNumberGenerator) async throws {
         let attempts = entry.attempts + 1
-        let failure = await post(entry, to: hook, pool: pool)
-        guard let failure else {
+        let outcome = await post(entry, to: hook)
+        switch outcome {
+        case .delivered:
             try store.markDelivered(entry.id, attempts: attempts)
             metrics.record(.delivered)
-            return
-        }
-        if attempts >= options.maxAttempts {
+        case .refused(let reason):
+            try store.markDead(entry.id, attempts: attempts, error: reason)
+            metrics.record(.dead)
+            logger.warning("hook \(hook.id): event \(entry.sequence) not sent: \(reason)")
+        case .failed(let failure) where attempts >= options.maxAttempts:
             try store.markDead(entry.id, attempts: attempts, error: failure)
             metrics.record(.dead)
             logger.warning(
                 "hook \(hook.id): event \(entry.sequence) given up after \(attempts) attempts",
                 metadata: ["error": "\(failure)"])
-        } else {
+        case .failed(let failure):
             let wait = options.backoff(after: attempts, using: &random)
             try store.markFailed(
                 entry.id, attempts: attempts, nextAttempt: Date().addingTimeInterval(wait.seconds), error: failure)
@@ -125,22 +123,57 @@ public final class HookDelivery: Sendable {
         }
     }
 
-    /// POSTs the event; nil when the receiver took it (2xx), else why not.
-    func post(_ entry: OutboxEntry, to hook: Hook, pool: URLSession) async -> String? {
-        guard let url = URL(string: hook.url) else { return "not a URL: \(hook.url)" }
-        var request = URLRequest(url: url, timeoutInterval: options.timeout.seconds)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(entry.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
-        request.httpBody = entry.body
-        do {
-            let (_, response) = try await pool.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            return (200..<300).contains(status) ? nil : "HTTP status \(status)"
-        } catch let error as URLError where error.code == .timedOut {
-            return "no answer within \(options.timeout.seconds) s"
-        } catch {
-            return "\(error.localizedDescription)"
+    /// Checks `url` against the operator's rules on every address its host resolves to now: at
+    /// a hook's registration and before each of its deliveries.
+    public func destination(of url: String) async -> DestinationRules.Destination {
+        await options.destinations.check(url, resolver: resolver)
+    }
+
+    /// What became of one try.
+    enum Outcome: Equatable {
+        case delivered
+        /// Worth another try later: why this one failed.
+        case failed(String)
+        /// The destination may not be reached (no retry): the rule.
+        case refused(String)
+    }
+
+    /// POSTs the event to the first of the host's addresses that takes a connection, once every
+    /// address has passed the rules.
+    func post(_ entry: OutboxEntry, to hook: Hook) async -> Outcome {
+        let target: (host: String, port: Int, tls: Bool)
+        let addresses: [IPAddress]
+        switch await destination(of: hook.url) {
+        case .reachable(let found, let resolved): (target, addresses) = (found, resolved)
+        case .refused(let rule): return .refused(rule)
+        case .unresolved(let why): return .failed(why)
         }
+        let post = WebhookClient.Post(
+            host: target.host, port: target.port, tls: target.tls, target: Self.requestTarget(of: hook.url),
+            headers: [("Content-Type", "application/json"), ("Idempotency-Key", entry.idempotencyKey)],
+            body: entry.body)
+        var failure = "no address"
+        for address in addresses {
+            do {
+                let status = try await client.send(post, to: address, timeout: options.timeout)
+                switch status {
+                case 200..<300: return .delivered
+                case 300..<400: return .failed("HTTP status \(status) (redirects are not followed)")
+                default: return .failed("HTTP status \(status)")
+                }
+            } catch {
+                failure = error.description
+                // Only a connection that was never made is worth the next address.
+                if !failure.hasPrefix("cannot connect") { break }
+            }
+        }
+        return .failed(failure)
+    }
+
+    /// The path and query of `url` as they go on the request line (`/` for none).
+    static func requestTarget(of url: String) -> String {
+        guard let parts = URLComponents(string: url) else { return "/" }
+        let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+        return parts.percentEncodedQuery.map { path + "?" + $0 } ?? path
     }
 }

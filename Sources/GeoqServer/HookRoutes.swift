@@ -30,6 +30,11 @@ enum HookRoutes {
                         eu: "erakundeak \(most) webhook-eko muga du jada",
                         en: "the tenant has the most hooks allowed (\(most))"))
             }
+            switch await tracking.delivery.destination(of: asked.url) {
+            case .reachable: break
+            case .refused(let rule): throw destinationRefused(rule)
+            case .unresolved(let why): throw destinationRefused(why)
+            }
             let hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
             tracking.delivery.wake()
             return try json(hookObject(hook), status: .created)
@@ -73,6 +78,13 @@ enum HookRoutes {
         if let layer = hook.layer { object["layer"] = layer }
         if let events = hook.events { object["events"] = events }
         return object
+    }
+
+    /// A receiver the operator's rules do not let hooks reach (422): the rule, in the detail.
+    static func destinationRefused(_ rule: String) -> Problem {
+        Problem(
+            type: "/problems/hook-destination-refused", title: "Hook destination refused", status: 422,
+            detail: "url: \(rule)")
     }
 
     static func badRequest(_ detail: String) -> Problem {

@@ -27,13 +27,14 @@ import Testing
         #expect(none.stdout == "No hooks.\n")
         #expect(!FileManager.default.fileExists(atPath: store.url.path), "listing must not create the store")
 
-        let first = try store.geoq(["hooks", "add", "https://parking.example.org/geoq-events"])
+        let first = try store.geoq(["hooks", "add", "https://93.184.215.14/geoq-events"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stdout.hasPrefix(
-                "Added hook 1\tdefault\thttps://parking.example.org/geoq-events\tlayer: any\tevents: all"))
+                "Added hook 1\tdefault\thttps://93.184.215.14/geoq-events\tlayer: any\tevents: all"))
         let second = try store.geoq([
-            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--layer", "pamplona-sectors", "--event", "parked",
+            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--hook-allow-http", "--hook-allow", "127.0.0.0/8",
+            "--layer", "pamplona-sectors", "--event", "parked",
             "--event", "left", "--format", "json",
         ])
         #expect(second.status == 0, "\(second.stderr)")
@@ -57,10 +58,10 @@ import Testing
             lines[1].hasPrefix(
                 "2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
         // Another tenant's hook: listed by its tenant, not by the default tenant's.
-        let foreign = try store.geoq(["hooks", "add", "https://other.example.org/h", "--tenant", "other"])
+        let foreign = try store.geoq(["hooks", "add", "https://93.184.215.15/h", "--tenant", "other"])
         #expect(foreign.status == 0, "\(foreign.stderr)")
         #expect(
-            try TrackingStore(storeFile: store.url).hooks(tenant: "other").map(\.url) == ["https://other.example.org/h"]
+            try TrackingStore(storeFile: store.url).hooks(tenant: "other").map(\.url) == ["https://93.184.215.15/h"]
         )
         let others = try store.geoq(["hooks", "list", "--tenant", "other"])
         #expect(others.stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] } == ["other"])
@@ -85,7 +86,10 @@ import Testing
         #expect(problem["code"] as? String == "unknown-hook")
         #expect(problem["message"] as? String == "no hook with id 99 (see geoq hooks list)")
         // Ids are never reused.
-        let third = try store.geoq(["hooks", "add", "http://127.0.0.1:9001/", "--format", "json"])
+        let third = try store.geoq([
+            "hooks", "add", "http://127.0.0.1:9001/", "--hook-allow-http", "--hook-allow", "127.0.0.0/8", "--format",
+            "json",
+        ])
         #expect(try Self.json(third.stdout)["id"] as? Int == 4)
     }
 
@@ -126,7 +130,9 @@ import Testing
         let r = try store.geoq(["hooks", "list"])
         #expect(r.status == 65, "\(r.stderr)")
         #expect(r.stderr.contains(store.url.path), "\(r.stderr)")
-        let add = try store.geoq(["hooks", "add", "http://127.0.0.1:9000/"])
+        let add = try store.geoq([
+            "hooks", "add", "http://127.0.0.1:9000/", "--hook-allow-http", "--hook-allow", "127.0.0.0/8",
+        ])
         #expect(add.status == 65, "\(add.stderr)")
         #expect(try Data(contentsOf: store.url) == Data("not a database, just text\n".utf8))
     }
@@ -140,18 +146,19 @@ import Testing
         #expect(none.status == 0, "\(none.stderr)")
         #expect(none.stdout == "No hooks.\n")
         let added = try GeoqBinaryTests.run([
-            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--event", "parked", "--store", address, "--format",
+            "hooks", "add", "http://127.0.0.1:9000/arrivals", "--hook-allow-http", "--hook-allow", "127.0.0.0/8",
+            "--event", "parked", "--store", address, "--format",
             "json",
         ])
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try Self.json(added.stdout)["id"] as? Int == 1)
-        let other = try GeoqBinaryTests.run(["hooks", "add", "https://parking.example.org/e", "--store", address])
+        let other = try GeoqBinaryTests.run(["hooks", "add", "https://93.184.215.14/e", "--store", address])
         #expect(other.status == 0, "\(other.stderr)")
 
         let store = TrackingStore(address: try StoreAddress(parsing: address))
         let held = try store.hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
-        #expect(held.map(\.url) == ["http://127.0.0.1:9000/arrivals", "https://parking.example.org/e"])
+        #expect(held.map(\.url) == ["http://127.0.0.1:9000/arrivals", "https://93.184.215.14/e"])
         #expect(held.map(\.events) == [["parked"], nil])
 
         let listed = try Self.json(

@@ -13,7 +13,10 @@ import Testing
     /// `geoq serve` on `port` over `store`, started and waited for until it answers /readyz.
     static func serve(port: Int, store: URL) throws -> Process {
         let log = store.deletingLastPathComponent().appendingPathComponent("serve-\(UUID()).log")
-        let process = try launch(["serve", "--port", "\(port)", "--store", store.path], log: log)
+        // The webhook's receiver is a local one: plain http on loopback, which the service must be told it may reach.
+        let process = try launch(
+            ["serve", "--port", "\(port)", "--store", store.path, "--hook-allow-http", "--hook-allow", "127.0.0.0/8"],
+            log: log)
         for _ in 0..<240 {
             if (try? curl(["http://127.0.0.1:\(port)/readyz"]))?.contains("ready") == true { return process }
             Thread.sleep(forTimeInterval: 0.25)

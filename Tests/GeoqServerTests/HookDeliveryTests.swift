@@ -47,7 +47,8 @@ import Testing
     }
 
     static let fast = DeliveryOptions(
-        timeout: .seconds(5), backoffBase: .milliseconds(20), backoffCap: .milliseconds(100), maxAttempts: 5,
+        destinations: .loopbackReceivers, timeout: .seconds(5), backoffBase: .milliseconds(20),
+        backoffCap: .milliseconds(100), maxAttempts: 5,
         sweepInterval: .milliseconds(200))
 
     func temporaryStore() -> TrackingStore {
@@ -106,7 +107,8 @@ import Testing
             let slow = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/slow")
             let ok = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             let options = DeliveryOptions(
-                timeout: .seconds(1), backoffBase: .seconds(30), backoffCap: .seconds(60), maxAttempts: 5,
+                destinations: .loopbackReceivers, timeout: .seconds(1), backoffBase: .seconds(30),
+                backoffCap: .seconds(60), maxAttempts: 5,
                 sweepInterval: .milliseconds(200))
             let delivery = HookDelivery(store: store, options: options)
             try await running(delivery) {
@@ -172,7 +174,8 @@ import Testing
         let store = temporaryStore()
         // Retries every 0-150 ms while it is down: many refused tries, well short of the last.
         let options = DeliveryOptions(
-            timeout: .seconds(5), backoffBase: .milliseconds(50), backoffCap: .milliseconds(150), maxAttempts: 1000,
+            destinations: .loopbackReceivers, timeout: .seconds(5), backoffBase: .milliseconds(50),
+            backoffCap: .milliseconds(150), maxAttempts: 1000,
             sweepInterval: .milliseconds(200))
         // Back up, its first answer is a 503 (still warming up), then it accepts.
         let receiver = Receiver(flakyFailures: 1)

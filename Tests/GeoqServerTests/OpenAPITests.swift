@@ -23,7 +23,12 @@ import Testing
     /// events endpoints answer for real, and the example DELETE has a hook to delete), and a key
     /// of the hook's tenant with every scope. The service's clock is the examples' day.
     func withClient(_ body: @Sendable (any TestClientProtocol, String) async throws -> Void) async throws {
-        let fixture = TrackingFixture(now: { Date(timeIntervalSince1970: 1_795_424_400) })
+        // The examples' receiver is a name of the documentation's; here it resolves to a global address.
+        let fixture = TrackingFixture(
+            now: { Date(timeIntervalSince1970: 1_795_424_400) },
+            resolver: HostResolver { host in
+                [IPAddress(host) ?? IPAddress(host == "receiver.example.org" ? "93.184.215.14" : "::1")!]
+            })
         defer { try? fixture.store.storeFile.map { try FileManager.default.removeItem(at: $0) } }
         #expect(try fixture.store.addHook(tenant: "acme", url: "http://127.0.0.1:9/existing").id == 1)
         let key = try fixture.key("acme", Scope.allCases)

@@ -169,6 +169,7 @@ struct SharedTrackingTests {
         try await Application(router: receiver.router).test(.live) { client in
             let hook = try stores[0].addHook(tenant: defaultTenant, url: "http://127.0.0.1:\(client.port!)/ok")
             let options = DeliveryOptions(
+                destinations: .loopbackReceivers,
                 // A timeout no busy test machine reaches: a POST that timed out would be sent again
                 // (at least once), which is not what this test is about.
                 timeout: .seconds(60), backoffBase: .milliseconds(20), backoffCap: .milliseconds(100), maxAttempts: 5,
@@ -206,7 +207,8 @@ struct SharedTrackingTests {
             #expect(try stores[1].claim(hook: hook.id, now: now, lease: .seconds(2), limit: 10).isEmpty)
 
             let options = DeliveryOptions(
-                timeout: .seconds(5), backoffBase: .milliseconds(20), backoffCap: .milliseconds(100), maxAttempts: 5,
+                destinations: .loopbackReceivers, timeout: .seconds(5), backoffBase: .milliseconds(20),
+                backoffCap: .milliseconds(100), maxAttempts: 5,
                 sweepInterval: .milliseconds(100), lease: .seconds(30))
             let survivor = HookDelivery(store: stores[1], options: options)
             try await running([survivor]) {

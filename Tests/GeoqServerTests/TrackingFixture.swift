@@ -14,7 +14,8 @@ struct TrackingFixture {
 
     init(
         store: TrackingStore? = nil, limits: TrackingLimits = TrackingLimits(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, delivery: DeliveryOptions = .loopbackReceivers,
+        resolver: HostResolver = .system
     ) {
         let store =
             store
@@ -22,7 +23,9 @@ struct TrackingFixture {
                 storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tracking-\(UUID()).gpkg")
             )
         self.store = store
-        tracking = Tracking(store: store, delivery: HookDelivery(store: store), limits: limits, now: now)
+        tracking = Tracking(
+            store: store, delivery: HookDelivery(store: store, options: delivery, resolver: resolver), limits: limits,
+            now: now)
     }
 
     /// A new key of `tenant` with `scopes`, stored hashed; its text.
@@ -44,4 +47,15 @@ struct TrackingFixture {
 
     static let json: [HTTPField.Name: String] = [.contentType: "application/json"]
     static let ndjson: [HTTPField.Name: String] = [.contentType: "application/x-ndjson"]
+}
+
+extension DeliveryOptions {
+    /// Deliveries to receivers the tests run on this machine (plain http on loopback), which the
+    /// service's default rules refuse.
+    static let loopbackReceivers = DeliveryOptions(destinations: .loopbackReceivers)
+}
+
+extension DestinationRules {
+    static let loopbackReceivers = DestinationRules(
+        allowHTTP: true, allowed: [AddressRange("127.0.0.0/8")!, AddressRange("::1/128")!])
 }

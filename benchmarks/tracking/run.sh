@@ -25,7 +25,7 @@ case "$store" in
 postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
 esac
 key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store" 2>/dev/null)"
-"$geoq" serve --port "$port" --store "$store" >"$work/serve.log" 2>&1 &
+"$geoq" serve --port "$port" --store "$store" --hook-allow-http --hook-allow 127.0.0.0/8 >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do
