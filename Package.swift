@@ -145,6 +145,7 @@ let package = Package(
                 "GeoqLayers", "GeoqStore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // The HTTP API without HTTP: query parameters in, answers or RFC 9457 problems out, over

@@ -37,7 +37,25 @@ extension EndpointDescription {
                         "events": OpenAPIDocument.Schema(type: "array", items: [.choice(eventKinds)], minItems: 1),
                     ], required: ["url"])
             ]),
-        answer: "the hook: id, url, layer, events, created", problemStatuses: [400, 404, 415, 422], successStatus: 201,
+        answer: "the hook: id, url, layer, events, created, and secret (whsec_..., shown this once): each delivery "
+            + "carries webhook-id, webhook-timestamp and webhook-signature as the Standard Webhooks specification says",
+        problemStatuses: [400, 404, 415, 422], successStatus: 201,
+        scope: "hooks")
+
+    public static let rotateHookSecret = EndpointDescription(
+        path: "/v1/hooks/{id}/rotate", method: "post", operationId: "rotateHookSecret",
+        summary: "Give a webhook a new signing secret (geoq hooks rotate); the old one signs beside it for a while.",
+        parameters: [
+            .init(
+                name: "id", in: "path", required: true, description: "The hook's id, as /v1/hooks lists it.",
+                schema: .string(pattern: "^[0-9]+$"), example: "1"),
+            .init(
+                name: "overlap", required: false,
+                description: "Seconds the previous secret goes on signing beside the new one (default 86400, "
+                    + "at most 604800): each delivery carries both signatures meanwhile.",
+                schema: .integer(0...604_800), example: "3600"),
+        ],
+        answer: "id, secret (the new one, shown this once), previousSecretExpires", problemStatuses: [400, 404],
         scope: "hooks")
 
     public static let deleteHook = EndpointDescription(
@@ -124,5 +142,7 @@ extension EndpointDescription {
         ],
         answer: "how many tracks, events and deliveries were removed", problemStatuses: [422], scope: "admin")
 
-    static let trackingEndpoints = [hooks, addHook, deleteHook, events, fixes, deviceToken, eraseDevice]
+    static let trackingEndpoints = [
+        hooks, addHook, rotateHookSecret, deleteHook, events, fixes, deviceToken, eraseDevice,
+    ]
 }

@@ -9,13 +9,17 @@ import GeoqStore
 struct HooksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hooks",
-        abstract: "Webhooks for tracking events: list, add or delete them.",
+        abstract: "Webhooks for tracking events: list, add, rotate their secret or delete them.",
         discussion: """
             A hook is a URL to which `geoq serve` POSTs each tracking event (enter, exit, dwell, \
             parked, left) as JSON, with an Idempotency-Key header "<hook id>-<event sequence>", \
             until the receiver answers 2xx (retries with backoff; a dead letter after the last \
-            try). A hook belongs to a tenant (--tenant, default "default") and receives only that \
-            tenant's events; it may be limited to one layer and to some event kinds. Hooks live in the \
+            try). Each POST is signed as the Standard Webhooks specification says (webhook-id, \
+            webhook-timestamp, webhook-signature) with the hook's secret, shown once when the hook \
+            is added or its secret rotated. A hook belongs to a tenant (--tenant, default \
+            "default") and receives only that tenant's events; it may be limited to one layer and \
+            to some event kinds. Its URL must be https and reach only global addresses, unless \
+            --hook-allow-http and --hook-allow say otherwise (as for geoq serve). Hooks live in the \
             store, so a running service sees those added here (and the same checks apply as for \
             POST /v1/hooks).
 
@@ -24,20 +28,23 @@ struct HooksCommand: ParsableCommand {
               geoq hooks add https://parking.example.org/geoq-events
               geoq hooks add https://parking.example.org/geoq-events --tenant parking-app
               geoq hooks list --tenant parking-app
-              geoq hooks add http://127.0.0.1:9000/arrivals --layer pamplona-sectors \\
-                --event parked --event left
+              geoq hooks add http://10.0.0.5:9000/arrivals --hook-allow-http \\
+                --hook-allow 10.0.0.0/24 --layer pamplona-sectors --event parked
               geoq hooks list --format json
+              geoq hooks rotate 3 --overlap 24h
               geoq hooks delete 3
               geoq hooks --store /var/lib/geoq/geoq.gpkg
-              geoq hooks add http://10.0.0.5:9000/arrivals --store postgresql://geoq@db:5432/city
+              geoq hooks add https://events.example.org/a --store postgresql://geoq@db/city
 
-            Exit status: 0 done, 64 bad arguments (a URL that is not absolute http(s), an \
-            unknown layer or event kind, an unknown hook id, a bad store address), 65 the store \
+            Exit status: 0 done, 64 bad arguments (a URL that is not absolute https, or that \
+            reaches a refused address, an unknown layer or event kind, an unknown hook id, a bad \
+            store address), 65 the store \
             cannot be read, 66 no such database, 69 the database cannot be reached, 74 the store \
             could not be written (or the database refused a statement), 77 the database refused \
             the credentials.
             """,
-        subcommands: [HooksList.self, HooksAdd.self, HooksDelete.self], defaultSubcommand: HooksList.self)
+        subcommands: [HooksList.self, HooksAdd.self, HooksRotate.self, HooksDelete.self],
+        defaultSubcommand: HooksList.self)
 }
 
 extension Hook {
@@ -128,7 +135,49 @@ struct HooksAdd: AsyncParsableCommand {
         let hook = try options.withStore { store in
             try store.addHook(tenant: tenant, url: request.url, layer: request.layer, events: request.events)
         }
-        options.write(text: "Added hook \(hook.line)\n", json: hook.object)
+        var object = hook.object
+        object["secret"] = hook.secret
+        options.write(
+            text: "Added hook \(hook.line)\nIts signing secret (shown once): \(hook.secret)\n", json: object)
+    }
+}
+
+/// `geoq hooks rotate ID`.
+struct HooksRotate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Give a hook a new signing secret; the old one goes on signing beside it for a while.",
+        discussion: """
+            The new secret is shown once. Until the overlap ends, each delivery carries two \
+            signatures (the new secret's and the old one's), so the receiver can switch to the new \
+            secret without refusing a delivery.
+            """)
+
+    @Argument(help: "The hook's id (as `geoq hooks list` shows it).")
+    var id: Int64
+
+    @Option(name: .long, help: "Only if the hook is this tenant's.")
+    var tenant: String?
+
+    @Option(name: .long, help: "How long the old secret goes on signing (a duration: 24h, 30m, 0s).")
+    var overlap = DurationOption(seconds: 86_400)
+
+    @OptionGroup var options: StoreCommandOptions
+
+    func run() throws {
+        let rotated =
+            try options.storeExists()
+            ? try options.withStore { try $0.rotateHookSecret(tenant: tenant, id: id, overlap: overlap.duration) }
+            : nil
+        guard let rotated else {
+            options.fail("no hook with id \(id) (see geoq hooks list)", code: "unknown-hook")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let until = ISO8601DateFormatter().string(from: rotated.previousSecretExpires ?? Date())
+        options.write(
+            text: "Hook \(id)'s new signing secret (shown once): \(rotated.secret)\n"
+                + "The previous one signs beside it until \(until).\n",
+            json: ["id": id, "secret": rotated.secret, "previousSecretExpires": until])
     }
 }
 

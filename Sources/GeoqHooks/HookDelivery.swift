@@ -8,7 +8,8 @@ import Synchronization
 /// no other.
 ///
 /// The outbox is the truth: a loop takes the deliveries due, POSTs each event body
-/// (`Content-Type: application/json`, `Idempotency-Key: <hook id>-<event sequence>`) and
+/// (`Content-Type: application/json`, `Idempotency-Key: <hook id>-<event sequence>`, signed as
+/// the Standard Webhooks specification says: ``WebhookSignature``) and
 /// records the outcome before it takes the next. A 2xx marks it delivered; any other status, a
 /// connection failure or the timeout schedules a retry with exponential backoff and full
 /// jitter, and the last allowed failure marks it dead. A stop between the POST and the record
@@ -77,12 +78,13 @@ public final class HookDelivery: Sendable {
         while !Task.isCancelled {
             let seen = signal.generation
             do {
-                guard try store.hooks(tenant: nil).contains(where: { $0.id == hook.id }) else { return }
+                // Read again each pass: the hook may be gone, or its secret rotated.
+                guard let current = try store.hooks(tenant: nil).first(where: { $0.id == hook.id }) else { return }
                 let limit = options.claimSize(shared: store.isShared)
                 let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
                 for entry in due {
                     if Task.isCancelled { return }
-                    try await deliver(entry, to: hook, random: &random)
+                    try await deliver(entry, to: current, random: &random)
                 }
                 if due.count == limit { continue }
                 var wait = options.sweepInterval
@@ -150,7 +152,10 @@ public final class HookDelivery: Sendable {
         }
         let post = WebhookClient.Post(
             host: target.host, port: target.port, tls: target.tls, target: Self.requestTarget(of: hook.url),
-            headers: [("Content-Type", "application/json"), ("Idempotency-Key", entry.idempotencyKey)],
+            headers: [("Content-Type", "application/json"), ("Idempotency-Key", entry.idempotencyKey)]
+                + WebhookSignature.headers(
+                    id: entry.idempotencyKey, timestamp: Date(), body: entry.body,
+                    secrets: hook.signingSecrets(at: Date())),
             body: entry.body)
         var failure = "no address"
         for address in addresses {

@@ -125,10 +125,20 @@ public struct TrackingStore: Sendable {
         try tables().events(tenant: tenant, device: device, since: since, limit: limit)
     }
 
+    /// Adds a hook of `tenant`; its deliveries are signed with `secret` (a new one unless given).
     public func addHook(
-        tenant: String, url: String, layer: String? = nil, events: [String]? = nil, now: Date = Date()
+        tenant: String, url: String, layer: String? = nil, events: [String]? = nil, secret: String = Hook.newSecret(),
+        now: Date = Date()
     ) throws -> Hook {
-        try tables().addHook(tenant: tenant, url: url, layer: layer, events: events, now: now)
+        try tables().addHook(tenant: tenant, url: url, layer: layer, events: events, secret: secret, now: now)
+    }
+
+    /// Gives hook `id` of `tenant` (nil: of any) a new secret; the one it had goes on signing
+    /// beside it for `overlap`. Nil when `tenant` has no such hook.
+    public func rotateHookSecret(tenant: String?, id: Int64, overlap: Duration, now: Date = Date()) throws -> Hook? {
+        let seconds = Double(overlap.components.seconds) + Double(overlap.components.attoseconds) / 1e18
+        return try tables().rotateHookSecret(
+            tenant: tenant, id: id, secret: Hook.newSecret(), previousExpires: now.addingTimeInterval(seconds))
     }
 
     /// `tenant`'s hooks (nil: every tenant's: the delivery's and the operator's view).

@@ -5,35 +5,56 @@ import PostgresNIO
 /// Hooks and the outbox in PostgreSQL: the same operations as the GeoPackage's, plus the claim
 /// with a lease through which several replicas share the deliveries.
 extension PostgresTracking {
-    /// Adds a hook; it receives the events committed from now on.
-    public func addHook(tenant: String, url: String, layer: String?, events: [String]?, now: Date = Date()) throws
-        -> Hook
-    {
+    /// Adds a hook, signing with `secret`; it receives the events committed from now on.
+    public func addHook(
+        tenant: String, url: String, layer: String?, events: [String]?, secret: String, now: Date = Date()
+    ) throws -> Hook {
         try withConnection { db in
             let rows = try db.query(
                 """
-                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created)
-                VALUES (\(tenant), \(url), \(layer), \(events), \(now)) RETURNING id
+                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created, secret)
+                VALUES (\(tenant), \(url), \(layer), \(events), \(now), \(secret)) RETURNING id
                 """)
             guard let id = try rows.first?.decode(Int64.self) else {
                 throw PostGISError.queryFailed(
                     address: address.description, sqlState: "02000", message: "INSERT of a hook returned no id")
             }
-            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: now)
+            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: now, secret: secret)
         }
     }
 
-    /// Every hook, by id.
     /// `tenant`'s hooks (nil: every tenant's), by id.
     public func hooks(tenant: String?) throws -> [Hook] {
         try withConnection { try readHooks(on: $0).filter { tenant == nil || $0.tenant == tenant } }
     }
 
+    /// Gives hook `id` of `tenant` (nil: of any) a new `secret`; the one it had signs beside it
+    /// until `previousExpires`. Nil when `tenant` has no such hook.
+    public func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date) throws -> Hook? {
+        try withConnection { db in
+            let rotated = try db.query(
+                """
+                UPDATE \(unescaped: hooksTable)
+                SET previous_secret = secret, previous_secret_expires = \(previousExpires), secret = \(secret)
+                WHERE id = \(id) AND (\(tenant)::text IS NULL OR tenant = \(tenant)) RETURNING id
+                """)
+            guard !rotated.isEmpty else { return nil }
+            return try readHooks(on: db).first { $0.id == id }
+        }
+    }
+
     func readHooks(on db: PGConnection) throws -> [Hook] {
-        try db.query("SELECT id, tenant, url, layer, events, created FROM \(unescaped: hooksTable) ORDER BY id").map {
-            let (id, tenant, url, layer, events, created) = try $0.decode(
-                (Int64, String, String, String?, [String]?, Date).self)
-            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: created)
+        try db.query(
+            """
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires
+            FROM \(unescaped: hooksTable) ORDER BY id
+            """
+        ).map {
+            let (id, tenant, url, layer, events, created, secret, previous, expires) = try $0.decode(
+                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?).self)
+            return Hook(
+                id: id, tenant: tenant, url: url, layer: layer, events: events, created: created, secret: secret ?? "",
+                previousSecret: previous, previousSecretExpires: expires)
         }
     }
 

@@ -116,6 +116,12 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 "ALTER TABLE \(tracksTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
                 "ALTER TABLE \(eventsTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
                 "ALTER TABLE \(hooksTable) ADD COLUMN IF NOT EXISTS tenant text NOT NULL DEFAULT 'default'",
+                // Hooks made before deliveries were signed get a secret each, below.
+                """
+                ALTER TABLE \(hooksTable) ADD COLUMN IF NOT EXISTS secret text,
+                  ADD COLUMN IF NOT EXISTS previous_secret text,
+                  ADD COLUMN IF NOT EXISTS previous_secret_expires timestamptz
+                """,
                 """
                 DO $$ BEGIN
                   IF NOT EXISTS (
@@ -133,6 +139,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_event ON \(outboxTable) (event)",
             ]
             for statement in statements { try db.query(PostgresQuery(unsafeSQL: statement)) }
+            for row in try db.query("SELECT id FROM \(unescaped: hooksTable) WHERE secret IS NULL") {
+                let id = try row.decode(Int64.self)
+                try db.query("UPDATE \(unescaped: hooksTable) SET secret = \(Hook.newSecret()) WHERE id = \(id)")
+            }
         }
     }
 

@@ -62,7 +62,8 @@ public final class AccessGate: Sendable {
             case "/v1/hooks": return .scope(.hooks)
             default:
                 let token = parts.count == 4 && parts[0] == "v1" && parts[1] == "devices" && parts[3] == "token"
-                return token ? .scope(.track) : .read
+                let rotate = parts.count == 4 && parts[0] == "v1" && parts[1] == "hooks" && parts[3] == "rotate"
+                return token ? .scope(.track) : rotate ? .scope(.hooks) : .read
             }
         case "DELETE" where parts.count == 3 && parts[0] == "v1" && parts[1] == "hooks": return .scope(.hooks)
         case "DELETE", "PUT", "PATCH": return .scope(.admin)

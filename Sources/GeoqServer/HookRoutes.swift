@@ -6,7 +6,7 @@ import GeoqSchedule
 import GeoqStore
 import Hummingbird
 
-/// `POST/GET /v1/hooks`, `DELETE /v1/hooks/{id}` (scope `hooks`) and `GET /v1/events?since=`
+/// `POST/GET /v1/hooks`, `POST /v1/hooks/{id}/rotate`, `DELETE /v1/hooks/{id}` (scope `hooks`) and `GET /v1/events?since=`
 /// (scope `events`), over the tracking store, each within the caller's tenant: another
 /// tenant's hook is as unknown as one never made. Routed through Hummingbird (they read or
 /// write the store, not the snapshot).
@@ -37,7 +37,24 @@ enum HookRoutes {
             }
             let hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
             tracking.delivery.wake()
-            return try json(hookObject(hook), status: .created)
+            // The secret is shown here and at a rotation only: listing never shows it.
+            var object = hookObject(hook)
+            object["secret"] = hook.secret
+            return try json(object, status: .created)
+        }
+        router.post("/v1/hooks/:id/rotate") { request, context -> Response in
+            let tenant = try context.principal(holding: .hooks).tenant
+            let text = context.parameters.get("id") ?? ""
+            let query = EndpointRequest(request).parameters
+            try query.allowOnly(EndpointDescription.rotateHookSecret.parameterNames)
+            let overlap = try query.integer("overlap", default: 86_400, in: 0...(7 * 86_400))
+            guard let id = Int64(text),
+                let hook = try store.rotateHookSecret(tenant: tenant, id: id, overlap: .seconds(overlap))
+            else { throw Problem.unknown("hook", id: text) }
+            return try json([
+                "id": hook.id, "secret": hook.secret,
+                "previousSecretExpires": ISO8601DateFormatter().string(from: hook.previousSecretExpires ?? Date()),
+            ])
         }
         router.get("/v1/hooks") { _, context -> Response in
             try json(["hooks": try store.hooks(tenant: try context.principal(holding: .hooks).tenant).map(hookObject)])

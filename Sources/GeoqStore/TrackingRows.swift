@@ -60,14 +60,42 @@ public struct Hook: Sendable, Hashable {
     public var layer: String?
     public var events: [String]?
     public var created: Date
+    /// What its deliveries are signed with (`whsec_` and base64, as the Standard Webhooks
+    /// specification writes secrets). Kept as it is, not hashed: signing needs it; shown to the
+    /// hook's owner only when it is made or rotated.
+    public var secret: String
+    /// The secret before the last rotation, still signing beside the new one until
+    /// ``previousSecretExpires``, so that a receiver can switch without losing a delivery.
+    public var previousSecret: String?
+    public var previousSecretExpires: Date?
 
-    public init(id: Int64, tenant: String, url: String, layer: String?, events: [String]?, created: Date) {
+    public init(
+        id: Int64, tenant: String, url: String, layer: String?, events: [String]?, created: Date, secret: String,
+        previousSecret: String? = nil, previousSecretExpires: Date? = nil
+    ) {
         self.id = id
         self.tenant = tenant
         self.url = url
         self.layer = layer
         self.events = events
         self.created = created
+        self.secret = secret
+        self.previousSecret = previousSecret
+        self.previousSecretExpires = previousSecretExpires
+    }
+
+    /// A new signing secret: `whsec_` and 32 random bytes in base64 (the kernel's CSPRNG).
+    public static func newSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return "whsec_" + Data(bytes).base64EncodedString()
+    }
+
+    /// The secrets that sign a delivery at `now`: the current one, and the previous one while
+    /// its overlap lasts.
+    public func signingSecrets(at now: Date) -> [String] {
+        guard let previousSecret, let previousSecretExpires, previousSecretExpires > now else { return [secret] }
+        return [secret, previousSecret]
     }
 
     /// Whether `event` goes to this hook: the hook's tenant, and its layer and kinds.

@@ -18,9 +18,10 @@ public final class TrackingTables {
         store = try GeoPackage.open(at: path, create: true)
         // Only a store that needs moving over takes the write lock here: every call of the
         // tracking store opens its tables.
-        if try needsTenants() {
+        if try needsMigration() {
             try connection.transaction { () throws(StoreError) in
                 try migrateToTenants()
+                try migrateToSignedHooks()
                 try connection.execute(Self.schema)
             }
         } else {
@@ -44,7 +45,8 @@ public final class TrackingTables {
         CREATE INDEX IF NOT EXISTS geoq_events_created ON geoq_events (created);
         CREATE TABLE IF NOT EXISTS geoq_hooks (
           id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT, events TEXT,
-          created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default');
+          created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default', secret TEXT,
+          previous_secret TEXT, previous_secret_expires REAL);
         CREATE TABLE IF NOT EXISTS geoq_outbox (
           id INTEGER PRIMARY KEY, hook INTEGER NOT NULL,
           event INTEGER NOT NULL REFERENCES geoq_events(sequence),
@@ -81,18 +83,42 @@ public final class TrackingTables {
         }
     }
 
+    /// Hooks made before deliveries were signed: each gets a secret of its own (its owner
+    /// rotates it to learn it).
+    private func migrateToSignedHooks() throws(StoreError) {
+        guard try hasColumn("geoq_hooks", "secret") == false else { return }
+        try connection.execute(
+            """
+            ALTER TABLE geoq_hooks ADD COLUMN secret TEXT;
+            ALTER TABLE geoq_hooks ADD COLUMN previous_secret TEXT;
+            ALTER TABLE geoq_hooks ADD COLUMN previous_secret_expires REAL;
+            """)
+        let ids = try connection.prepare("SELECT id FROM geoq_hooks WHERE secret IS NULL")
+        var unsigned: [Int64] = []
+        while try ids.step() { unsigned.append(ids.int64(at: 0)) }
+        let update = try connection.prepare("UPDATE geoq_hooks SET secret = ? WHERE id = ?")
+        for id in unsigned {
+            try update.bind(Hook.newSecret(), at: 1)
+            try update.bind(id, at: 2)
+            try update.run()
+        }
+    }
+
     /// Whether `table` has a tenant column (nil: no such table).
-    private func hasTenant(_ table: String) throws(StoreError) -> Bool? {
+    private func hasTenant(_ table: String) throws(StoreError) -> Bool? { try hasColumn(table, "tenant") }
+
+    /// Whether `table` has `column` (nil: no such table).
+    private func hasColumn(_ table: String, _ column: String) throws(StoreError) -> Bool? {
         let columns = try connection.prepare("SELECT name FROM pragma_table_info(?)")
         try columns.bind(table, at: 1)
         var names: [String] = []
         while try columns.step() { names.append(columns.text(at: 0) ?? "") }
-        return names.isEmpty ? nil : names.contains("tenant")
+        return names.isEmpty ? nil : names.contains(column)
     }
 
-    private func needsTenants() throws(StoreError) -> Bool {
+    private func needsMigration() throws(StoreError) -> Bool {
         for table in ["geoq_tracks", "geoq_events", "geoq_hooks"] where try hasTenant(table) == false { return true }
-        return false
+        return try hasColumn("geoq_hooks", "secret") == false
     }
 
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
@@ -223,20 +249,23 @@ public final class TrackingTables {
         return records
     }
 
-    /// Adds a hook of `tenant`; it receives the tenant's events committed from now on.
-    public func addHook(tenant: String, url: String, layer: String?, events: [String]?, now: Date = Date())
-        throws(StoreError) -> Hook
-    {
+    /// Adds a hook of `tenant`, signing with `secret`; it receives the tenant's events committed
+    /// from now on.
+    public func addHook(
+        tenant: String, url: String, layer: String?, events: [String]?, secret: String, now: Date = Date()
+    ) throws(StoreError) -> Hook {
         let stmt = try connection.prepare(
-            "INSERT INTO geoq_hooks (tenant, url, layer, events, created) VALUES (?, ?, ?, ?, ?)")
+            "INSERT INTO geoq_hooks (tenant, url, layer, events, created, secret) VALUES (?, ?, ?, ?, ?, ?)")
         try stmt.bind(tenant, at: 1)
         try stmt.bind(url, at: 2)
         try stmt.bind(layer, at: 3)
         try stmt.bind(events?.joined(separator: ","), at: 4)
         try stmt.bind(now.timeIntervalSince1970, at: 5)
+        try stmt.bind(secret, at: 6)
         try stmt.run()
         return Hook(
-            id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now)
+            id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now,
+            secret: secret)
     }
 
     /// `tenant`'s hooks by id; with `tenant` nil, every tenant's (the delivery's and the
@@ -245,16 +274,40 @@ public final class TrackingTables {
         try readHooks().filter { tenant == nil || $0.tenant == tenant }
     }
 
+    /// Gives hook `id` of `tenant` (nil: of any) a new `secret`; the one it had signs beside it
+    /// until `previousExpires`. Nil when `tenant` has no such hook.
+    public func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date)
+        throws(StoreError) -> Hook?
+    {
+        let stmt = try connection.prepare(
+            """
+            UPDATE geoq_hooks SET previous_secret = secret, previous_secret_expires = ?3, secret = ?4
+            WHERE id = ?1 AND (?2 IS NULL OR tenant = ?2)
+            """)
+        try stmt.bind(id, at: 1)
+        try stmt.bind(tenant, at: 2)
+        try stmt.bind(previousExpires.timeIntervalSince1970, at: 3)
+        try stmt.bind(secret, at: 4)
+        try stmt.run()
+        guard try connection.scalarInt("SELECT changes()") == 1 else { return nil }
+        return try readHooks().first { $0.id == id }
+    }
+
     private func readHooks() throws(StoreError) -> [Hook] {
         let stmt = try connection.prepare(
-            "SELECT id, tenant, url, layer, events, created FROM geoq_hooks ORDER BY id")
+            """
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires
+            FROM geoq_hooks ORDER BY id
+            """)
         var hooks: [Hook] = []
         while try stmt.step() {
             hooks.append(
                 Hook(
                     id: stmt.int64(at: 0), tenant: stmt.text(at: 1) ?? "", url: stmt.text(at: 2) ?? "",
                     layer: stmt.text(at: 3), events: stmt.text(at: 4).map { $0.split(separator: ",").map(String.init) },
-                    created: Date(timeIntervalSince1970: stmt.double(at: 5))))
+                    created: Date(timeIntervalSince1970: stmt.double(at: 5)), secret: stmt.text(at: 6) ?? "",
+                    previousSecret: stmt.text(at: 7),
+                    previousSecretExpires: stmt.isNull(at: 8) ? nil : Date(timeIntervalSince1970: stmt.double(at: 8))))
         }
         return hooks
     }

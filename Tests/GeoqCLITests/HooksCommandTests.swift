@@ -48,6 +48,16 @@ import Testing
         let held = try TrackingStore(storeFile: store.url).hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
         #expect(held.map(\.layer) == [nil, "pamplona-sectors"])
+        // Each secret shown once, as the store keeps it; a rotation shows the new one.
+        #expect(first.stdout.hasSuffix("Its signing secret (shown once): \(held[0].secret)\n"))
+        #expect(added["secret"] as? String == held[1].secret)
+        let rotated = try store.geoq(["hooks", "rotate", "2", "--overlap", "1h", "--format", "json"])
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        let after = try #require(try TrackingStore(storeFile: store.url).hooks(tenant: nil).last)
+        #expect(try Self.json(rotated.stdout)["secret"] as? String == after.secret)
+        #expect(after.secret != held[1].secret && after.previousSecret == held[1].secret)
+        #expect(try store.geoq(["hooks", "rotate", "2", "--tenant", "other"]).status == 64)
+        #expect(try store.geoq(["hooks", "rotate", "99"]).status == 64)
         #expect(held.map(\.events) == [nil, ["parked", "left"]])
 
         let text = try store.geoq(["hooks", "list"])
@@ -71,6 +81,7 @@ import Testing
         let hooks = try #require(listed["hooks"] as? [[String: Any]])
         #expect(hooks.map { $0["id"] as? Int } == [1, 2])
         #expect(hooks[0]["layer"] == nil && hooks[0]["events"] == nil)
+        #expect(hooks.allSatisfy { $0["secret"] == nil })
 
         let deleted = try store.geoq(["hooks", "delete", "1"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
@@ -182,7 +193,8 @@ import Testing
     @Test func helpShowsExamples() throws {
         let r = try GeoqBinaryTests.run(["hooks", "--help"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("geoq hooks add http://127.0.0.1:9000/arrivals --layer pamplona-sectors"))
+        #expect(r.stdout.contains("geoq hooks add http://10.0.0.5:9000/arrivals --hook-allow-http"))
+        #expect(r.stdout.contains("geoq hooks rotate 3 --overlap 24h"))
         #expect(r.stdout.contains("SUBCOMMANDS"))
         let add = try GeoqBinaryTests.run(["hooks", "add", "--help"])
         #expect(add.stdout.contains("--event <event>"))

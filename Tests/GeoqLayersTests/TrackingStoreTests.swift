@@ -99,6 +99,10 @@ import Testing
         #expect(events.map(\.event.kind) == ["enter"] && events.first?.event.tenant == "default")
         #expect(try store.hooks(tenant: "default").map(\.url) == ["http://127.0.0.1:9/h"])
         #expect(try store.hooks(tenant: "acme").isEmpty)
+        // A hook made before deliveries were signed gets a secret of its own, kept from then on.
+        let secret = try #require(try store.hooks(tenant: "default").first?.secret)
+        #expect(secret.hasPrefix("whsec_") && Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
+        #expect(try self.store(backend).hooks(tenant: "default").first?.secret == secret)
         try store.commit(
             tracks: [TrackRow(tenant: "acme", device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))],
             events: [])

@@ -43,6 +43,8 @@ import Testing
                 let object = try Self.object(response)
                 #expect(object["id"] as? Int == 1)
                 #expect(object["events"] as? [String] == ["parked", "left"])
+                // The signing secret, shown this once: the one the store signs with.
+                #expect(object["secret"] as? String == (try store.hooks(tenant: "acme").first?.secret))
             }
             #expect(try store.hooks(tenant: "acme").map(\.id) == [1])
             for bad in [#"{"url":"ftp://x/h"}"#, #"{"url":"http://x/h","events":["arrive"]}"#, "nope"] {
@@ -55,7 +57,33 @@ import Testing
                 response in
                 let hooks = try Self.object(response)["hooks"] as? [[String: Any]]
                 #expect(hooks?.map { $0["url"] as? String } == ["http://127.0.0.1:9/h"])
+                #expect(hooks?.first?["secret"] == nil)
             }
+            // A rotation: a stranger, a key without the scope and another tenant get nothing;
+            // the owner gets the new secret, the old one signing beside it for the overlap asked.
+            let before = try #require(try store.hooks(tenant: "acme").first?.secret)
+            for (credential, status) in [
+                (nil, HTTPResponse.Status.unauthorized), (trackOnly, .forbidden), (other, .notFound),
+            ] {
+                try await client.execute(
+                    uri: "/v1/hooks/1/rotate", method: .post, headers: TrackingFixture.bearer(credential)
+                ) { #expect($0.status == status) }
+            }
+            #expect(try store.hooks(tenant: "acme").first?.secret == before)
+            try await client.execute(
+                uri: "/v1/hooks/1/rotate?overlap=600", method: .post, headers: TrackingFixture.bearer(acme)
+            ) { response in
+                #expect(response.status == .ok)
+                let object = try Self.object(response)
+                let hook = try #require(try store.hooks(tenant: "acme").first)
+                #expect(object["secret"] as? String == hook.secret && hook.secret != before)
+                #expect(hook.previousSecret == before)
+                let expires = try #require(hook.previousSecretExpires)
+                #expect(abs(expires.timeIntervalSinceNow - 600) < 30)
+            }
+            try await client.execute(
+                uri: "/v1/hooks/1/rotate?overlap=9999999", method: .post, headers: TrackingFixture.bearer(acme)
+            ) { #expect($0.status == .badRequest) }
             // Another tenant sees none of it, and cannot delete it (as if it did not exist).
             try await client.execute(uri: "/v1/hooks", method: .get, headers: TrackingFixture.bearer(other)) {
                 let hooks = try Self.object($0)["hooks"] as? [Any]
