@@ -226,9 +226,12 @@ final class ConnectionDeadlines: ChannelInboundHandler, RemovableChannelHandler 
         var date = HTTPDate()
         var head = "HTTP/1.1 408 Request Timeout\r\nContent-Type: \(Problem.mediaType)\r\n"
         head += "Content-Length: \(body.count)\r\nConnection: close\r\nDate: \(date.now())\r\n"
-        head += "Server: \(serverName)\r\n\r\n"
-        var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
+        head += "Server: \(serverName)"
+        var buffer = context.channel.allocator.buffer(
+            capacity: head.utf8.count + SecurityHeaders.headLines.count + 4 + body.count)
         buffer.writeString(head)
+        buffer.writeBytes(SecurityHeaders.headLines)
+        buffer.writeStaticString("\r\n\r\n")
         buffer.writeBytes(body)
         context.writeAndFlush(NIOAny(IOData.byteBuffer(buffer))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)

@@ -264,6 +264,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         head.writeString(date.now())
         head.writeStaticString("\r\nServer: ")
         head.writeString(serverName)
+        head.writeBytes(SecurityHeaders.headLines)
         for (name, value) in answer.headers {
             head.writeStaticString("\r\n")
             head.writeString(name)

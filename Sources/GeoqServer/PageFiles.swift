@@ -13,8 +13,15 @@ public struct PageFiles: Sendable {
     /// Where Debian's libjs-leaflet puts Leaflet.
     public static let defaultAssetsDirectory = "/usr/share/javascript/leaflet"
 
+    /// Where Debian installs JavaScript libraries: each once under /usr/share/nodejs, linked
+    /// from /usr/share/javascript (see ``servedPath(of:)``).
+    public static let packagedScriptTrees = ["/usr/share/javascript", "/usr/share/nodejs"]
+
     /// The folder `/assets/leaflet/` serves from.
     public let assetsDirectory: String
+    /// The trees the package manager alone writes, inside which links may lead when the assets
+    /// folder is in one of them.
+    let packagedTrees: [String]
     /// The page's own files by name (`index.html`, `map.js`, `map.css`), as read and compressed.
     let files: [String: (plain: [UInt8], gzip: [UInt8]?)]
     /// The assets compressed so far, by path, with the size and modification time they had.
@@ -25,8 +32,13 @@ public struct PageFiles: Sendable {
     ///   - pageKey: a key with the `read` scope only, written into the page for every visitor
     ///     (`--page-key`), so that the page works when reads are private; nil: the page asks its
     ///     user for a key when the service answers 401.
-    public init(assetsDirectory: String = PageFiles.defaultAssetsDirectory, pageKey: String? = nil) {
+    ///   - packagedTrees: the trees of packaged libraries (tests give folders of their own).
+    public init(
+        assetsDirectory: String = PageFiles.defaultAssetsDirectory, pageKey: String? = nil,
+        packagedTrees: [String] = PageFiles.packagedScriptTrees
+    ) {
         self.assetsDirectory = assetsDirectory
+        self.packagedTrees = packagedTrees
         var files: [String: (plain: [UInt8], gzip: [UInt8]?)] = [:]
         if let folder = Bundle.module.url(forResource: "Page", withExtension: nil),
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -86,15 +98,17 @@ public struct PageFiles: Sendable {
         return response(file.plain, name: name)
     }
 
-    /// A file under the assets folder. `relativePath` is decoded already; a `..`, `.` or empty
-    /// component, or an absolute path, is refused before the file system is asked, with the same
-    /// 404 as a missing file (nothing outside the folder is told apart).
+    /// A file under the assets folder. `relativePath` is decoded already; an empty component,
+    /// one starting with a dot (`..`, `.`, `.git`, `.htpasswd`), or an absolute path, is refused
+    /// before the file system is asked, and a file whose real path lies where it may not be
+    /// served (``servedPath(of:)``) after: both with the same 404 as a missing file (nothing
+    /// outside the folder is told apart).
     func asset(_ relativePath: String, requested: String, gzip: Bool = false) throws -> Response {
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
         guard !relativePath.hasPrefix("/"), !relativePath.contains("\0"),
-            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+            components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }),
+            let file = servedPath(of: relativePath)
         else { throw Problem.notFound(path: requested) }
-        let file = URL(fileURLWithPath: assetsDirectory).appendingPathComponent(relativePath).path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
             let attributes = try? FileManager.default.attributesOfItem(atPath: file)
@@ -112,6 +126,42 @@ public struct PageFiles: Sendable {
             return response(compressed, name: relativePath, gzip: true)
         }
         return response(plain, name: relativePath)
+    }
+
+    /// The real path (every link resolved) of the asset at `relativePath`, if it may be served:
+    /// one inside the assets folder's own real path, with no component there starting with a dot.
+    ///
+    /// A link may lead elsewhere only when the assets folder is itself in a packaged tree
+    /// (``packagedScriptTrees``), and then only into one of those trees. Debian's JavaScript
+    /// policy lets a package keep a library under /usr/share/nodejs and link its files from
+    /// /usr/share/javascript (libjs-leaflet 1.7 ships plain files; a release that links them
+    /// must still be served); the package manager alone writes both trees, so such a link is
+    /// the package's own layout, not a way out.
+    /// A folder an operator gives with `--assets` elsewhere may hold anything (a link to `/etc`
+    /// left by mistake), so its links must stay inside it. The folder's own path is resolved
+    /// first, so that a folder that is itself a link (`/opt/leaflet` to a release's folder)
+    /// serves its files.
+    func servedPath(of relativePath: String) -> String? {
+        guard let root = Self.realPath(assetsDirectory), let file = Self.realPath(root + "/" + relativePath) else {
+            return nil
+        }
+        let trees = packagedTrees.compactMap(Self.realPath)
+        let allowed = trees.contains { Self.path(root, isInside: $0) || root == $0 } ? [root] + trees : [root]
+        return allowed.contains { Self.path(file, isInside: $0) } ? file : nil
+    }
+
+    /// Whether `path` is below `folder` (both real paths), by no component starting with a dot.
+    static func path(_ path: String, isInside folder: String) -> Bool {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        guard path.hasPrefix(prefix) else { return false }
+        return path.dropFirst(prefix.count).split(separator: "/").allSatisfy { !$0.hasPrefix(".") }
+    }
+
+    /// `path` with every link resolved (realpath(3)), or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     func response(_ bytes: [UInt8], name: String, gzip: Bool = false) -> Response {

@@ -46,6 +46,7 @@ public enum Routes {
     ) -> Router<ServiceRequestContext> {
         // HEAD of every GET route: the GET answer's status and headers, no body (RFC 9110).
         let router = Router(context: ServiceRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeadersMiddleware())
         if logRequests { router.add(middleware: AccessLogMiddleware(log: AccessLog(level: .info))) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ProblemMiddleware())

@@ -1,7 +1,9 @@
 """The map page in headless chromium: the shared address answers in Basque, a click in Valencia
 lists the nearest fallas (the same as /v1/nearest answers for that point), the fallas layer is
 drawn pin for pin, the section filter narrows the answer, the language switch changes the page's
-words, and the page asks nothing outside its own origin.
+words, and the page asks nothing outside its own origin. The layers of hostile_layers.py, whose
+names and titles are markup and script, show as text and run nothing; the page works under its
+Content-Security-Policy (chromium reports no violation) and that policy is in force.
 
 With reads made private (`geoq serve --private-reads`), GEOQ_TEST_KEY is a key with the read
 scope, and GEOQ_TEST_MODE says how the page gets it: `prompt` (the page asks for a key when the
@@ -27,6 +29,8 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from hostile_layers import POINT_LAYER, POINT_NAMES, POINT_TITLE, POLYGON_NAMES, POLYGON_TITLE
 
 base, shots = sys.argv[1], sys.argv[2]
 key = os.environ.get("GEOQ_TEST_KEY")
@@ -75,6 +79,8 @@ def eventually(condition, seconds=30):
 
 options = Options()
 options.binary_location = "/usr/bin/chromium"
+# The console, where chromium reports what the page's Content-Security-Policy refused.
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
 for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,900", "--lang=es"):
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -175,6 +181,64 @@ try:
         "the layer switcher names the layers in English",
     )
     driver.save_screenshot(os.path.join(shots, "valencia-en.png"))
+
+    # Layers of a third party whose names and titles are markup and script: each name shows as
+    # its characters, in the polygons' labels, the points' tooltips and the layer switcher, and
+    # nothing of them runs.
+    def labels(d):
+        return d.execute_script(
+            "return [...document.querySelectorAll('.leaflet-tooltip.sector-label')].map((e) => e.textContent);"
+        )
+
+    check(
+        eventually(lambda d: all(name in labels(d) for name in POLYGON_NAMES)),
+        f"the hostile polygons are labelled with their names as text (missing: "
+        f"{[name for name in POLYGON_NAMES if name not in labels(driver)]})",
+    )
+    # The points' tooltips, opened as pointing at a point opens them.
+    open_tooltips = """
+        const entry = overlays.find((o) => o.layer.name === arguments[0]);
+        const texts = [];
+        if (entry) entry.group.eachLayer((drawn) => drawn.eachLayer((feature) => {
+            feature.openTooltip();
+            texts.push(feature.getTooltip().getElement().textContent);
+        }));
+        return texts;"""
+    check(
+        eventually(lambda d: sorted(d.execute_script(open_tooltips, POINT_LAYER)) == sorted(POINT_NAMES)),
+        f"the hostile points' tooltips hold their names as text ({driver.execute_script(open_tooltips, POINT_LAYER)})",
+    )
+    switcher = switcher_text(driver)
+    check(POLYGON_TITLE in switcher and POINT_TITLE in switcher, "the layer switcher shows the hostile titles as text")
+    elements = driver.execute_script(
+        "return [...document.querySelectorAll('.leaflet-tooltip *, .leaflet-control-layers-overlays *')]"
+        ".map((e) => e.tagName.toLowerCase()).filter((t) => !['span', 'label', 'div', 'input'].includes(t));"
+    )
+    check(not elements, f"no element made of a name or a title ({elements})")
+    check(driver.execute_script("return typeof window.__pwned;") == "undefined", "no hostile name ran (window.__pwned)")
+    driver.execute_script("map.setView([42.804, -1.682], 15, { animate: false });")
+    driver.save_screenshot(os.path.join(shots, "hostile-names.png"))
+
+    # The page's own resources all work under its Content-Security-Policy: chromium reported no
+    # violation. Then a script written into the page is refused (the policy is in force) and
+    # reported in the console (so that a violation would have been seen above).
+    console = driver.get_log("browser")
+    violations = [entry["message"] for entry in console if "Content Security Policy" in entry["message"]]
+    check(not violations, f"no Content-Security-Policy violation in the console ({violations[:3]})")
+    ran = driver.execute_script(
+        "const script = document.createElement('script');"
+        "script.textContent = 'window.__inline = 1';"
+        "document.head.append(script);"
+        "return window.__inline === 1;"
+    )
+    check(not ran, "a script written into the page is not run")
+    reported = []
+
+    def refusal_reported(d):
+        reported.extend(entry["message"] for entry in d.get_log("browser"))
+        return any("Content Security Policy" in message and "script-src" in message for message in reported)
+
+    check(eventually(refusal_reported, 10), "chromium's console reports the refused script")
 
     # Nothing outside the page's own origin.
     origin = driver.execute_script("return location.origin;")

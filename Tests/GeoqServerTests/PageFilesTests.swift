@@ -1,4 +1,5 @@
 import Foundation
+import GeoqAPI
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -165,6 +166,116 @@ import Testing
                     #expect(Data(buffer: response.body) != Data("secret".utf8), "\(path)")
                 }
             }
+        }
+    }
+
+    /// A dotfile, or a file in a dot folder, is not served, even when it is there.
+    @Test func dotfilesRefused() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try Data("[core]".utf8).write(to: folder.appendingPathComponent(".git/config"))
+        try Data("user:secret".utf8).write(to: folder.appendingPathComponent(".htpasswd"))
+        try Data("x".utf8).write(to: folder.appendingPathComponent("images/.hidden.png"))
+        // A link named plainly that leads to a dotfile in the folder.
+        try manager.createSymbolicLink(
+            atPath: folder.appendingPathComponent("passwords.txt").path, withDestinationPath: ".htpasswd")
+        try await withClient(assets: folder.path) { client in
+            for path in [".git/config", ".htpasswd", "images/.hidden.png", "%2Ehtpasswd", "passwords.txt"] {
+                try await client.execute(uri: "/assets/leaflet/\(path)", method: .get) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                    #expect(response.headers[.contentType] == "application/problem+json", "\(path)")
+                }
+            }
+            try await client.execute(uri: "/assets/leaflet/leaflet.js", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    /// A link whose real path leaves the folder is refused as a missing file; one that stays
+    /// inside it, and a folder that is itself a link, are served.
+    @Test func linksLeavingTheFolderRefused() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manager = FileManager.default
+        let outside = folder.deletingLastPathComponent().appendingPathComponent("geoq-outside-\(UUID().uuidString)")
+        try manager.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: outside) }
+        try Data("secret".utf8).write(to: outside.appendingPathComponent("secret.js"))
+        try manager.createSymbolicLink(
+            atPath: folder.appendingPathComponent("secret.js").path,
+            withDestinationPath: outside.appendingPathComponent("secret.js").path)
+        try manager.createSymbolicLink(
+            atPath: folder.appendingPathComponent("outside").path, withDestinationPath: outside.path)
+        try manager.createSymbolicLink(
+            atPath: folder.appendingPathComponent("images/up.js").path,
+            withDestinationPath: "../../\(outside.lastPathComponent)/secret.js")
+        try manager.createSymbolicLink(
+            atPath: folder.appendingPathComponent("leaflet-src.js").path, withDestinationPath: "leaflet.js")
+        let linkedFolder = folder.deletingLastPathComponent().appendingPathComponent("geoq-link-\(UUID().uuidString)")
+        try manager.createSymbolicLink(atPath: linkedFolder.path, withDestinationPath: folder.path)
+        defer { try? manager.removeItem(at: linkedFolder) }
+        let script = try Data(contentsOf: folder.appendingPathComponent("leaflet.js"))
+        for assets in [folder.path, linkedFolder.path] {
+            try await withClient(assets: assets) { client in
+                for path in ["secret.js", "outside/secret.js", "images/up.js"] {
+                    try await client.execute(uri: "/assets/leaflet/\(path)", method: .get) { response in
+                        #expect(response.status == .notFound, "\(path) from \(assets)")
+                        #expect(Data(buffer: response.body) != Data("secret".utf8), "\(path) from \(assets)")
+                    }
+                }
+                for path in ["leaflet.js", "leaflet-src.js"] {
+                    try await client.execute(uri: "/assets/leaflet/\(path)", method: .get) { response in
+                        #expect(response.status == .ok, "\(path) from \(assets)")
+                        #expect(Data(buffer: response.body) == script, "\(path) from \(assets)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Debian's layout: the assets folder in the packaged JavaScript tree, its files links into
+    /// the Node.js tree. Those links are followed, only into those trees; the same links from a
+    /// folder elsewhere are not.
+    @Test func linksOfAPackagedLibraryFollowed() throws {
+        let manager = FileManager.default
+        let share = manager.temporaryDirectory.appendingPathComponent("geoq-share-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: share) }
+        let javascript = share.appendingPathComponent("javascript")
+        let nodejs = share.appendingPathComponent("nodejs")
+        let dist = nodejs.appendingPathComponent("leaflet/dist")
+        let assets = javascript.appendingPathComponent("leaflet")
+        try manager.createDirectory(at: dist.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try manager.createDirectory(at: assets, withIntermediateDirectories: true)
+        try Data("window.L = {};".utf8).write(to: dist.appendingPathComponent("leaflet.js"))
+        try Data([0x89, 0x50]).write(to: dist.appendingPathComponent("images/layers.png"))
+        try Data("{}".utf8).write(to: dist.appendingPathComponent(".eslintrc"))
+        try Data("secret".utf8).write(to: share.appendingPathComponent("secret.js"))
+        try manager.createSymbolicLink(
+            atPath: assets.appendingPathComponent("leaflet.js").path,
+            withDestinationPath: "../../nodejs/leaflet/dist/leaflet.js")
+        try manager.createSymbolicLink(
+            atPath: assets.appendingPathComponent("images").path,
+            withDestinationPath: "../../nodejs/leaflet/dist/images")
+        try manager.createSymbolicLink(
+            atPath: assets.appendingPathComponent("lint.json").path,
+            withDestinationPath: "../../nodejs/leaflet/dist/.eslintrc")
+        try manager.createSymbolicLink(
+            atPath: assets.appendingPathComponent("secret.js").path, withDestinationPath: "../../secret.js")
+        let packaged = PageFiles(assetsDirectory: assets.path, packagedTrees: [javascript.path, nodejs.path])
+        let real = dist.resolvingSymlinksInPath()
+        #expect(packaged.servedPath(of: "leaflet.js") == real.appendingPathComponent("leaflet.js").path)
+        #expect(packaged.servedPath(of: "images/layers.png") == real.appendingPathComponent("images/layers.png").path)
+        #expect(packaged.servedPath(of: "lint.json") == nil)
+        #expect(packaged.servedPath(of: "secret.js") == nil)
+        #expect(try packaged.asset("leaflet.js", requested: "/assets/leaflet/leaflet.js").status == .ok)
+        // The same folder, not known as a packaged tree.
+        let elsewhere = PageFiles(assetsDirectory: assets.path, packagedTrees: [])
+        for path in ["leaflet.js", "images/layers.png", "lint.json", "secret.js"] {
+            #expect(elsewhere.servedPath(of: path) == nil, "\(path)")
+            #expect(throws: Problem.self) { try elsewhere.asset(path, requested: "/assets/leaflet/\(path)") }
         }
     }
 

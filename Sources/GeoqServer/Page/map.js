@@ -162,17 +162,29 @@ const switcher = L.control.layers(null, null, { collapsed: true }).addTo(map);
 const incidentsLayer = L.layerGroup().addTo(map);
 const askedMarker = L.circleMarker([0, 0], { radius: 7, color: "#f0a500", weight: 3, fillOpacity: 0 });
 
-function pinIcon(properties, layerName) {
-  const colour = PIN_COLOURS[(properties.pin || "").toLowerCase()] || "#555";
-  const label = properties.categoryCode || (properties.category || "?").slice(0, 2);
-  const dark = ["yellow", "white"].includes((properties.pin || "").toLowerCase());
-  return L.divIcon({
-    className: "",
-    html: `<span class="pin" data-layer="${escapeHTML(layerName)}" style="background:${colour};color:${dark ? "#000" : "#fff"}">${escapeHTML(label)}</span>`,
-    iconSize: [22, 22],
-  });
+// Text from data (feature names, answers, problems) reaches the page as text only. Leaflet
+// writes a string it is given (a tooltip, an icon) as markup, so it is given an element holding
+// the text instead: a name that looks like markup shows as the characters it is.
+function textElement(text) {
+  const element = document.createElement("span");
+  element.textContent = String(text);
+  return element;
 }
 
+function pinIcon(properties, layerName) {
+  const pin = String(properties.pin || "").toLowerCase();
+  const element = textElement(properties.categoryCode || String(properties.category || "?").slice(0, 2));
+  element.className = "pin";
+  element.dataset.layer = layerName;
+  // Style properties, which the page's Content-Security-Policy allows; a style attribute in
+  // markup it refuses.
+  element.style.background = Object.hasOwn(PIN_COLOURS, pin) ? PIN_COLOURS[pin] : "#555";
+  element.style.color = ["yellow", "white"].includes(pin) ? "#000" : "#fff";
+  return L.divIcon({ className: "", html: element, iconSize: [22, 22] });
+}
+
+// Leaflet's layer switcher takes a layer's name as markup only (a string, never an element), so
+// the title, which an import may set to anything, is escaped for it.
 function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
@@ -236,9 +248,9 @@ async function loadLayer(layer, group) {
       const name = feature.properties && feature.properties.name;
       if (!name) return;
       if (isPolygon && layer.features <= 20) {
-        drawnFeature.bindTooltip(name, { permanent: true, direction: "center", className: "sector-label" });
+        drawnFeature.bindTooltip(textElement(name), { permanent: true, direction: "center", className: "sector-label" });
       } else {
-        drawnFeature.bindTooltip(name);
+        drawnFeature.bindTooltip(textElement(name));
       }
     },
   });
@@ -463,6 +475,8 @@ $("lang").addEventListener("change", () => {
   if (lastPoint) reask();
   else history.replaceState(null, "", `/?lang=${lang}`);
 });
+// The controls are never sent anywhere: every change asks again.
+$("controls").addEventListener("submit", (event) => event.preventDefault());
 for (const id of ["zone", "ticket-minutes", "ticket-euros", "falla-section"]) $(id).addEventListener("change", reask);
 $("heading").addEventListener("input", drawAR);
 
