@@ -207,7 +207,9 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
                 "GeoqFormats",
-                "GeoqIncidents", "GeoqTracking",
+                "GeoqIncidents", "GeoqTracking", "GeoqHooks", "GeoqStore",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "benchmarks/geoq-bench"),
 

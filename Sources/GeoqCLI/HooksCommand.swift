@@ -55,6 +55,7 @@ extension Hook {
         ]
         if let layer { object["layer"] = layer }
         if let events { object["events"] = events }
+        if let disabled { object["disabled"] = ISO8601DateFormatter().string(from: disabled) }
         return object
     }
 
@@ -62,6 +63,7 @@ extension Hook {
     var line: String {
         "\(id)\t\(tenant)\t\(url)\tlayer: \(layer ?? "any")\tevents: "
             + (events?.joined(separator: ",") ?? "all") + "\tcreated " + ISO8601DateFormatter().string(from: created)
+            + (disabled.map { "\tdisabled " + ISO8601DateFormatter().string(from: $0) + " (410 Gone)" } ?? "")
     }
 }
 

@@ -10,10 +10,10 @@ public struct DeliveryOptions: Sendable {
     public var backoffCap: Duration
     /// Attempts before a delivery is given up (dead letter).
     public var maxAttempts: Int
-    /// How often every loop looks again without a wake-up (retries falling due, hooks added by
-    /// another process).
+    /// How often the scheduler looks again without a wake-up (deliveries another replica
+    /// committed; retries falling due are waited for to the instant).
     public var sweepInterval: Duration
-    /// Deliveries taken from the outbox at a time per hook.
+    /// Deliveries a hook's worker takes from the outbox at a time.
     public var batchSize: Int
     /// On a shared store, how long a claimed delivery is kept from the other replicas: the
     /// claim is sized so that its POSTs end within it even if each takes the whole `timeout`,
@@ -21,13 +21,20 @@ public struct DeliveryOptions: Sendable {
     public var lease: Duration
     /// Where hooks may POST.
     public var destinations: DestinationRules
+    /// Hooks served at once (each one delivery at a time, in order).
+    public var concurrency: Int
+    /// The most pending deliveries a hook keeps: beyond it the oldest are given up (counted as
+    /// dropped), so that a receiver down for long cannot grow the outbox without end.
+    public var maxPendingPerHook: Int
 
     public init(
         destinations: DestinationRules = DestinationRules(), timeout: Duration = .seconds(10),
         backoffBase: Duration = .seconds(1), backoffCap: Duration = .seconds(300),
         maxAttempts: Int = 12, sweepInterval: Duration = .seconds(5), batchSize: Int = 32,
-        lease: Duration = .seconds(60)
+        lease: Duration = .seconds(60), concurrency: Int = 64, maxPendingPerHook: Int = 10_000
     ) {
+        self.maxPendingPerHook = max(1, maxPendingPerHook)
+        self.concurrency = max(1, concurrency)
         self.lease = lease
         self.destinations = destinations
         self.timeout = timeout

@@ -4,20 +4,25 @@ import GeoqStore
 import Logging
 import Synchronization
 
-/// Delivers the outbox to the hooks: one loop per hook, so that a slow or dead endpoint delays
-/// no other.
+/// Delivers the outbox to the hooks: one scheduler over every hook's due deliveries, each hook's
+/// in order and at most one at a time, up to ``DeliveryOptions/concurrency`` hooks at once, so
+/// that a slow or dead endpoint delays no other and the work grows with the deliveries, not with
+/// the number of hooks.
 ///
-/// The outbox is the truth: a loop takes the deliveries due, POSTs each event body
-/// (`Content-Type: application/json`, `Idempotency-Key: <hook id>-<event sequence>`, signed as
-/// the Standard Webhooks specification says: ``WebhookSignature``) and
-/// records the outcome before it takes the next. A 2xx marks it delivered; any other status, a
-/// connection failure or the timeout schedules a retry with exponential backoff and full
-/// jitter, and the last allowed failure marks it dead. A stop between the POST and the record
-/// sends it again on the next start, with the same key (at least once).
+/// The outbox is the truth: a pass asks the store which hooks have deliveries due (one query
+/// for all of them), and for each one not already being served starts a worker that takes that
+/// hook's due deliveries, POSTs each event body (`Content-Type: application/json`,
+/// `Idempotency-Key: <hook id>-<event sequence>`, signed as the Standard Webhooks specification
+/// says: ``WebhookSignature``) and records the outcome before it takes the next. A 2xx marks it
+/// delivered; 410 Gone disables the hook (its pending deliveries dead); 429 and 503 with
+/// Retry-After wait as long as the receiver asks (up to ``DeliveryOptions/backoffCap``); any
+/// other status, a connection failure or the timeout schedules a retry with exponential backoff
+/// and full jitter, and the last allowed failure marks it dead. A stop between the POST and the
+/// record sends it again on the next start, with the same key (at least once).
 ///
-/// On a shared store (PostgreSQL) every replica runs these loops over the same outbox: a loop
-/// claims what is due with a lease (``DeliveryOptions/lease``), so each delivery is POSTed by
-/// one replica while it lives, and by another once the lease runs out if it died first.
+/// On a shared store (PostgreSQL) every replica runs this over the same outbox: a worker claims
+/// what is due with a lease (``DeliveryOptions/lease``), so each delivery is POSTed by one
+/// replica while it lives, and by another once the lease runs out if it died first.
 ///
 /// Before every POST the receiver's host is resolved and each address checked against the
 /// operator's ``DestinationRules``; a refused destination is a dead letter at once, with the
@@ -34,6 +39,8 @@ public final class HookDelivery: Sendable {
     let signal = WakeSignal()
     let resolver: HostResolver
     let client = WebhookClient()
+    /// The hooks a worker is serving now.
+    private let busy = Mutex(Set<Int64>())
 
     public init(
         store: TrackingStore, options: DeliveryOptions = DeliveryOptions(), metrics: HookMetrics = HookMetrics(),
@@ -46,61 +53,85 @@ public final class HookDelivery: Sendable {
         self.resolver = resolver
     }
 
-    /// Tells the loops that events were committed.
+    /// Tells the scheduler that events were committed.
     public func wake() { signal.notify() }
 
-    /// Runs the loops until the task is cancelled (each finishes the attempt in progress).
+    /// Runs the scheduler until the task is cancelled (each worker finishes the attempt in
+    /// progress).
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            var running: [Int64: String] = [:]
+        await withDiscardingTaskGroup { group in
+            var trimmed = ContinuousClock.now - options.sweepInterval
             while !Task.isCancelled {
                 let seen = signal.generation
-                let hooks: [Hook]
-                do { hooks = try store.hooks(tenant: nil) } catch {
-                    logger.error("cannot read the hooks", metadata: ["error": "\(error)"])
-                    hooks = []
+                var wait = options.sweepInterval
+                do {
+                    if ContinuousClock.now - trimmed >= options.sweepInterval {
+                        trimmed = .now
+                        let dropped = try store.trimPending(
+                            keep: options.maxPendingPerHook,
+                            reason: "given up unsent: the hook had more than \(options.maxPendingPerHook) pending")
+                        if dropped > 0 {
+                            metrics.record(.dropped, count: dropped)
+                            logger.warning("\(dropped) deliveries given up: their hooks had too many pending")
+                        }
+                    }
+                    let free = options.concurrency - busy.withLock { $0.count }
+                    if free > 0 {
+                        let due = try store.dueHooks(now: Date(), limit: free + busy.withLock { $0.count })
+                        let hooks =
+                            due.isEmpty
+                            ? [:]
+                            : try Dictionary(
+                                store.hooks(tenant: nil).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                        for id in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
+                            guard let hook = hooks[id], busy.withLock({ $0.insert(id).inserted }) else { continue }
+                            group.addTask {
+                                await self.serve(hook)
+                                self.busy.withLock { _ = $0.remove(id) }
+                                // The scheduler looks again: the hook may have more, or a slot is free.
+                                self.signal.notify()
+                            }
+                        }
+                    }
+                    if let next = try store.nextDue() {
+                        wait = min(wait, .seconds(max(0.001, next.timeIntervalSinceNow)))
+                    }
+                } catch {
+                    logger.error("the outbox could not be read", metadata: ["error": "\(error)"])
                 }
-                for hook in hooks where running[hook.id] == nil {
-                    running[hook.id] = hook.url
-                    group.addTask { await self.loop(hook) }
-                }
-                running = running.filter { entry in hooks.contains { $0.id == entry.key } }
-                await signal.wait(since: seen, upTo: options.sweepInterval)
+                await signal.wait(since: seen, upTo: wait)
             }
-            group.cancelAll()
         }
     }
 
-    /// One hook's loop: delivers what is due, then waits for a wake-up, the next retry or the
-    /// sweep. Ends when the hook is deleted or the task cancelled.
-    func loop(_ hook: Hook) async {
+    /// One hook's worker: delivers what is due of it, in order, until nothing is (or the task is
+    /// cancelled).
+    func serve(_ hook: Hook) async {
         var random = SystemRandomNumberGenerator()
-        while !Task.isCancelled {
-            let seen = signal.generation
-            do {
-                // Read again each pass: the hook may be gone, or its secret rotated.
-                guard let current = try store.hooks(tenant: nil).first(where: { $0.id == hook.id }) else { return }
+        do {
+            while !Task.isCancelled {
                 let limit = options.claimSize(shared: store.isShared)
                 let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
                 for entry in due {
                     if Task.isCancelled { return }
-                    try await deliver(entry, to: current, random: &random)
+                    guard try await deliver(entry, to: hook, random: &random) else { return }
                 }
-                if due.count == limit { continue }
-                var wait = options.sweepInterval
-                if let next = try store.nextDue(hook: hook.id) {
-                    wait = min(wait, .seconds(max(0, next.timeIntervalSinceNow)))
-                }
-                await signal.wait(since: seen, upTo: wait)
-            } catch {
-                logger.error(
-                    "hook \(hook.id): the outbox could not be read or written", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: options.sweepInterval)
+                if due.count < limit { return }
             }
+        } catch {
+            logger.error("hook \(hook.id): the outbox could not be read or written", metadata: ["error": "\(error)"])
         }
     }
 
-    func deliver(_ entry: OutboxEntry, to hook: Hook, random: inout some RandomNumberGenerator) async throws {
+    /// Checks `url` against the operator's rules on every address its host resolves to now: at
+    /// a hook's registration and before each of its deliveries.
+    public func destination(of url: String) async -> DestinationRules.Destination {
+        await options.destinations.check(url, resolver: resolver)
+    }
+
+    /// Delivers one entry and records the outcome; false when the hook must not be tried again
+    /// now (it was disabled, or its receiver asked to wait).
+    func deliver(_ entry: OutboxEntry, to hook: Hook, random: inout some RandomNumberGenerator) async throws -> Bool {
         let attempts = entry.attempts + 1
         let outcome = await post(entry, to: hook)
         switch outcome {
@@ -111,33 +142,44 @@ public final class HookDelivery: Sendable {
             try store.markDead(entry.id, attempts: attempts, error: reason)
             metrics.record(.dead)
             logger.warning("hook \(hook.id): event \(entry.sequence) not sent: \(reason)")
-        case .failed(let failure) where attempts >= options.maxAttempts:
+        case .gone:
+            let reason = "the receiver answered 410 Gone: the hook is disabled"
+            try store.markDead(entry.id, attempts: attempts, error: reason)
+            try store.disableHook(id: hook.id, reason: reason)
+            metrics.record(.dead)
+            logger.warning("hook \(hook.id): \(reason)")
+            return false
+        case .failed(let failure, _) where attempts >= options.maxAttempts:
             try store.markDead(entry.id, attempts: attempts, error: failure)
             metrics.record(.dead)
             logger.warning(
                 "hook \(hook.id): event \(entry.sequence) given up after \(attempts) attempts",
                 metadata: ["error": "\(failure)"])
-        case .failed(let failure):
-            let wait = options.backoff(after: attempts, using: &random)
-            try store.markFailed(
-                entry.id, attempts: attempts, nextAttempt: Date().addingTimeInterval(wait.seconds), error: failure)
+        case .failed(let failure, let retryAfter):
+            let backoff = options.backoff(after: attempts, using: &random).seconds
+            // A receiver that says how long to wait is waited for (within the cap), and asked
+            // nothing more meanwhile: the hook's later deliveries wait with it.
+            let wait = retryAfter.map { min(max($0, backoff), options.backoffCap.seconds) } ?? backoff
+            let next = Date().addingTimeInterval(wait)
+            try store.markFailed(entry.id, attempts: attempts, nextAttempt: next, error: failure)
             metrics.record(.retried)
+            if retryAfter != nil {
+                try store.postpone(hook: hook.id, until: next)
+                return false
+            }
         }
-    }
-
-    /// Checks `url` against the operator's rules on every address its host resolves to now: at
-    /// a hook's registration and before each of its deliveries.
-    public func destination(of url: String) async -> DestinationRules.Destination {
-        await options.destinations.check(url, resolver: resolver)
+        return true
     }
 
     /// What became of one try.
     enum Outcome: Equatable {
         case delivered
-        /// Worth another try later: why this one failed.
-        case failed(String)
+        /// Worth another try later: why this one failed, and how long the receiver asked to wait.
+        case failed(String, retryAfter: Double?)
         /// The destination may not be reached (no retry): the rule.
         case refused(String)
+        /// The receiver answered 410 Gone.
+        case gone
     }
 
     /// POSTs the event to the first of the host's addresses that takes a connection, once every
@@ -148,7 +190,7 @@ public final class HookDelivery: Sendable {
         switch await destination(of: hook.url) {
         case .reachable(let found, let resolved): (target, addresses) = (found, resolved)
         case .refused(let rule): return .refused(rule)
-        case .unresolved(let why): return .failed(why)
+        case .unresolved(let why): return .failed(why, retryAfter: nil)
         }
         let post = WebhookClient.Post(
             host: target.host, port: target.port, tls: target.tls, target: Self.requestTarget(of: hook.url),
@@ -160,11 +202,14 @@ public final class HookDelivery: Sendable {
         var failure = "no address"
         for address in addresses {
             do {
-                let status = try await client.send(post, to: address, timeout: options.timeout)
-                switch status {
+                let answer = try await client.send(post, to: address, timeout: options.timeout)
+                switch answer.status {
                 case 200..<300: return .delivered
-                case 300..<400: return .failed("HTTP status \(status) (redirects are not followed)")
-                default: return .failed("HTTP status \(status)")
+                case 410: return .gone
+                case 300..<400:
+                    return .failed("HTTP status \(answer.status) (redirects are not followed)", retryAfter: nil)
+                case 429, 503: return .failed("HTTP status \(answer.status)", retryAfter: answer.retryAfter)
+                default: return .failed("HTTP status \(answer.status)", retryAfter: nil)
                 }
             } catch {
                 failure = error.description
@@ -172,7 +217,7 @@ public final class HookDelivery: Sendable {
                 if !failure.hasPrefix("cannot connect") { break }
             }
         }
-        return .failed(failure)
+        return .failed(failure, retryAfter: nil)
     }
 
     /// The path and query of `url` as they go on the request line (`/` for none).

@@ -6,13 +6,15 @@ import Synchronization
 public final class HookMetrics: Sendable {
     public enum Result: String, Sendable, CaseIterable {
         case delivered, retried, dead
+        /// Given up unsent: the hook had more pending than its cap, and these were the oldest.
+        case dropped
     }
 
     private let counts = Mutex([Result: Int]())
 
     public init() {}
 
-    func record(_ result: Result) { counts.withLock { $0[result, default: 0] += 1 } }
+    func record(_ result: Result, count: Int = 1) { counts.withLock { $0[result, default: 0] += count } }
 
     /// How many deliveries ended with `result` since the start.
     public func count(_ result: Result) -> Int { counts.withLock { $0[result] ?? 0 } }

@@ -33,13 +33,20 @@ public final class WebhookClient: Sendable {
         tlsContext = try? NIOSSLContext(configuration: configuration)
     }
 
+    /// What a receiver answered: its status, and the seconds its Retry-After asked for (a number
+    /// of seconds or an HTTP date), if any.
+    public struct Answer: Sendable, Equatable {
+        public var status: Int
+        public var retryAfter: Double?
+    }
+
     /// Why a POST did not get a status.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
-    /// The receiver's status code for `post` sent to `address`, within `timeout`.
-    public func send(_ post: Post, to address: IPAddress, timeout: Duration) async throws(Failure) -> Int {
+    /// The receiver's answer to `post` sent to `address`, within `timeout`.
+    public func send(_ post: Post, to address: IPAddress, timeout: Duration) async throws(Failure) -> Answer {
         let socket: SocketAddress
         do { socket = try SocketAddress(ipAddress: address.description, port: post.port) } catch {
             throw Failure(description: "\(address) is not an address to connect to")
@@ -48,7 +55,7 @@ public final class WebhookClient: Sendable {
         if post.tls, tlsContext == nil { throw Failure(description: "TLS could not be set up") }
         let nanoseconds = Int64(timeout.seconds * 1e9)
         // Completed once: by the status, a failure, the timer or the close, whichever comes first.
-        let status = group.next().makePromise(of: Int.self)
+        let status = group.next().makePromise(of: Answer.self)
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.nanoseconds(nanoseconds))
             .channelInitializer { channel in
@@ -116,18 +123,32 @@ public final class WebhookClient: Sendable {
     }
 
     private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Seconds from now that a Retry-After value asks for: delay-seconds, or an HTTP date.
+    public static func retryAfter(_ value: String?, now: Date = Date()) -> Double? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return Double(seconds) }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return format.date(from: value).map { max(0, $0.timeIntervalSince(now)) }
+    }
 }
 
 /// Reads the status of the answer and closes the connection: the body is never read.
 private final class StatusReader: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
-    private var answered: EventLoopPromise<Int>?
+    private var answered: EventLoopPromise<WebhookClient.Answer>?
 
-    init(answered: EventLoopPromise<Int>) { self.answered = answered }
+    init(answered: EventLoopPromise<WebhookClient.Answer>) { self.answered = answered }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
-            answered?.succeed(Int(head.status.code))
+            answered?.succeed(
+                WebhookClient.Answer(
+                    status: Int(head.status.code),
+                    retryAfter: WebhookClient.retryAfter(head.headers.first(name: "retry-after"))))
             answered = nil
             context.close(promise: nil)
         }

@@ -178,6 +178,28 @@ public struct TrackingStore: Sendable {
         try tables().setting(name, orStore: value)
     }
 
+    /// Stops hook `id` (its receiver answered 410 Gone): no more events, its pending deliveries dead.
+    public func disableHook(id: Int64, reason: String, at now: Date = Date()) throws {
+        try tables().disableHook(id: id, reason: reason, at: now)
+    }
+
+    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
+    public func dueHooks(now: Date = Date(), limit: Int) throws -> [Int64] {
+        try tables().dueHooks(now: now, limit: limit)
+    }
+
+    /// When the next pending delivery of any hook is due (nil when none is pending).
+    public func nextDue() throws -> Date? { try tables().nextDue() }
+
+    /// Holds every pending delivery of `hook` until `until` at least (its receiver asked to wait).
+    public func postpone(hook: Int64, until: Date) throws { try tables().postpone(hook: hook, until: until) }
+
+    /// Makes dead, with `reason`, each hook's oldest pending deliveries beyond its newest `keep`;
+    /// how many.
+    public func trimPending(keep: Int, reason: String) throws -> Int {
+        try tables().trimPending(keep: keep, reason: reason)
+    }
+
     /// `hook`'s pending deliveries due at `now`, oldest event first.
     public func due(hook: Int64, now: Date = Date(), limit: Int) throws -> [OutboxEntry] {
         try tables().due(hook: hook, now: now, limit: limit)

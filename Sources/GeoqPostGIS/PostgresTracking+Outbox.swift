@@ -46,15 +46,80 @@ extension PostgresTracking {
     func readHooks(on db: PGConnection) throws -> [Hook] {
         try db.query(
             """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled
             FROM \(unescaped: hooksTable) ORDER BY id
             """
         ).map {
-            let (id, tenant, url, layer, events, created, secret, previous, expires) = try $0.decode(
-                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?).self)
+            let (id, tenant, url, layer, events, created, secret, previous, expires, disabled) = try $0.decode(
+                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?).self)
             return Hook(
                 id: id, tenant: tenant, url: url, layer: layer, events: events, created: created, secret: secret ?? "",
-                previousSecret: previous, previousSecretExpires: expires)
+                previousSecret: previous, previousSecretExpires: expires, disabled: disabled)
+        }
+    }
+
+    /// Stops hook `id` (its receiver answered 410 Gone): no more events, and its pending
+    /// deliveries become dead with `reason`.
+    public func disableHook(id: Int64, reason: String, at now: Date = Date()) throws {
+        try inTransaction { db in
+            try db.query("UPDATE \(unescaped: hooksTable) SET disabled = \(now) WHERE id = \(id)")
+            try db.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET state = 'dead', last_error = \(reason)
+                WHERE hook = \(id) AND state = 'pending'
+                """)
+        }
+    }
+
+    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
+    public func dueHooks(now: Date, limit: Int) throws -> [Int64] {
+        try withConnection { db in
+            try db.query(
+                """
+                SELECT hook FROM \(unescaped: outboxTable) WHERE state = 'pending' AND next_attempt <= \(now)
+                GROUP BY hook ORDER BY min(next_attempt) LIMIT \(Int64(limit))
+                """
+            ).map { try $0.decode(Int64.self) }
+        }
+    }
+
+    /// Makes dead, with `reason`, each hook's oldest pending deliveries beyond its newest `keep`.
+    /// Returns how many.
+    public func trimPending(keep: Int, reason: String) throws -> Int {
+        try withConnection { db in
+            let pending =
+                try db.query("SELECT count(*) FROM \(unescaped: outboxTable) WHERE state = 'pending'").first?
+                .decode(Int64.self) ?? 0
+            guard pending > keep else { return 0 }
+            return try db.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET state = 'dead', last_error = \(reason) WHERE id IN (
+                  SELECT id FROM (
+                    SELECT id, row_number() OVER (PARTITION BY hook ORDER BY event DESC) AS newer
+                    FROM \(unescaped: outboxTable) WHERE state = 'pending') ranked
+                  WHERE newer > \(Int64(keep)))
+                RETURNING id
+                """
+            ).count
+        }
+    }
+
+    /// Holds every pending delivery of `hook` until `until` at least (its receiver asked to wait).
+    public func postpone(hook: Int64, until: Date) throws {
+        try withConnection { db in
+            try db.query(
+                """
+                UPDATE \(unescaped: outboxTable) SET next_attempt = greatest(next_attempt, \(until))
+                WHERE hook = \(hook) AND state = 'pending'
+                """)
+        }
+    }
+
+    /// When the next pending delivery of any hook is due (nil when none is pending).
+    public func nextDue() throws -> Date? {
+        try withConnection { db in
+            try db.query("SELECT min(next_attempt) FROM \(unescaped: outboxTable) WHERE state = 'pending'").first?
+                .decode(Date?.self) ?? nil
         }
     }
 

@@ -120,8 +120,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 """
                 ALTER TABLE \(hooksTable) ADD COLUMN IF NOT EXISTS secret text,
                   ADD COLUMN IF NOT EXISTS previous_secret text,
-                  ADD COLUMN IF NOT EXISTS previous_secret_expires timestamptz
+                  ADD COLUMN IF NOT EXISTS previous_secret_expires timestamptz,
+                  ADD COLUMN IF NOT EXISTS disabled timestamptz
                 """,
+                "CREATE INDEX IF NOT EXISTS geoq_outbox_pending ON \(outboxTable) (state, next_attempt)",
                 """
                 DO $$ BEGIN
                   IF NOT EXISTS (

@@ -94,6 +94,7 @@ enum HookRoutes {
         ]
         if let layer = hook.layer { object["layer"] = layer }
         if let events = hook.events { object["events"] = events }
+        if let disabled = hook.disabled { object["disabled"] = ISO8601DateFormatter().string(from: disabled) }
         return object
     }
 

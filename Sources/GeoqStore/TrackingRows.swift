@@ -68,11 +68,14 @@ public struct Hook: Sendable, Hashable {
     /// ``previousSecretExpires``, so that a receiver can switch without losing a delivery.
     public var previousSecret: String?
     public var previousSecretExpires: Date?
+    /// When its receiver answered 410 Gone: it gets no more events (delete it, or add it again).
+    public var disabled: Date?
 
     public init(
         id: Int64, tenant: String, url: String, layer: String?, events: [String]?, created: Date, secret: String,
-        previousSecret: String? = nil, previousSecretExpires: Date? = nil
+        previousSecret: String? = nil, previousSecretExpires: Date? = nil, disabled: Date? = nil
     ) {
+        self.disabled = disabled
         self.id = id
         self.tenant = tenant
         self.url = url
@@ -98,9 +101,9 @@ public struct Hook: Sendable, Hashable {
         return [secret, previousSecret]
     }
 
-    /// Whether `event` goes to this hook: the hook's tenant, and its layer and kinds.
+    /// Whether `event` goes to this hook: enabled, the hook's tenant, and its layer and kinds.
     public func matches(_ event: StoredEvent) -> Bool {
-        event.tenant == tenant && (layer == nil || layer == event.layer)
+        disabled == nil && event.tenant == tenant && (layer == nil || layer == event.layer)
             && (events == nil || events!.contains(event.kind))
     }
 }

@@ -17,6 +17,11 @@ public protocol TrackingTableAccess {
     func hooks(tenant: String?) throws -> [Hook]
     func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date) throws -> Hook?
     func deleteHook(tenant: String?, id: Int64) throws -> Bool
+    func disableHook(id: Int64, reason: String, at now: Date) throws
+    func dueHooks(now: Date, limit: Int) throws -> [Int64]
+    func nextDue() throws -> Date?
+    func trimPending(keep: Int, reason: String) throws -> Int
+    func postpone(hook: Int64, until: Date) throws
     func due(hook: Int64, now: Date, limit: Int) throws -> [OutboxEntry]
     func outbox(hook: Int64) throws -> [OutboxEntry]
     func nextDue(hook: Int64) throws -> Date?

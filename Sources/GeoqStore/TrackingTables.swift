@@ -46,7 +46,7 @@ public final class TrackingTables {
         CREATE TABLE IF NOT EXISTS geoq_hooks (
           id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT, events TEXT,
           created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default', secret TEXT,
-          previous_secret TEXT, previous_secret_expires REAL);
+          previous_secret TEXT, previous_secret_expires REAL, disabled REAL);
         CREATE TABLE IF NOT EXISTS geoq_outbox (
           id INTEGER PRIMARY KEY, hook INTEGER NOT NULL,
           event INTEGER NOT NULL REFERENCES geoq_events(sequence),
@@ -56,6 +56,7 @@ public final class TrackingTables {
           last_error TEXT, delivered REAL);
         CREATE INDEX IF NOT EXISTS geoq_outbox_due ON geoq_outbox (hook, state, next_attempt);
         CREATE INDEX IF NOT EXISTS geoq_outbox_event ON geoq_outbox (event);
+        CREATE INDEX IF NOT EXISTS geoq_outbox_pending ON geoq_outbox (state, next_attempt);
         CREATE TABLE IF NOT EXISTS geoq_keys (
           id TEXT PRIMARY KEY, tenant TEXT NOT NULL, scopes TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
           created REAL NOT NULL, expires REAL, revoked REAL, rate REAL);
@@ -86,13 +87,13 @@ public final class TrackingTables {
     /// Hooks made before deliveries were signed: each gets a secret of its own (its owner
     /// rotates it to learn it).
     private func migrateToSignedHooks() throws(StoreError) {
-        guard try hasColumn("geoq_hooks", "secret") == false else { return }
-        try connection.execute(
-            """
-            ALTER TABLE geoq_hooks ADD COLUMN secret TEXT;
-            ALTER TABLE geoq_hooks ADD COLUMN previous_secret TEXT;
-            ALTER TABLE geoq_hooks ADD COLUMN previous_secret_expires REAL;
-            """)
+        for (column, type) in [("secret", "TEXT"), ("previous_secret", "TEXT"), ("previous_secret_expires", "REAL")]
+        where try hasColumn("geoq_hooks", column) == false {
+            try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
+        }
+        if try hasColumn("geoq_hooks", "disabled") == false {
+            try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN disabled REAL")
+        }
         let ids = try connection.prepare("SELECT id FROM geoq_hooks WHERE secret IS NULL")
         var unsigned: [Int64] = []
         while try ids.step() { unsigned.append(ids.int64(at: 0)) }
@@ -116,9 +117,11 @@ public final class TrackingTables {
         return names.isEmpty ? nil : names.contains(column)
     }
 
+    /// Whether the store was written by an older geoq: its hooks lack the newest column (every
+    /// older change came before it). One question, as every call of the tracking store opens
+    /// its tables.
     private func needsMigration() throws(StoreError) -> Bool {
-        for table in ["geoq_tracks", "geoq_events", "geoq_hooks"] where try hasTenant(table) == false { return true }
-        return try hasColumn("geoq_hooks", "secret") == false
+        try hasColumn("geoq_hooks", "disabled") == false
     }
 
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
@@ -296,7 +299,7 @@ public final class TrackingTables {
     private func readHooks() throws(StoreError) -> [Hook] {
         let stmt = try connection.prepare(
             """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled
             FROM geoq_hooks ORDER BY id
             """)
         var hooks: [Hook] = []
@@ -307,9 +310,77 @@ public final class TrackingTables {
                     layer: stmt.text(at: 3), events: stmt.text(at: 4).map { $0.split(separator: ",").map(String.init) },
                     created: Date(timeIntervalSince1970: stmt.double(at: 5)), secret: stmt.text(at: 6) ?? "",
                     previousSecret: stmt.text(at: 7),
-                    previousSecretExpires: stmt.isNull(at: 8) ? nil : Date(timeIntervalSince1970: stmt.double(at: 8))))
+                    previousSecretExpires: stmt.isNull(at: 8) ? nil : Date(timeIntervalSince1970: stmt.double(at: 8)),
+                    disabled: stmt.isNull(at: 9) ? nil : Date(timeIntervalSince1970: stmt.double(at: 9))))
         }
         return hooks
+    }
+
+    /// Stops hook `id` (its receiver answered 410 Gone): it gets no more events, and its pending
+    /// deliveries become dead with `reason`.
+    public func disableHook(id: Int64, reason: String, at now: Date = Date()) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            let disable = try connection.prepare("UPDATE geoq_hooks SET disabled = ?2 WHERE id = ?1")
+            try disable.bind(id, at: 1)
+            try disable.bind(now.timeIntervalSince1970, at: 2)
+            try disable.run()
+            let bury = try connection.prepare(
+                "UPDATE geoq_outbox SET state = 'dead', last_error = ?2 WHERE hook = ?1 AND state = 'pending'")
+            try bury.bind(id, at: 1)
+            try bury.bind(reason, at: 2)
+            try bury.run()
+        }
+    }
+
+    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
+    public func dueHooks(now: Date, limit: Int) throws(StoreError) -> [Int64] {
+        let stmt = try connection.prepare(
+            """
+            SELECT hook FROM geoq_outbox WHERE state = 'pending' AND next_attempt <= ?1
+            GROUP BY hook ORDER BY min(next_attempt) LIMIT ?2
+            """)
+        try stmt.bind(now.timeIntervalSince1970, at: 1)
+        try stmt.bind(Int64(limit), at: 2)
+        var hooks: [Int64] = []
+        while try stmt.step() { hooks.append(stmt.int64(at: 0)) }
+        return hooks
+    }
+
+    /// Makes dead, with `reason`, each hook's oldest pending deliveries beyond its newest `keep`
+    /// (a receiver down for long must not grow the outbox without end). Returns how many.
+    public func trimPending(keep: Int, reason: String) throws(StoreError) -> Int {
+        // Counted first through the pending index: the ranking scan runs only when some hook can be over.
+        guard try connection.scalarInt("SELECT count(*) FROM geoq_outbox WHERE state = 'pending'") ?? 0 > keep else {
+            return 0
+        }
+        let stmt = try connection.prepare(
+            """
+            UPDATE geoq_outbox SET state = 'dead', last_error = ?2 WHERE id IN (
+              SELECT id FROM (
+                SELECT id, row_number() OVER (PARTITION BY hook ORDER BY event DESC) AS newer
+                FROM geoq_outbox WHERE state = 'pending')
+              WHERE newer > ?1)
+            """)
+        try stmt.bind(Int64(keep), at: 1)
+        try stmt.bind(reason, at: 2)
+        try stmt.run()
+        return Int(try connection.scalarInt("SELECT changes()") ?? 0)
+    }
+
+    /// Holds every pending delivery of `hook` until `until` at least (its receiver asked to wait).
+    public func postpone(hook: Int64, until: Date) throws(StoreError) {
+        let stmt = try connection.prepare(
+            "UPDATE geoq_outbox SET next_attempt = max(next_attempt, ?2) WHERE hook = ?1 AND state = 'pending'")
+        try stmt.bind(hook, at: 1)
+        try stmt.bind(until.timeIntervalSince1970, at: 2)
+        try stmt.run()
+    }
+
+    /// When the next pending delivery of any hook is due (nil when none is pending).
+    public func nextDue() throws(StoreError) -> Date? {
+        let stmt = try connection.prepare("SELECT min(next_attempt) FROM geoq_outbox WHERE state = 'pending'")
+        guard try stmt.step(), !stmt.isNull(at: 0) else { return nil }
+        return Date(timeIntervalSince1970: stmt.double(at: 0))
     }
 
     /// Deletes a hook of `tenant` (nil: of any tenant, the operator's view); its pending

@@ -38,7 +38,7 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        if options.only != "tracking", options.only != "import", options.only != "timezones" {
+        if options.only != "tracking", options.only != "import", options.only != "timezones", options.only != "hooks" {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
@@ -60,6 +60,9 @@ struct GeoqBench {
         // The time zones' 226 MB GeoJSON is too slow to read in the debug build of the smoke run.
         if (options.only == nil && !options.smoke) || options.only == "timezones" {
             try TimezoneBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
+        }
+        if options.only == nil || options.only == "hooks" {
+            try HookBenchmark.run(options: options, progress: progress)
         }
         if options.only == nil || options.only == "incidents" {
             try IncidentBenchmark.run(
