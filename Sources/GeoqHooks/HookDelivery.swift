@@ -41,6 +41,9 @@ public final class HookDelivery: Sendable {
     let client = WebhookClient()
     /// The hooks a worker is serving now.
     private let busy = Mutex(Set<Int64>())
+    /// Taken around each use of a GeoPackage store: its writers queue here rather than in
+    /// SQLite's busy handler, whose sleeps (and 5 s limit) many workers at once ran into.
+    private let storeTurn = Mutex(())
 
     public init(
         store: TrackingStore, options: DeliveryOptions = DeliveryOptions(), metrics: HookMetrics = HookMetrics(),
@@ -67,9 +70,11 @@ public final class HookDelivery: Sendable {
                 do {
                     if ContinuousClock.now - trimmed >= options.sweepInterval {
                         trimmed = .now
-                        let dropped = try store.trimPending(
-                            keep: options.maxPendingPerHook,
-                            reason: "given up unsent: the hook had more than \(options.maxPendingPerHook) pending")
+                        let dropped = try inStore {
+                            try store.trimPending(
+                                keep: options.maxPendingPerHook,
+                                reason: "given up unsent: the hook had more than \(options.maxPendingPerHook) pending")
+                        }
                         if dropped > 0 {
                             metrics.record(.dropped, count: dropped)
                             logger.warning("\(dropped) deliveries given up: their hooks had too many pending")
@@ -77,12 +82,14 @@ public final class HookDelivery: Sendable {
                     }
                     let free = options.concurrency - busy.withLock { $0.count }
                     if free > 0 {
-                        let due = try store.dueHooks(now: Date(), limit: free + busy.withLock { $0.count })
+                        let due = try inStore {
+                            try store.dueHooks(now: Date(), limit: free + busy.withLock { $0.count })
+                        }
                         let hooks =
                             due.isEmpty
                             ? [:]
                             : try Dictionary(
-                                store.hooks(tenant: nil).map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                                inStore { try store.hooks(tenant: nil) }.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
                         for id in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
                             guard let hook = hooks[id], busy.withLock({ $0.insert(id).inserted }) else { continue }
                             group.addTask {
@@ -93,7 +100,7 @@ public final class HookDelivery: Sendable {
                             }
                         }
                     }
-                    if let next = try store.nextDue() {
+                    if let next = try inStore({ try store.nextDue() }) {
                         wait = min(wait, .seconds(max(0.001, next.timeIntervalSinceNow)))
                     }
                 } catch {
@@ -104,6 +111,13 @@ public final class HookDelivery: Sendable {
         }
     }
 
+    /// `body` on the store: one at a time on a GeoPackage (one file, one writer), as it comes on
+    /// PostgreSQL.
+    private func inStore<T>(_ body: () throws -> T) throws -> T {
+        if store.isShared { return try body() }
+        return try storeTurn.withLock { _ in try body() }
+    }
+
     /// One hook's worker: delivers what is due of it, in order, until nothing is (or the task is
     /// cancelled).
     func serve(_ hook: Hook) async {
@@ -111,7 +125,9 @@ public final class HookDelivery: Sendable {
         do {
             while !Task.isCancelled {
                 let limit = options.claimSize(shared: store.isShared)
-                let due = try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
+                let due = try inStore {
+                    try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
+                }
                 for entry in due {
                     if Task.isCancelled { return }
                     guard try await deliver(entry, to: hook, random: &random) else { return }
@@ -136,21 +152,21 @@ public final class HookDelivery: Sendable {
         let outcome = await post(entry, to: hook)
         switch outcome {
         case .delivered:
-            try store.markDelivered(entry.id, attempts: attempts)
+            try inStore { try store.markDelivered(entry.id, attempts: attempts) }
             metrics.record(.delivered)
         case .refused(let reason):
-            try store.markDead(entry.id, attempts: attempts, error: reason)
+            try inStore { try store.markDead(entry.id, attempts: attempts, error: reason) }
             metrics.record(.dead)
             logger.warning("hook \(hook.id): event \(entry.sequence) not sent: \(reason)")
         case .gone:
             let reason = "the receiver answered 410 Gone: the hook is disabled"
-            try store.markDead(entry.id, attempts: attempts, error: reason)
-            try store.disableHook(id: hook.id, reason: reason)
+            try inStore { try store.markDead(entry.id, attempts: attempts, error: reason) }
+            try inStore { try store.disableHook(id: hook.id, reason: reason) }
             metrics.record(.dead)
             logger.warning("hook \(hook.id): \(reason)")
             return false
         case .failed(let failure, _) where attempts >= options.maxAttempts:
-            try store.markDead(entry.id, attempts: attempts, error: failure)
+            try inStore { try store.markDead(entry.id, attempts: attempts, error: failure) }
             metrics.record(.dead)
             logger.warning(
                 "hook \(hook.id): event \(entry.sequence) given up after \(attempts) attempts",
@@ -161,10 +177,10 @@ public final class HookDelivery: Sendable {
             // nothing more meanwhile: the hook's later deliveries wait with it.
             let wait = retryAfter.map { min(max($0, backoff), options.backoffCap.seconds) } ?? backoff
             let next = Date().addingTimeInterval(wait)
-            try store.markFailed(entry.id, attempts: attempts, nextAttempt: next, error: failure)
+            try inStore { try store.markFailed(entry.id, attempts: attempts, nextAttempt: next, error: failure) }
             metrics.record(.retried)
             if retryAfter != nil {
-                try store.postpone(hook: hook.id, until: next)
+                try inStore { try store.postpone(hook: hook.id, until: next) }
                 return false
             }
         }
