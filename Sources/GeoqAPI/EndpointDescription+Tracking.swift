@@ -21,7 +21,9 @@ extension EndpointDescription {
                 + "ranges are refused (422) unless the operator allows them, here and again before each delivery. "
                 + "layer: only events of this layer; events: only these kinds. Each delivery is a POST of the "
                 + "event JSON with Idempotency-Key \"<hook id>-<event sequence>\", retried with exponential backoff "
-                + "and full jitter until a 2xx, else a dead letter; a redirect is a failed try, never followed.",
+                + "and full jitter until a 2xx, else a dead letter; a redirect is a failed try, never followed. "
+                + "Send an Idempotency-Key header (1 to 255 characters) to retry safely: the same key answers the "
+                + "hook it made (200, Idempotent-Replayed: true), or 422 when it came with another body.",
             examples: [
                 (
                     "application/json",

@@ -130,7 +130,19 @@ public struct TrackingStore: Sendable {
         tenant: String, url: String, layer: String? = nil, events: [String]? = nil, secret: String = Hook.newSecret(),
         now: Date = Date()
     ) throws -> Hook {
-        try tables().addHook(tenant: tenant, url: url, layer: layer, events: events, secret: secret, now: now)
+        try tables().addHook(
+            tenant: tenant, url: url, layer: layer, events: events, secret: secret, idempotencyKey: nil, now: now
+        ).hook
+    }
+
+    /// Adds a hook of `tenant` unless its `idempotencyKey` made one before: then that hook comes
+    /// back, `replayed`, and nothing is added (a client's retry of `POST /v1/hooks`).
+    public func addHook(
+        tenant: String, url: String, layer: String?, events: [String]?, idempotencyKey: String, now: Date = Date()
+    ) throws -> (hook: Hook, replayed: Bool) {
+        try tables().addHook(
+            tenant: tenant, url: url, layer: layer, events: events, secret: Hook.newSecret(),
+            idempotencyKey: idempotencyKey, now: now)
     }
 
     /// Gives hook `id` of `tenant` (nil: of any) a new secret; the one it had goes on signing

@@ -5,21 +5,36 @@ import PostgresNIO
 /// Hooks and the outbox in PostgreSQL: the same operations as the GeoPackage's, plus the claim
 /// with a lease through which several replicas share the deliveries.
 extension PostgresTracking {
-    /// Adds a hook, signing with `secret`; it receives the events committed from now on.
+    /// Adds a hook, signing with `secret`; it receives the events committed from now on. With an
+    /// `idempotencyKey` the tenant used before, the hook made then comes back, `replayed`.
     public func addHook(
-        tenant: String, url: String, layer: String?, events: [String]?, secret: String, now: Date = Date()
-    ) throws -> Hook {
+        tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
+        now: Date = Date()
+    ) throws -> (hook: Hook, replayed: Bool) {
         try withConnection { db in
+            // The unique index on (tenant, idempotency_key) decides a race of two retries.
             let rows = try db.query(
                 """
-                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created, secret)
-                VALUES (\(tenant), \(url), \(layer), \(events), \(now), \(secret)) RETURNING id
+                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created, secret, idempotency_key)
+                VALUES (\(tenant), \(url), \(layer), \(events), \(now), \(secret), \(idempotencyKey))
+                ON CONFLICT (tenant, idempotency_key) DO NOTHING RETURNING id
                 """)
-            guard let id = try rows.first?.decode(Int64.self) else {
+            if let id = try rows.first?.decode(Int64.self) {
+                let hook = Hook(
+                    id: id, tenant: tenant, url: url, layer: layer, events: events, created: now, secret: secret,
+                    idempotencyKey: idempotencyKey)
+                return (hook, false)
+            }
+            let earlier = try db.query(
+                """
+                SELECT id FROM \(unescaped: hooksTable) WHERE tenant = \(tenant) AND idempotency_key = \(idempotencyKey)
+                """
+            ).first?.decode(Int64.self)
+            guard let earlier, let hook = try readHooks(on: db).first(where: { $0.id == earlier }) else {
                 throw PostGISError.queryFailed(
                     address: address.description, sqlState: "02000", message: "INSERT of a hook returned no id")
             }
-            return Hook(id: id, tenant: tenant, url: url, layer: layer, events: events, created: now, secret: secret)
+            return (hook, true)
         }
     }
 
@@ -46,15 +61,16 @@ extension PostgresTracking {
     func readHooks(on db: PGConnection) throws -> [Hook] {
         try db.query(
             """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
+              idempotency_key
             FROM \(unescaped: hooksTable) ORDER BY id
             """
         ).map {
-            let (id, tenant, url, layer, events, created, secret, previous, expires, disabled) = try $0.decode(
-                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?).self)
+            let (id, tenant, url, layer, events, created, secret, previous, expires, disabled, key) = try $0.decode(
+                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?, String?).self)
             return Hook(
                 id: id, tenant: tenant, url: url, layer: layer, events: events, created: created, secret: secret ?? "",
-                previousSecret: previous, previousSecretExpires: expires, disabled: disabled)
+                previousSecret: previous, previousSecretExpires: expires, disabled: disabled, idempotencyKey: key)
         }
     }
 

@@ -121,7 +121,12 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 ALTER TABLE \(hooksTable) ADD COLUMN IF NOT EXISTS secret text,
                   ADD COLUMN IF NOT EXISTS previous_secret text,
                   ADD COLUMN IF NOT EXISTS previous_secret_expires timestamptz,
-                  ADD COLUMN IF NOT EXISTS disabled timestamptz
+                  ADD COLUMN IF NOT EXISTS disabled timestamptz,
+                  ADD COLUMN IF NOT EXISTS idempotency_key text
+                """,
+                """
+                CREATE UNIQUE INDEX IF NOT EXISTS geoq_hooks_idempotency
+                  ON \(hooksTable) (tenant, idempotency_key)
                 """,
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_pending ON \(outboxTable) (state, next_attempt)",
                 """

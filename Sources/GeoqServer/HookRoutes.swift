@@ -21,8 +21,17 @@ enum HookRoutes {
             }
             let layers = Set(state.data?.layers.map(\.name) ?? [])
             if let problem = asked.problem(layers: layers) { throw badRequest("\(problem.field): \(problem.message)") }
+            let key = request.headers[.init("Idempotency-Key")!]
+            if let key, !(1...255).contains(key.utf8.count) {
+                throw badRequest("Idempotency-Key must be 1 to 255 characters")
+            }
+            let existing = try store.hooks(tenant: tenant)
+            // A retry of a request that made a hook gets it back, whatever changed since (the cap).
+            if let key, let earlier = existing.first(where: { $0.idempotencyKey == key }) {
+                return try replay(earlier, of: asked)
+            }
             let most = tracking.limits.maxHooksPerTenant
-            if try store.hooks(tenant: tenant).count >= most {
+            if existing.count >= most {
                 throw Problem.overLimit(
                     "url",
                     LocalizedText(
@@ -35,9 +44,19 @@ enum HookRoutes {
             case .refused(let rule): throw destinationRefused(rule)
             case .unresolved(let why): throw destinationRefused(why)
             }
-            let hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
+            let hook: Hook
+            if let key {
+                let added = try store.addHook(
+                    tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events, idempotencyKey: key)
+                // Two retries at once: the one that lost the race answers as a replay.
+                if added.replayed { return try replay(added.hook, of: asked) }
+                hook = added.hook
+            } else {
+                hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
+            }
             tracking.delivery.wake()
-            // The secret is shown here and at a rotation only: listing never shows it.
+            // The secret is shown here and at a rotation only (and to a retry of the request that
+            // made it, which may never have seen the first answer): listing never shows it.
             var object = hookObject(hook)
             object["secret"] = hook.secret
             return try json(object, status: .created)
@@ -86,6 +105,21 @@ enum HookRoutes {
             }
             return try json(["events": events, "next": records.last?.sequence ?? since])
         }
+    }
+
+    /// The answer to a retry of the request that made `hook` (its secret included: the first
+    /// answer may never have arrived), or 422 when the key came with another request.
+    static func replay(_ hook: Hook, of asked: HookRequest) throws -> Response {
+        guard hook.url == asked.url, hook.layer == asked.layer, hook.events == asked.events else {
+            throw Problem(
+                type: "/problems/idempotency-key-reused", title: "Idempotency-Key reused", status: 422,
+                detail: "this Idempotency-Key made hook \(hook.id) for another request; use a new key")
+        }
+        var object = hookObject(hook)
+        object["secret"] = hook.secret
+        var response = try json(object, status: .ok)
+        response.headers[.init("Idempotent-Replayed")!] = "true"
+        return response
     }
 
     static func hookObject(_ hook: Hook) -> [String: Any] {

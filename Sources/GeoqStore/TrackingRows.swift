@@ -70,12 +70,16 @@ public struct Hook: Sendable, Hashable {
     public var previousSecretExpires: Date?
     /// When its receiver answered 410 Gone: it gets no more events (delete it, or add it again).
     public var disabled: Date?
+    /// The `Idempotency-Key` of the request that made it: a retry gets this hook back.
+    public var idempotencyKey: String?
 
     public init(
         id: Int64, tenant: String, url: String, layer: String?, events: [String]?, created: Date, secret: String,
-        previousSecret: String? = nil, previousSecretExpires: Date? = nil, disabled: Date? = nil
+        previousSecret: String? = nil, previousSecretExpires: Date? = nil, disabled: Date? = nil,
+        idempotencyKey: String? = nil
     ) {
         self.disabled = disabled
+        self.idempotencyKey = idempotencyKey
         self.id = id
         self.tenant = tenant
         self.url = url

@@ -12,8 +12,10 @@ public protocol TrackingTableAccess {
     func tracks(tenant: String?, device: String?, layer: String?, updatedSince: Date?) throws -> [TrackRow]
     func deviceCount(tenant: String) throws -> Int
     func events(tenant: String?, device: String?, since: Int64, limit: Int) throws -> [EventRecord]
-    func addHook(tenant: String, url: String, layer: String?, events: [String]?, secret: String, now: Date) throws
-        -> Hook
+    func addHook(
+        tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
+        now: Date
+    ) throws -> (hook: Hook, replayed: Bool)
     func hooks(tenant: String?) throws -> [Hook]
     func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date) throws -> Hook?
     func deleteHook(tenant: String?, id: Int64) throws -> Bool

@@ -46,7 +46,8 @@ public final class TrackingTables {
         CREATE TABLE IF NOT EXISTS geoq_hooks (
           id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT, events TEXT,
           created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default', secret TEXT,
-          previous_secret TEXT, previous_secret_expires REAL, disabled REAL);
+          previous_secret TEXT, previous_secret_expires REAL, disabled REAL, idempotency_key TEXT);
+        CREATE UNIQUE INDEX IF NOT EXISTS geoq_hooks_idempotency ON geoq_hooks (tenant, idempotency_key);
         CREATE TABLE IF NOT EXISTS geoq_outbox (
           id INTEGER PRIMARY KEY, hook INTEGER NOT NULL,
           event INTEGER NOT NULL REFERENCES geoq_events(sequence),
@@ -91,8 +92,9 @@ public final class TrackingTables {
         where try hasColumn("geoq_hooks", column) == false {
             try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
         }
-        if try hasColumn("geoq_hooks", "disabled") == false {
-            try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN disabled REAL")
+        for (column, type) in [("disabled", "REAL"), ("idempotency_key", "TEXT")]
+        where try hasColumn("geoq_hooks", column) == false {
+            try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
         }
         let ids = try connection.prepare("SELECT id FROM geoq_hooks WHERE secret IS NULL")
         var unsigned: [Int64] = []
@@ -121,7 +123,7 @@ public final class TrackingTables {
     /// older change came before it). One question, as every call of the tracking store opens
     /// its tables.
     private func needsMigration() throws(StoreError) -> Bool {
-        try hasColumn("geoq_hooks", "disabled") == false
+        try hasColumn("geoq_hooks", "idempotency_key") == false
     }
 
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
@@ -253,22 +255,43 @@ public final class TrackingTables {
     }
 
     /// Adds a hook of `tenant`, signing with `secret`; it receives the tenant's events committed
-    /// from now on.
+    /// from now on. With an `idempotencyKey` the tenant used before, nothing is added: the hook
+    /// made then comes back, `replayed` (a client's retry makes one hook).
     public func addHook(
-        tenant: String, url: String, layer: String?, events: [String]?, secret: String, now: Date = Date()
-    ) throws(StoreError) -> Hook {
+        tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
+        now: Date = Date()
+    ) throws(StoreError) -> (hook: Hook, replayed: Bool) {
+        // The unique index on (tenant, idempotency_key) decides a race of two retries.
         let stmt = try connection.prepare(
-            "INSERT INTO geoq_hooks (tenant, url, layer, events, created, secret) VALUES (?, ?, ?, ?, ?, ?)")
+            """
+            INSERT INTO geoq_hooks (tenant, url, layer, events, created, secret, idempotency_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, idempotency_key) DO NOTHING
+            """)
         try stmt.bind(tenant, at: 1)
         try stmt.bind(url, at: 2)
         try stmt.bind(layer, at: 3)
         try stmt.bind(events?.joined(separator: ","), at: 4)
         try stmt.bind(now.timeIntervalSince1970, at: 5)
         try stmt.bind(secret, at: 6)
+        try stmt.bind(idempotencyKey, at: 7)
         try stmt.run()
-        return Hook(
-            id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now,
-            secret: secret)
+        if try connection.scalarInt("SELECT changes()") == 1 {
+            let hook = Hook(
+                id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now,
+                secret: secret, idempotencyKey: idempotencyKey)
+            return (hook, false)
+        }
+        let earlier = try connection.prepare("SELECT id FROM geoq_hooks WHERE tenant = ? AND idempotency_key = ?")
+        try earlier.bind(tenant, at: 1)
+        try earlier.bind(idempotencyKey, at: 2)
+        guard try earlier.step() else {
+            throw StoreError(.storeUnreadable, "a hook's idempotency key was taken and its hook is gone")
+        }
+        let id = earlier.int64(at: 0)
+        guard let hook = try readHooks().first(where: { $0.id == id }) else {
+            throw StoreError(.storeUnreadable, "a hook's idempotency key was taken and its hook is gone")
+        }
+        return (hook, true)
     }
 
     /// `tenant`'s hooks by id; with `tenant` nil, every tenant's (the delivery's and the
@@ -299,7 +322,8 @@ public final class TrackingTables {
     private func readHooks() throws(StoreError) -> [Hook] {
         let stmt = try connection.prepare(
             """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled
+            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
+              idempotency_key
             FROM geoq_hooks ORDER BY id
             """)
         var hooks: [Hook] = []
@@ -311,7 +335,8 @@ public final class TrackingTables {
                     created: Date(timeIntervalSince1970: stmt.double(at: 5)), secret: stmt.text(at: 6) ?? "",
                     previousSecret: stmt.text(at: 7),
                     previousSecretExpires: stmt.isNull(at: 8) ? nil : Date(timeIntervalSince1970: stmt.double(at: 8)),
-                    disabled: stmt.isNull(at: 9) ? nil : Date(timeIntervalSince1970: stmt.double(at: 9))))
+                    disabled: stmt.isNull(at: 9) ? nil : Date(timeIntervalSince1970: stmt.double(at: 9)),
+                    idempotencyKey: stmt.text(at: 10)))
         }
         return hooks
     }

@@ -125,6 +125,32 @@ import Testing
         #expect(found == (try store.tracks(tenant: "acme", device: "car-1")))
     }
 
+    /// A hook made with an idempotency key comes back, not twice, when the key comes again;
+    /// another tenant's same key is its own; a disabled hook gets no more deliveries.
+    @Test(arguments: Backend.available) func hooksByIdempotencyKeyAndDisabled(_ backend: Backend) throws {
+        let store = try store(backend)
+        let first = try store.addHook(
+            tenant: "acme", url: "http://127.0.0.1:9/h", layer: nil, events: nil, idempotencyKey: "k1")
+        let again = try store.addHook(
+            tenant: "acme", url: "http://127.0.0.1:9/h", layer: nil, events: nil, idempotencyKey: "k1")
+        let theirs = try store.addHook(
+            tenant: "other", url: "http://127.0.0.1:9/h", layer: nil, events: nil, idempotencyKey: "k1")
+        #expect(!first.replayed && again.replayed && again.hook.id == first.hook.id)
+        #expect(again.hook.secret == first.hook.secret && again.hook.idempotencyKey == "k1")
+        #expect(!theirs.replayed && theirs.hook.id != first.hook.id)
+        #expect(try store.hooks(tenant: nil).count == 2)
+        try store.disableHook(id: first.hook.id, reason: "gone")
+        try store.commit(
+            tracks: [],
+            events: [
+                StoredEvent(
+                    tenant: "acme", device: "car-1", layer: "pamplona-sectors", kind: "enter",
+                    body: Data("{}".utf8))
+            ])
+        #expect(try store.outbox(hook: first.hook.id).isEmpty)
+        #expect(try store.hooks(tenant: "acme").first?.disabled != nil)
+    }
+
     @Test(arguments: Backend.available) func aFailingCommitLeavesNothing(_ backend: Backend) throws {
         let store = try store(backend)
         let hook = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h")

@@ -167,3 +167,57 @@ import Testing
         #expect(try fixture.store.hooks(tenant: "acme").count == 2)
     }
 }
+
+/// `POST /v1/hooks` with an Idempotency-Key: a client's retry gets the one hook made (its secret
+/// too), the key reused for another request is refused, and another tenant's same key is its own.
+@Suite struct HookIdempotencyTests {
+    @Test func aRetryWithTheSameKeyMakesOneHook() async throws {
+        let fixture = TrackingFixture(limits: TrackingLimits(maxHooksPerTenant: 1))
+        let acme = try fixture.key("acme", [.hooks])
+        let other = try fixture.key("other", [.hooks])
+        let app = Application(router: Routes.router(state: ServiceState(), tracking: fixture.tracking))
+        try await app.test(.router) { client in
+            func post(_ credential: String, _ body: String, key: String) async throws -> (Int, [String: Any], String?) {
+                var headers = TrackingFixture.bearer(credential, TrackingFixture.json)
+                headers[HTTPField.Name("Idempotency-Key")!] = key
+                return try await client.execute(
+                    uri: "/v1/hooks", method: .post, headers: headers, body: ByteBuffer(string: body)
+                ) { response in
+                    let object =
+                        (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]) ?? [:]
+                    return (Int(response.status.code), object, response.headers[HTTPField.Name("Idempotent-Replayed")!])
+                }
+            }
+            let body = #"{"url":"http://127.0.0.1:9/h"}"#
+            let first = try await post(acme, body, key: "retry-1")
+            #expect(first.0 == 201 && first.2 == nil)
+            // The retry, after the tenant reached its cap of one hook: the same hook, not a refusal.
+            let again = try await post(acme, body, key: "retry-1")
+            #expect(again.0 == 200 && again.2 == "true")
+            #expect(again.1["id"] as? Int == first.1["id"] as? Int)
+            #expect(again.1["secret"] as? String == first.1["secret"] as? String)
+            #expect(try fixture.store.hooks(tenant: "acme").count == 1)
+            // The same key with another body: refused, nothing made.
+            let reused = try await post(acme, #"{"url":"http://127.0.0.1:9/other"}"#, key: "retry-1")
+            #expect(reused.0 == 422 && reused.1["type"] as? String == "/problems/idempotency-key-reused")
+            // Another tenant's same key is its own request.
+            let theirs = try await post(other, body, key: "retry-1")
+            #expect(theirs.0 == 201 && theirs.1["id"] as? Int != first.1["id"] as? Int)
+            #expect(try fixture.store.hooks(tenant: nil).count == 2)
+            let tooLong = try await post(acme, body, key: String(repeating: "k", count: 256))
+            #expect(tooLong.0 == 400)
+        }
+    }
+
+    /// Two requests with one key at once through the store: one hook, the other a replay.
+    @Test func theStoreDecidesARaceOfTwoRetries() throws {
+        let fixture = TrackingFixture()
+        let first = try fixture.store.addHook(
+            tenant: "acme", url: "http://127.0.0.1:9/h", layer: nil, events: nil, idempotencyKey: "k")
+        let second = try fixture.store.addHook(
+            tenant: "acme", url: "http://127.0.0.1:9/h", layer: nil, events: nil, idempotencyKey: "k")
+        #expect(!first.replayed && second.replayed && second.hook.id == first.hook.id)
+        #expect(second.hook.secret == first.hook.secret)
+        #expect(try fixture.store.hooks(tenant: "acme").count == 1)
+    }
+}
