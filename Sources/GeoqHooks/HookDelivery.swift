@@ -41,9 +41,10 @@ public final class HookDelivery: Sendable {
     let client = WebhookClient()
     /// The hooks a worker is serving now.
     private let busy = Mutex(Set<Int64>())
-    /// Taken around each use of a GeoPackage store: its writers queue here rather than in
-    /// SQLite's busy handler, whose sleeps (and 5 s limit) many workers at once ran into.
-    private let storeTurn = Mutex(())
+    /// One store call at a time on a GeoPackage.
+    private let turns: StoreTurns
+    /// Where the workers' outcomes are written, in groups.
+    private let recorder: OutcomeRecorder
 
     public init(
         store: TrackingStore, options: DeliveryOptions = DeliveryOptions(), metrics: HookMetrics = HookMetrics(),
@@ -54,6 +55,9 @@ public final class HookDelivery: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.resolver = resolver
+        let turns = StoreTurns(store)
+        self.turns = turns
+        recorder = OutcomeRecorder { outcomes in try turns.run { try store.record(outcomes) } }
     }
 
     /// Tells the scheduler that events were committed.
@@ -111,12 +115,8 @@ public final class HookDelivery: Sendable {
         }
     }
 
-    /// `body` on the store: one at a time on a GeoPackage (one file, one writer), as it comes on
-    /// PostgreSQL.
-    private func inStore<T>(_ body: () throws -> T) throws -> T {
-        if store.isShared { return try body() }
-        return try storeTurn.withLock { _ in try body() }
-    }
+    /// `body` on the store, in turn with the other workers' (see ``StoreTurns``).
+    private func inStore<T>(_ body: () throws -> T) throws -> T { try turns.run(body) }
 
     /// One hook's worker: delivers what is due of it, in order, until nothing is (or the task is
     /// cancelled).
@@ -152,10 +152,10 @@ public final class HookDelivery: Sendable {
         let outcome = await post(entry, to: hook)
         switch outcome {
         case .delivered:
-            try inStore { try store.markDelivered(entry.id, attempts: attempts) }
+            try await recorder.record(.delivered(id: entry.id, attempts: attempts, at: Date()))
             metrics.record(.delivered)
         case .refused(let reason):
-            try inStore { try store.markDead(entry.id, attempts: attempts, error: reason) }
+            try await recorder.record(.dead(id: entry.id, attempts: attempts, error: reason))
             metrics.record(.dead)
             logger.warning("hook \(hook.id): event \(entry.sequence) not sent: \(reason)")
         case .gone:
@@ -166,7 +166,7 @@ public final class HookDelivery: Sendable {
             logger.warning("hook \(hook.id): \(reason)")
             return false
         case .failed(let failure, _) where attempts >= options.maxAttempts:
-            try inStore { try store.markDead(entry.id, attempts: attempts, error: failure) }
+            try await recorder.record(.dead(id: entry.id, attempts: attempts, error: failure))
             metrics.record(.dead)
             logger.warning(
                 "hook \(hook.id): event \(entry.sequence) given up after \(attempts) attempts",
@@ -177,7 +177,7 @@ public final class HookDelivery: Sendable {
             // nothing more meanwhile: the hook's later deliveries wait with it.
             let wait = retryAfter.map { min(max($0, backoff), options.backoffCap.seconds) } ?? backoff
             let next = Date().addingTimeInterval(wait)
-            try inStore { try store.markFailed(entry.id, attempts: attempts, nextAttempt: next, error: failure) }
+            try await recorder.record(.failed(id: entry.id, attempts: attempts, nextAttempt: next, error: failure))
             metrics.record(.retried)
             if retryAfter != nil {
                 try inStore { try store.postpone(hook: hook.id, until: next) }

@@ -243,5 +243,8 @@ public struct TrackingStore: Sendable {
         try tables().markDead(id, attempts: attempts, error: error)
     }
 
+    /// Records `outcomes` in one transaction (one commit for them all).
+    public func record(_ outcomes: [OutboxOutcome]) throws { try tables().record(outcomes) }
+
     public func stats() throws -> OutboxStats { try tables().stats() }
 }

@@ -232,37 +232,47 @@ extension PostgresTracking {
         }
     }
 
+    /// Records `outcomes` in one transaction.
+    public func record(_ outcomes: [OutboxOutcome]) throws {
+        try inTransaction { db in
+            for outcome in outcomes {
+                switch outcome {
+                case .delivered(let id, let attempts, let at):
+                    try db.query(
+                        """
+                        UPDATE \(unescaped: outboxTable) SET state = 'delivered', attempts = \(Int32(attempts)),
+                          delivered = \(at), last_error = NULL WHERE id = \(id)
+                        """)
+                case .failed(let id, let attempts, let next, let error):
+                    try db.query(
+                        """
+                        UPDATE \(unescaped: outboxTable) SET attempts = \(Int32(attempts)), next_attempt = \(next),
+                          last_error = \(error) WHERE id = \(id) AND state = 'pending'
+                        """)
+                case .dead(let id, let attempts, let error):
+                    try db.query(
+                        """
+                        UPDATE \(unescaped: outboxTable) SET state = 'dead', attempts = \(Int32(attempts)),
+                          last_error = \(error) WHERE id = \(id)
+                        """)
+                }
+            }
+        }
+    }
+
     /// Records a delivery accepted by the receiver.
     public func markDelivered(_ id: Int64, attempts: Int, at now: Date = Date()) throws {
-        try withConnection { db in
-            try db.query(
-                """
-                UPDATE \(unescaped: outboxTable) SET state = 'delivered', attempts = \(Int32(attempts)),
-                  delivered = \(now), last_error = NULL WHERE id = \(id)
-                """)
-        }
+        try record([.delivered(id: id, attempts: attempts, at: now)])
     }
 
     /// Records a failed attempt; the delivery stays pending until `nextAttempt`.
     public func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws {
-        try withConnection { db in
-            try db.query(
-                """
-                UPDATE \(unescaped: outboxTable) SET attempts = \(Int32(attempts)), next_attempt = \(nextAttempt),
-                  last_error = \(error) WHERE id = \(id) AND state = 'pending'
-                """)
-        }
+        try record([.failed(id: id, attempts: attempts, nextAttempt: nextAttempt, error: error)])
     }
 
-    /// Records a delivery given up (dead letter) after its last failed attempt.
+    /// Records a delivery given up (dead letter).
     public func markDead(_ id: Int64, attempts: Int, error: String) throws {
-        try withConnection { db in
-            try db.query(
-                """
-                UPDATE \(unescaped: outboxTable) SET state = 'dead', attempts = \(Int32(attempts)),
-                  last_error = \(error) WHERE id = \(id)
-                """)
-        }
+        try record([.dead(id: id, attempts: attempts, error: error)])
     }
 
     /// Pending, delivered and dead counts and the oldest pending event's commit time.

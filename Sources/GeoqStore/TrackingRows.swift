@@ -222,3 +222,13 @@ public enum TrackingLimitError: Error, Sendable, Hashable {
     /// The batch would give `tenant` more than `limit` devices.
     case tooManyDevices(tenant: String, limit: Int)
 }
+
+/// What became of one try of a delivery, as the outbox records it.
+public enum OutboxOutcome: Sendable, Hashable {
+    /// The receiver took it.
+    case delivered(id: Int64, attempts: Int, at: Date)
+    /// It failed; it stays pending until `nextAttempt`.
+    case failed(id: Int64, attempts: Int, nextAttempt: Date, error: String)
+    /// It is given up (a dead letter).
+    case dead(id: Int64, attempts: Int, error: String)
+}

@@ -30,6 +30,7 @@ public protocol TrackingTableAccess {
     func markDelivered(_ id: Int64, attempts: Int, at now: Date) throws
     func markFailed(_ id: Int64, attempts: Int, nextAttempt: Date, error: String) throws
     func markDead(_ id: Int64, attempts: Int, error: String) throws
+    func record(_ outcomes: [OutboxOutcome]) throws
     func stats() throws -> OutboxStats
     func erase(tenant: String, device: String) throws -> Erasure
     func purge(eventsBefore: Date?, tracksBefore: Date?, batch: Int) throws -> Purge

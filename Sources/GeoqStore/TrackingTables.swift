@@ -496,6 +496,20 @@ public final class TrackingTables {
             id: id, attempts: attempts, time: nil, error: error)
     }
 
+    /// Records `outcomes` in one transaction: one commit (one wait for the disk) for them all.
+    public func record(_ outcomes: [OutboxOutcome]) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            for outcome in outcomes {
+                switch outcome {
+                case .delivered(let id, let attempts, let at): try markDelivered(id, attempts: attempts, at: at)
+                case .failed(let id, let attempts, let next, let error):
+                    try markFailed(id, attempts: attempts, nextAttempt: next, error: error)
+                case .dead(let id, let attempts, let error): try markDead(id, attempts: attempts, error: error)
+                }
+            }
+        }
+    }
+
     private func update(_ sql: String, id: Int64, attempts: Int, time: Double?, error: String?) throws(StoreError) {
         let stmt = try connection.prepare(sql)
         try stmt.bind(id, at: 1)
