@@ -2,6 +2,7 @@ import Foundation
 import GeoqHooks
 import GeoqLayers
 import GeoqStore
+import GeoqTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
@@ -18,23 +19,10 @@ import Testing
         if let given = ProcessInfo.processInfo.environment["GEOQ_TEST_PYTHON"] { return given }
         let local = FileManager.default.currentDirectoryPath + "/.build-venv/bin/python"
         guard FileManager.default.isExecutableFile(atPath: local),
-            (try? run(local, ["-c", "import standardwebhooks"]))?.status == 0
+            (try? ExternalTool.run(local, ["-c", "import standardwebhooks"]))?.status == 0
         else { return nil }
         return local
     }()
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 
     /// One delivery as the receiver got it.
     struct Received: Sendable {
@@ -88,7 +76,7 @@ import Testing
         let input = folder.appendingPathComponent("cases.json")
         try Data(verifier.utf8).write(to: script)
         try JSONSerialization.data(withJSONObject: cases).write(to: input)
-        let (status, output) = try run(python, [script.path, input.path])
+        let (status, output) = try ExternalTool.run(python, [script.path, input.path])
         #expect(status == 0, "\(output)")
         return output.split(separator: "\n").map(String.init)
     }
