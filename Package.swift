@@ -167,8 +167,9 @@ let package = Package(
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
-        // another closes slow, idle and surplus connections. The map page's own files are its
-        // resources (Page/); Leaflet is served from where the system installed it.
+        // another closes slow, idle and surplus connections; swift-nio-ssl speaks TLS when asked.
+        // The map page's own files are its resources (Page/); Leaflet is served from where the
+        // system installed it.
         .target(
             name: "GeoqServer",
             dependencies: [
@@ -185,6 +186,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // The map page served at / (index.html, its script and style sheet).
             resources: [.copy("Page")]),
@@ -278,6 +280,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ], exclude: ["Golden"]),
         .testTarget(
