@@ -109,7 +109,8 @@ let package = Package(
         // The store in PostgreSQL/PostGIS, for many geoq processes over one database: the same
         // layers, incidents, device tracks and webhook outbox as the GeoPackage, geometry as WKB
         // in PostGIS columns, and LISTEN/NOTIFY for changes. postgres-nio behind a small
-        // blocking connection, so the store has one calling convention whichever backend it is.
+        // blocking connection, so the store has one calling convention whichever backend it is;
+        // TLS as libpq's sslmode and sslrootcert say (swift-nio-ssl).
         .target(
             name: "GeoqPostGIS",
             dependencies: [
@@ -117,6 +118,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -241,6 +243,9 @@ let package = Package(
             dependencies: [
                 "GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         .testTarget(
             name: "GeoqCLITests",

@@ -78,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
+              geoq serve --store 'postgresql://geoq@db:5432/city?sslmode=verify-full&sslrootcert=/etc/geoq/db-ca.pem'
               geoq serve --threads 1
               geoq serve --private-reads --page-key "$READ_KEY"
               geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
@@ -93,8 +94,8 @@ struct ServeCommand: AsyncParsableCommand {
                 'http://127.0.0.1:8080/v1/sector:batch'
 
             Exit status: 0 after a clean stop, 64 a store address or TLS file geoq cannot use, 66 missing data \
-            file or database, 69 a database without PostGIS, 70 the server failed, 77 the \
-            database refused the credentials.
+            file or database, 69 a database without PostGIS or not reachable with the TLS its sslmode asks \
+            for, 70 the server failed, 77 the database refused the credentials.
             """)
 
     @Option(name: .long, help: "Address to listen on (127.0.0.1: this machine only).")
