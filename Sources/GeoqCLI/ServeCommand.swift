@@ -78,7 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
-              geoq serve --store 'postgresql://geoq@db:5432/city?sslmode=verify-full&sslrootcert=/etc/geoq/db-ca.pem'
+              geoq serve --store \\
+                'postgresql://geoq@db/city?sslmode=verify-full&sslrootcert=/etc/db-ca.pem'
               geoq serve --threads 1
               geoq serve --private-reads --page-key "$READ_KEY"
               geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
