@@ -109,7 +109,8 @@ let package = Package(
         // The store in PostgreSQL/PostGIS, for many geoq processes over one database: the same
         // layers, incidents, device tracks and webhook outbox as the GeoPackage, geometry as WKB
         // in PostGIS columns, and LISTEN/NOTIFY for changes. postgres-nio behind a small
-        // blocking connection, so the store has one calling convention whichever backend it is.
+        // blocking connection, so the store has one calling convention whichever backend it is;
+        // TLS as libpq's sslmode and sslrootcert say (swift-nio-ssl).
         .target(
             name: "GeoqPostGIS",
             dependencies: [
@@ -117,6 +118,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -167,8 +169,9 @@ let package = Package(
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and
-        // another closes slow, idle and surplus connections. The map page's own files are its
-        // resources (Page/); Leaflet is served from where the system installed it.
+        // another closes slow, idle and surplus connections; swift-nio-ssl speaks TLS when asked.
+        // The map page's own files are its resources (Page/); Leaflet is served from where the
+        // system installed it.
         .target(
             name: "GeoqServer",
             dependencies: [
@@ -185,6 +188,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // The map page served at / (index.html, its script and style sheet).
             resources: [.copy("Page")]),
@@ -241,6 +245,9 @@ let package = Package(
             dependencies: [
                 "GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         .testTarget(
             name: "GeoqCLITests",
@@ -280,6 +287,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ], exclude: ["Golden"]),
         .testTarget(

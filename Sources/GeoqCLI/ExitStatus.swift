@@ -24,7 +24,8 @@ enum ExitStatus {
     /// A data file or the catalog is missing or unreadable.
     static let noInput: Int32 = 66
     /// A feed could not be downloaded (no connection, timeout, HTTP error, truncated body); the
-    /// PostgreSQL store cannot be reached, or its database lacks PostGIS.
+    /// PostgreSQL store cannot be reached (or not with the TLS its address asks for), or its
+    /// database lacks PostGIS.
     static let unavailable: Int32 = 69
     /// A bug in geoq.
     static let software: Int32 = 70
@@ -52,7 +53,7 @@ enum ExitStatus {
     static func of(_ error: PostGISError) -> Int32 {
         switch error {
         case .badAddress: usage
-        case .unreachable, .connectionLost, .noPostGIS: unavailable
+        case .unreachable, .connectionLost, .noPostGIS, .tlsRefused: unavailable
         case .credentialsRefused: noPermission
         case .noDatabase: noInput
         case .queryFailed: ioError

@@ -21,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
             (checked every 2 s, e.g. after `geoq import`), reloads: the new data is loaded and \
             indexed aside and swapped in at once; a failed reload keeps the old data.
 
+            HTTPS: with --tls-cert and --tls-key (PEM) the service speaks TLS 1.2 or 1.3 only. \
+            SIGHUP reads both files again: new connections get the new certificate, open ones \
+            keep theirs, and files that cannot be used are logged while the old certificate \
+            stays. docs/SECURITY.md says when nginx in front is the better choice.
+
             Replicas: with --store postgresql://user@host:port/db (or $GEOQ_STORE) the service \
             is one of many over a shared PostGIS store. It answers from its snapshot, LISTENs \
             for the store's change announcements and reloads the layers that changed; device \
@@ -73,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve
               geoq serve --port 9090 --store /var/lib/geoq/geoq.gpkg --log-requests
               geoq serve --port 8081 --store postgresql://geoq@db:5432/city
+              geoq serve --store \\
+                'postgresql://geoq@db/city?sslmode=verify-full&sslrootcert=/etc/db-ca.pem'
               geoq serve --threads 1
               geoq serve --private-reads --page-key "$READ_KEY"
               geoq serve --host 0.0.0.0 --allowed-host geoq.example.org --private-reads
@@ -80,13 +87,16 @@ struct ServeCommand: AsyncParsableCommand {
               geoq serve --assets /opt/leaflet       # Leaflet's files from another folder
               geoq serve --max-batch 50000 --max-body-bytes 16777216 --request-timeout 60
               geoq serve --header-timeout 10 --idle-timeout 30 --max-connections 2000
+              geoq serve --host 0.0.0.0 --port 8443 --allowed-host geoq.example.org \\
+                --tls-cert /etc/geoq/fullchain.pem --tls-key /etc/geoq/privkey.pem
               curl 'http://127.0.0.1:8080/v1/sector?lat=42.81&lon=-1.64'
+              curl 'https://geoq.example.org:8443/v1/sector?lat=42.81&lon=-1.64'
               curl -H 'Content-Type: application/x-ndjson' --data-binary @cars.ndjson \\
                 'http://127.0.0.1:8080/v1/sector:batch'
 
-            Exit status: 0 after a clean stop, 64 a store address geoq cannot use, 66 missing data \
-            file or database, 69 a database without PostGIS, 70 the server failed, 77 the \
-            database refused the credentials.
+            Exit status: 0 after a clean stop, 64 a store address or TLS file geoq cannot use, 66 missing data \
+            file or database, 69 a database without PostGIS or not reachable with the TLS its sslmode asks \
+            for, 70 the server failed, 77 the database refused the credentials.
             """)
 
     @Option(name: .long, help: "Address to listen on (127.0.0.1: this machine only).")
@@ -151,6 +161,8 @@ struct ServeCommand: AsyncParsableCommand {
         ))
     var maxConnections = ConnectionLimits.defaultMaxConnections
 
+    @OptionGroup(title: "HTTPS") var tls: ServeTLSOptions
+
     @OptionGroup(title: "Access and tracking limits") var access: ServeAccessOptions
 
     @OptionGroup(title: "Webhook destinations") var hookDestinations: HookDestinationOptions
@@ -195,12 +207,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let storeAddress = try StoreAddress.option(store, format: .text)
+        // Before the data, which takes a while to load: a wrong file is said at once.
+        let certificate = try serviceTLS()
         let locations = try ExitStatus.reporting(format: .text) { () throws(LayerError) in try DataLocations.resolve() }
         let chosen = storeAddress ?? locations.store
         let startup: Startup
         switch chosen {
-        case .geoPackage(let file): startup = try startFromFile(file, store: chosen)
-        case .postgreSQL(let address): startup = try startReplica(of: address, store: chosen)
+        case .geoPackage(let file): startup = try startFromFile(file, store: chosen, certificate: certificate)
+        case .postgreSQL(let address):
+            startup = try startReplica(of: address, store: chosen, certificate: certificate)
         }
         let trackingStore = TrackingStore(address: chosen)
         if let pageKey = access.pageKey {
@@ -228,19 +243,33 @@ struct ServeCommand: AsyncParsableCommand {
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host
         let loaded = startup.loaded
+        let scheme = certificate == nil ? "http" : "https"
         do {
             try await runService(
-                address: address, state: startup.state, reloader: startup.reloader, limits: limits,
+                address: address, state: startup.state, tls: certificate, reloader: startup.reloader, limits: limits,
                 connections: connectionLimits, logRequests: logRequests, page: page, tracking: tracking,
                 access: access.rules(listeningOn: host),
                 metrics: RequestMetrics(more: { tracking.metricsExposition() + (link?.exposition() ?? "") })
             ) { port in
-                FileHandle.standardError.write(Data("geoq serve: \(loaded) on http://\(host):\(port)\n".utf8))
+                FileHandle.standardError.write(Data("geoq serve: \(loaded) on \(scheme)://\(host):\(port)\n".utf8))
             }
         } catch {
             let message = address.listenFailure(error) ?? "\(error)"
             FileHandle.standardError.write(Data("geoq serve: \(message)\n".utf8))
             throw ExitCode(ExitStatus.software)
+        }
+    }
+
+    /// The TLS context of --tls-cert and --tls-key, or nil without them; a file that cannot be
+    /// used is a usage error naming its option, the file and what is wrong with it.
+    func serviceTLS() throws -> ServiceTLS? {
+        guard let files = tls.files else { return nil }
+        do {
+            return try ServiceTLS(files: files)
+        } catch {
+            FileHandle.standardError.write(
+                Data("geoq serve: \(ServeTLSOptions.option(for: error.file)): \(error)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
         }
     }
 
@@ -253,7 +282,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Over a GeoPackage: load it, and watch the file.
-    func startFromFile(_ file: URL, store: StoreAddress) throws -> Startup {
+    func startFromFile(_ file: URL, store: StoreAddress, certificate: ServiceTLS?) throws -> Startup {
         let library = try ExitStatus.reporting(format: .text) { () throws(LayerError) in
             try LayerLibrary(locations: DataLocations.resolve(), store: store)
         }
@@ -269,7 +298,7 @@ struct ServeCommand: AsyncParsableCommand {
         // file but not its layers: only a change of the layers reloads.
         let reloader = ReloadService(
             state: state, watching: file.path, contents: StoreContents.signature(ofStoreAt:),
-            logger: Logger(label: "geoq.reload")
+            certificate: certificate, logger: Logger(label: "geoq.reload")
         ) {
             // A new library each time: it opens the store afresh (the old one stays open for
             // the snapshot being replaced until that is released).
@@ -282,7 +311,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// A wrong address, password or database, or no PostGIS, ends the command (the operator
     /// must fix it); a server that does not answer yet does not: the replica starts unready
     /// (`/readyz` says why) and loads once the server answers.
-    func startReplica(of address: PostgresAddress, store: StoreAddress) throws -> Startup {
+    func startReplica(of address: PostgresAddress, store: StoreAddress, certificate: ServiceTLS?) throws -> Startup {
         let link = StoreLink(store: address.description)
         @Sendable func version() throws(LayerError) -> String {
             String(try StoreContents.layerVersions(of: address).values.max() ?? 0)
@@ -310,7 +339,7 @@ struct ServeCommand: AsyncParsableCommand {
         let reloader = ReloadService(
             state: state, watching: nil,
             following: StoreFollowing(listener: ChangeListener(address: address), link: link, version: version),
-            logger: Logger(label: "geoq.reload")
+            certificate: certificate, logger: Logger(label: "geoq.reload")
         ) {
             try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolve(), store: store))
         }

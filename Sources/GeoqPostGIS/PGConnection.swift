@@ -30,10 +30,11 @@ public final class PGConnection {
     public static func connect(
         to address: PostgresAddress, requirePostGIS: Bool = true, logger: Logger = Logger(label: "geoq.postgres")
     ) throws(PostGISError) -> PGConnection {
+        let configuration = try address.configuration()
         let connection: PostgresConnection
         do {
             connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: address.configuration(), id: 1,
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1,
                 logger: logger
             ).wait()
         } catch {
@@ -134,7 +135,9 @@ public final class PGConnection {
 
     static func connectFailure(_ error: any Error, address: PostgresAddress) -> PostGISError {
         let where_ = address.description
+        if let error = error as? PostGISError { return error }
         guard let error = error as? PSQLError else { return .unreachable(address: where_, reason: "\(error)") }
+        if let reason = address.tlsFailure(error) { return .tlsRefused(address: where_, reason: reason) }
         if let info = error.serverInfo, let state = info[.sqlState] {
             let message = info[.message] ?? state
             switch state {
@@ -165,11 +168,11 @@ public final class PGConnection {
 }
 
 extension PostgresAddress {
-    /// postgres-nio's configuration for this address: no TLS, the address's connect timeout, and
-    /// `application_name` (what `pg_stat_activity` shows an operator) set to `name`.
-    func configuration(named name: String = "geoq") -> PostgresConnection.Configuration {
+    /// postgres-nio's configuration for this address: TLS as its `sslmode` says, its connect
+    /// timeout, and `application_name` (what `pg_stat_activity` shows an operator) set to `name`.
+    func configuration(named name: String = "geoq") throws(PostGISError) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            host: host, port: port, username: user, password: password, database: database, tls: try tlsSetting())
         configuration.options.additionalStartupParameters = [("application_name", String(name.prefix(63)))]
         configuration.options.connectTimeout = .nanoseconds(
             connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000)

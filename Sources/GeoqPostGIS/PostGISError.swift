@@ -1,5 +1,5 @@
 /// Why a PostgreSQL store could not be used, one case per thing an operator fixes differently:
-/// the address, the network, the credentials, the database, the PostGIS extension, or a query.
+/// the address, the network, TLS, the credentials, the database, the PostGIS extension, or a query.
 ///
 /// Every message names the store by its address (never its password).
 public enum PostGISError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -7,6 +7,9 @@ public enum PostGISError: Error, Sendable, Hashable, CustomStringConvertible {
     case badAddress(address: String, reason: String)
     /// Nothing answered at the host and port (refused, unknown host, timed out).
     case unreachable(address: String, reason: String)
+    /// The connection could not be made as `sslmode` asks: the server offers no TLS, or its
+    /// certificate is not one `sslmode` and `sslrootcert` accept.
+    case tlsRefused(address: String, reason: String)
     /// The server answered and refused the user or the password.
     case credentialsRefused(address: String, reason: String)
     /// The server has no database of that name.
@@ -23,6 +26,7 @@ public enum PostGISError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badAddress: "store-bad-address"
         case .unreachable: "store-unreachable"
+        case .tlsRefused: "store-tls-refused"
         case .credentialsRefused: "store-credentials-refused"
         case .noDatabase: "store-no-database"
         case .noPostGIS: "store-no-postgis"
@@ -45,6 +49,8 @@ public enum PostGISError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badAddress(let address, let reason): "the store address \(address) is not usable: \(reason)"
         case .unreachable(let address, let reason):
             "the PostgreSQL server of \(address) cannot be reached: \(reason)"
+        case .tlsRefused(let address, let reason):
+            "the PostgreSQL server of \(address) cannot be reached securely: \(reason)"
         case .credentialsRefused(let address, let reason):
             "the PostgreSQL server of \(address) refused the credentials: \(reason)"
         case .noDatabase(let address): "the PostgreSQL server of \(address) has no such database"

@@ -5,6 +5,9 @@ import Foundation
 ///
 /// The password may also come from `$PGPASSWORD` (as libpq reads it), so that it need not sit in
 /// a command line or a process list. ``description`` never shows the password.
+///
+/// TLS as libpq: `sslmode` (`prefer` unless said, or `$PGSSLMODE`) and `sslrootcert` (or
+/// `$PGSSLROOTCERT`), with the meanings ``PostgresSSLMode`` gives.
 public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     public var user: String
     public var password: String?
@@ -16,10 +19,16 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     public var schema: String
     /// How long to wait for the server to answer a connection attempt.
     public var connectTimeout: Duration
+    /// Whether and how the connection is encrypted and the server's certificate checked.
+    public var sslMode: PostgresSSLMode
+    /// The CA certificates (PEM) the server's certificate is checked against, or `system` for
+    /// the system's; nil: libpq's default, `~/.postgresql/root.crt`.
+    public var sslRootCertificate: String?
 
     public init(
         user: String, password: String? = nil, host: String = "127.0.0.1", port: Int = 5432, database: String,
-        schema: String = "geoq", connectTimeout: Duration = .seconds(5)
+        schema: String = "geoq", connectTimeout: Duration = .seconds(5), sslMode: PostgresSSLMode = .prefer,
+        sslRootCertificate: String? = nil
     ) {
         self.user = user
         self.password = password
@@ -28,6 +37,8 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         self.database = database
         self.schema = schema
         self.connectTimeout = connectTimeout
+        self.sslMode = sslMode
+        self.sslRootCertificate = sslRootCertificate
     }
 
     /// The LISTEN/NOTIFY channel on which a change of the store's layers is announced (its
@@ -43,7 +54,8 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses a `postgresql://` or `postgres://` address. `environment` supplies `PGPASSWORD`
-    /// when the address has no password, and `PGUSER` (else `USER`) when it has no user.
+    /// when the address has no password, `PGUSER` (else `USER`) when it has no user, and
+    /// `PGSSLMODE` and `PGSSLROOTCERT` when it has no `sslmode` or `sslrootcert`.
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(PostGISError)
     {
@@ -71,6 +83,8 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         guard (1...65_535).contains(port) else { throw bad("port \(port) is out of range 1...65535") }
         var timeout = Duration.seconds(5)
         var schema = "geoq"
+        var sslMode: PostgresSSLMode?
+        var sslRootCertificate: String?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "connect_timeout":
@@ -78,10 +92,16 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
                     throw bad("connect_timeout must be a whole number of seconds 1...3600")
                 }
                 timeout = .seconds(seconds)
-            case "sslmode" where item.value == "disable" || item.value == "prefer" || item.value == "allow":
-                continue
             case "sslmode":
-                throw bad("sslmode=\(item.value ?? "") is not supported (geoq connects without TLS: use disable)")
+                guard let mode = item.value.flatMap(PostgresSSLMode.init(rawValue:)) else {
+                    throw bad("sslmode=\(item.value ?? "") is not one of \(PostgresSSLMode.valuesText)")
+                }
+                sslMode = mode
+            case "sslrootcert":
+                guard let file = item.value, !file.isEmpty else {
+                    throw bad("sslrootcert needs a file (the CA certificates in PEM) or system")
+                }
+                sslRootCertificate = file
             case "schema":
                 guard let name = item.value, Self.isPlainIdentifier(name) else {
                     throw bad("schema must be a plain identifier: a-z, 0-9 and _, not starting with a digit")
@@ -90,7 +110,9 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
             case "application_name":
                 continue
             default:
-                throw bad("unknown option '\(item.name)' (known: schema, connect_timeout, sslmode, application_name)")
+                throw bad(
+                    "unknown option '\(item.name)' (known: schema, connect_timeout, sslmode, sslrootcert, application_name)"
+                )
             }
         }
         let user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 }
@@ -99,9 +121,25 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         }
         let password =
             components.password.flatMap { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
+        if sslMode == nil, let text = environment["PGSSLMODE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let mode = PostgresSSLMode(rawValue: text) else {
+                throw bad("PGSSLMODE=\(text) is not one of \(PostgresSSLMode.valuesText)")
+            }
+            sslMode = mode
+        }
+        let root = sslRootCertificate ?? environment["PGSSLROOTCERT"].flatMap { $0.isEmpty ? nil : $0 }
+        // libpq's rule: the system's roots would let any server with a public certificate pass
+        // unless its name is checked too.
+        if root == "system" {
+            guard sslMode == nil || sslMode == .verifyFull else {
+                throw bad("sslrootcert=system needs sslmode=verify-full (the system's CAs sign any public name)")
+            }
+            sslMode = .verifyFull
+        }
         self.init(
             user: user, password: password, host: host, port: port,
-            database: path.removingPercentEncoding ?? path, schema: schema, connectTimeout: timeout)
+            database: path.removingPercentEncoding ?? path, schema: schema, connectTimeout: timeout,
+            sslMode: sslMode ?? .prefer, sslRootCertificate: root)
     }
 
     /// The address as a user may see it: the password replaced by `***`.

@@ -15,8 +15,9 @@ enum RequestActivity {
 }
 
 /// Closes a connection that waits too long for a request, and registers it with the
-/// service's connection cap. It sits first in the pipeline, at the socket's end, where it sees
-/// the bytes as they arrive, before SwiftNIO's HTTP/1 codec has made a head of them.
+/// service's connection cap. It sits at the socket's end of the pipeline (right after TLS, when
+/// the service speaks it), where it sees the bytes as they arrive, before SwiftNIO's HTTP/1 codec
+/// has made a head of them.
 ///
 /// Deadlines, as nginx's:
 /// - waiting for the first request: the header timeout from the connection's opening;

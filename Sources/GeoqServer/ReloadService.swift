@@ -12,6 +12,10 @@ import UnixSignals
 ///
 /// A reload builds the new snapshot aside (the old one keeps answering meanwhile) and swaps it
 /// in at once; a reload that fails leaves the old snapshot in place and logs why.
+///
+/// SIGHUP also reads the TLS certificate and key again, when the service has them, before the
+/// data: new connections get the new certificate; files that cannot be used are logged and the
+/// certificate in use stays.
 public struct ReloadService: Service {
     let state: ServiceState
     let load: @Sendable () throws -> ServiceData
@@ -26,6 +30,8 @@ public struct ReloadService: Service {
     let initialContents: String?
     /// The shared store followed through its change announcements, if any.
     let following: StoreFollowing?
+    /// The service's TLS certificate, read again at each SIGHUP.
+    let certificate: ServiceTLS?
 
     /// - Parameters:
     ///   - load: builds a new snapshot (opens the store and indexes every layer).
@@ -33,10 +39,12 @@ public struct ReloadService: Service {
     ///   - trapSIGHUP: false in tests that must not touch the process's signal handling.
     ///   - contents: what of the watched file the snapshot is made of (its layers); a change of
     ///     the file that leaves it the same does not reload.
+    ///   - certificate: the service's TLS certificate and key, read again on SIGHUP.
     public init(
         state: ServiceState, watching watchedFile: String?, every pollInterval: Duration = .seconds(2),
-        contents: (@Sendable (String) -> String?)? = nil, following: StoreFollowing? = nil, trapSIGHUP: Bool = true,
-        logger: Logger, load: @escaping @Sendable () throws -> ServiceData
+        contents: (@Sendable (String) -> String?)? = nil, following: StoreFollowing? = nil,
+        certificate: ServiceTLS? = nil, trapSIGHUP: Bool = true, logger: Logger,
+        load: @escaping @Sendable () throws -> ServiceData
     ) {
         self.state = state
         self.load = load
@@ -48,6 +56,26 @@ public struct ReloadService: Service {
         self.contents = contents
         initialContents = watchedFile.flatMap { file in contents?(file) }
         self.following = following
+        self.certificate = certificate
+    }
+
+    /// Reads the TLS certificate and key again; on failure keeps the certificate in use. Returns
+    /// whether the new files are served.
+    @discardableResult
+    public func reloadCertificate(reason: String) -> Bool {
+        guard let certificate else { return false }
+        do {
+            try certificate.reload()
+            logger.info(
+                "certificate reloaded",
+                metadata: ["reason": "\(reason)", "certificate": "\(certificate.files.certificate)"])
+            return true
+        } catch {
+            logger.error(
+                "certificate reload failed; the previous certificate stays",
+                metadata: ["reason": "\(reason)", "error": "\(error)"])
+            return false
+        }
     }
 
     /// Loads a new snapshot and swaps it in; on failure keeps the old one. Returns whether it
@@ -78,7 +106,10 @@ public struct ReloadService: Service {
             await withTaskGroup(of: Void.self) { group in
                 if trapSIGHUP {
                     group.addTask {
-                        for await _ in await UnixSignalsSequence(trapping: .sighup) { reload(reason: "SIGHUP") }
+                        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                            reloadCertificate(reason: "SIGHUP")
+                            reload(reason: "SIGHUP")
+                        }
                     }
                 }
                 if let watchedFile {

@@ -82,9 +82,11 @@ public enum Routes {
 
     /// The service as a Hummingbird application: the router above, and the GET endpoints also
     /// answered on each connection's event loop (``InlineAnswerHandler``), on connections held
-    /// to `connections`' timeouts and cap (``ConnectionDeadlines``).
+    /// to `connections`' timeouts and cap (``ConnectionDeadlines``); over TLS with `tls`'s
+    /// current certificate when given.
     public static func application(
-        state: ServiceState, address: ServerAddress = ServerAddress(), reloader: ReloadService? = nil,
+        state: ServiceState, address: ServerAddress = ServerAddress(), tls: ServiceTLS? = nil,
+        reloader: ReloadService? = nil,
         metrics: RequestMetrics = RequestMetrics(), limits: ServiceLimits = ServiceLimits(),
         connections: ConnectionLimits = ConnectionLimits(), logRequests: Bool = false, logger: Logger? = nil,
         page: PageFiles = PageFiles(), tracking: Tracking? = nil, access: AccessRules = AccessRules(),
@@ -105,7 +107,7 @@ public enum Routes {
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                ServiceHTTP1Channel(responder: responder) {
+                ServiceHTTP1Channel(responder: responder, tls: tls) {
                     ConnectionDeadlines(
                         limits: connections, bodyTimeout: limits.requestTimeout, registry: registry,
                         serverName: serverName)
@@ -172,14 +174,14 @@ public struct ServerAddress: Sendable {
 /// Runs the service until it is stopped (SIGINT or SIGTERM end it gracefully: in-flight
 /// requests finish first). `onListening` is told the port once the socket is bound.
 public func runService(
-    address: ServerAddress, state: ServiceState, reloader: ReloadService? = nil,
+    address: ServerAddress, state: ServiceState, tls: ServiceTLS? = nil, reloader: ReloadService? = nil,
     limits: ServiceLimits = ServiceLimits(), connections: ConnectionLimits = ConnectionLimits(),
     logRequests: Bool = false, page: PageFiles = PageFiles(), tracking: Tracking? = nil,
     access: AccessRules = AccessRules(), metrics: RequestMetrics = RequestMetrics(),
     onListening: @escaping @Sendable (Int) -> Void = { _ in }
 ) async throws {
     try await Routes.application(
-        state: state, address: address, reloader: reloader, metrics: metrics, limits: limits,
+        state: state, address: address, tls: tls, reloader: reloader, metrics: metrics, limits: limits,
         connections: connections, logRequests: logRequests, page: page, tracking: tracking, access: access,
         onListening: onListening
     ).runService()

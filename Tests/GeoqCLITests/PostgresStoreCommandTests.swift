@@ -53,6 +53,25 @@ struct PostgresStoreServerCommandTests {
         #expect(r.stderr.contains("cannot be reached"), "\(r.stderr)")
     }
 
+    /// A server certificate the address's sslmode and sslrootcert do not accept: 69, naming
+    /// both; the same address with the cluster's own CA answers.
+    @Test func certificateOfAnotherCAExits69NamingTheCA() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-pg-ca-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = try TestCertificates(in: folder, name: "not the cluster's CA")
+        let refused = try run([
+            "layers", "--store", try address() + "?sslmode=verify-full&sslrootcert=\(other.ca.path)",
+        ])
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "cannot be reached securely: sslmode=verify-full: the server's certificate is not signed by a CA of "
+                    + "sslrootcert=\(other.ca.path)"), "\(refused.stderr)")
+        let ca = try #require(TestPostgres.certificateAuthority, "GEOQ_TEST_POSTGRES_CA (tools/postgres ca)")
+        let accepted = try run(["layers", "--store", try address() + "?sslmode=verify-full&sslrootcert=\(ca)"])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
+
     @Test func databaseWithoutPostGISExits69NamingPostGIS() throws {
         let r = try run(["which-sector", "42.81", "-1.64", "--store", try address(database: "geoq_plain")])
         #expect(r.status == 69, "\(r.stderr)")

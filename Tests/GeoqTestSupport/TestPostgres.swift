@@ -11,6 +11,12 @@ public enum TestPostgres {
 
     public static var available: Bool { address != nil }
 
+    /// The CA certificate (PEM) that signed the cluster's server certificate
+    /// (`tools/postgres ca`, named in `GEOQ_TEST_POSTGRES_CA`), for the TLS tests.
+    public static var certificateAuthority: String? {
+        ProcessInfo.processInfo.environment["GEOQ_TEST_POSTGRES_CA"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     public static let missing =
         "no test PostgreSQL: run tools/postgres start and set GEOQ_TEST_POSTGRES to the address it prints"
 
