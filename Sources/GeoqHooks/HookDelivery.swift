@@ -57,7 +57,7 @@ public final class HookDelivery: Sendable {
         self.resolver = resolver
         let turns = StoreTurns(store)
         self.turns = turns
-        recorder = OutcomeRecorder { outcomes in try turns.run { try store.record(outcomes) } }
+        recorder = OutcomeRecorder { outcomes in try turns.run { try $0.record(outcomes) } }
     }
 
     /// Tells the scheduler that events were committed.
@@ -72,41 +72,36 @@ public final class HookDelivery: Sendable {
                 let seen = signal.generation
                 var wait = options.sweepInterval
                 do {
-                    if ContinuousClock.now - trimmed >= options.sweepInterval {
-                        trimmed = .now
-                        let dropped = try inStore {
-                            try store.trimPending(
-                                keep: options.maxPendingPerHook,
-                                reason: "given up unsent: the hook had more than \(options.maxPendingPerHook) pending")
-                        }
-                        if dropped > 0 {
-                            metrics.record(.dropped, count: dropped)
-                            logger.warning("\(dropped) deliveries given up: their hooks had too many pending")
+                    let trim = ContinuousClock.now - trimmed >= options.sweepInterval
+                    if trim { trimmed = .now }
+                    let slots = options.concurrency - busy.withLock { $0.count }
+                    let keep = options.maxPendingPerHook
+                    // One turn on the store for the whole pass.
+                    let (dropped, due, hooks, next) = try inStore { tables in
+                        let dropped =
+                            trim
+                            ? try tables.trimPending(
+                                keep: keep, reason: "given up unsent: the hook had more than \(keep) pending") : 0
+                        let due =
+                            slots > 0 ? try tables.dueHooks(now: Date(), limit: options.concurrency) : []
+                        let hooks = due.isEmpty ? [] : try tables.hooks(tenant: nil)
+                        return (dropped, due, hooks, try tables.nextDue())
+                    }
+                    if dropped > 0 {
+                        metrics.record(.dropped, count: dropped)
+                        logger.warning("\(dropped) deliveries given up: their hooks had too many pending")
+                    }
+                    let byID = Dictionary(hooks.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                    for id in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
+                        guard let hook = byID[id], busy.withLock({ $0.insert(id).inserted }) else { continue }
+                        group.addTask {
+                            await self.serve(hook)
+                            self.busy.withLock { _ = $0.remove(id) }
+                            // The scheduler looks again: the hook may have more, or a slot is free.
+                            self.signal.notify()
                         }
                     }
-                    let free = options.concurrency - busy.withLock { $0.count }
-                    if free > 0 {
-                        let due = try inStore {
-                            try store.dueHooks(now: Date(), limit: free + busy.withLock { $0.count })
-                        }
-                        let hooks =
-                            due.isEmpty
-                            ? [:]
-                            : try Dictionary(
-                                inStore { try store.hooks(tenant: nil) }.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-                        for id in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
-                            guard let hook = hooks[id], busy.withLock({ $0.insert(id).inserted }) else { continue }
-                            group.addTask {
-                                await self.serve(hook)
-                                self.busy.withLock { _ = $0.remove(id) }
-                                // The scheduler looks again: the hook may have more, or a slot is free.
-                                self.signal.notify()
-                            }
-                        }
-                    }
-                    if let next = try inStore({ try store.nextDue() }) {
-                        wait = min(wait, .seconds(max(0.001, next.timeIntervalSinceNow)))
-                    }
+                    if let next { wait = min(wait, .seconds(max(0.001, next.timeIntervalSinceNow))) }
                 } catch {
                     logger.error("the outbox could not be read", metadata: ["error": "\(error)"])
                 }
@@ -116,7 +111,7 @@ public final class HookDelivery: Sendable {
     }
 
     /// `body` on the store, in turn with the other workers' (see ``StoreTurns``).
-    private func inStore<T>(_ body: () throws -> T) throws -> T { try turns.run(body) }
+    private func inStore<T>(_ body: (any TrackingTableAccess) throws -> T) throws -> T { try turns.run(body) }
 
     /// One hook's worker: delivers what is due of it, in order, until nothing is (or the task is
     /// cancelled).
@@ -125,9 +120,7 @@ public final class HookDelivery: Sendable {
         do {
             while !Task.isCancelled {
                 let limit = options.claimSize(shared: store.isShared)
-                let due = try inStore {
-                    try store.claim(hook: hook.id, now: Date(), lease: options.lease, limit: limit)
-                }
+                let due = try turns.claim(hook: hook.id, lease: options.lease, limit: limit)
                 for entry in due {
                     if Task.isCancelled { return }
                     guard try await deliver(entry, to: hook, random: &random) else { return }
@@ -160,8 +153,8 @@ public final class HookDelivery: Sendable {
             logger.warning("hook \(hook.id): event \(entry.sequence) not sent: \(reason)")
         case .gone:
             let reason = "the receiver answered 410 Gone: the hook is disabled"
-            try inStore { try store.markDead(entry.id, attempts: attempts, error: reason) }
-            try inStore { try store.disableHook(id: hook.id, reason: reason) }
+            try inStore { try $0.markDead(entry.id, attempts: attempts, error: reason) }
+            try inStore { try $0.disableHook(id: hook.id, reason: reason, at: Date()) }
             metrics.record(.dead)
             logger.warning("hook \(hook.id): \(reason)")
             return false
@@ -180,7 +173,7 @@ public final class HookDelivery: Sendable {
             try await recorder.record(.failed(id: entry.id, attempts: attempts, nextAttempt: next, error: failure))
             metrics.record(.retried)
             if retryAfter != nil {
-                try inStore { try store.postpone(hook: hook.id, until: next) }
+                try inStore { try $0.postpone(hook: hook.id, until: next) }
                 return false
             }
         }

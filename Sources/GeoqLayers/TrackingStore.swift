@@ -48,7 +48,7 @@ public struct TrackingStore: Sendable {
 
     /// The tables to work on: the shared PostgreSQL ones, or the GeoPackage's, opened for this
     /// call.
-    func tables() throws -> any TrackingTableAccess {
+    public func tables() throws -> any TrackingTableAccess {
         if let postgres { return postgres }
         return try open()
     }
