@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(name: "FuzzKML", dependencies: readers("GeoqFormats")),
         .executableTarget(name: "FuzzShapefile", dependencies: readers("GeoqFormats")),
         .executableTarget(name: "FuzzOpendatasoftCSV", dependencies: readers("GeoqFormats")),
-        .executableTarget(name: "FuzzGeoRSS", dependencies: readers("GeoqFormats")),
+        .executableTarget(name: "FuzzGeoRSS", dependencies: readers("GeoqFormats", "GeoqIncidents")),
         .executableTarget(name: "FuzzServicesXML", dependencies: readers("GeoqFormats")),
         .executableTarget(name: "FuzzTripGPX", dependencies: readers("GeoqTrips", "GeoqCore")),
         .executableTarget(name: "FuzzTripCSV", dependencies: readers("GeoqTrips", "GeoqCore")),
