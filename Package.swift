@@ -19,6 +19,16 @@ let package = Package(
         .executable(name: "geoq", targets: ["GeoqCLI"]),
         .library(name: "GeoqCore", targets: ["GeoqCore"]),
         .library(name: "GeoqLayers", targets: ["GeoqLayers"]),
+        // The readers of outside bytes and the values the API answers from, for the fuzz package
+        // (fuzz/), which builds them alone: GeoqLayers would bring in PostgreSQL and SwiftNIO.
+        .library(name: "GeoqFormats", targets: ["GeoqFormats"]),
+        .library(name: "GeoqStore", targets: ["GeoqStore"]),
+        .library(name: "GeoqTrips", targets: ["GeoqTrips"]),
+        .library(name: "GeoqTracking", targets: ["GeoqTracking"]),
+        .library(name: "GeoqAPI", targets: ["GeoqAPI"]),
+        .library(name: "GeoqQuery", targets: ["GeoqQuery"]),
+        .library(name: "GeoqTariffs", targets: ["GeoqTariffs"]),
+        .library(name: "GeoqIncidents", targets: ["GeoqIncidents"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

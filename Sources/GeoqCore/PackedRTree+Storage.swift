@@ -25,12 +25,19 @@ extension PackedRTree {
         self.levelEnds = levelEnds
     }
 
+    /// The largest node size a stored tree may have.
+    static let maximumStoredNodeSize = 1024
+
     /// The invariants a query relies on: level 0 holds the `count` items, each later level
     /// points into the one below, the root is the last entry.
     static func check(
         nodeSize: Int, count: Int, boxes: Int, children: IndexArray<Int32>, levelEnds: [Int]
     ) throws(IndexBytesError) {
-        guard nodeSize >= 2, count >= 0 else { throw .malformed("R-tree node size \(nodeSize), count \(count)") }
+        // A query's stack takes room for nodeSize entries per level: a node size no tree is built
+        // with (they are built with 16) would have it ask for terabytes.
+        guard (2...maximumStoredNodeSize).contains(nodeSize), count >= 0 else {
+            throw .malformed("R-tree node size \(nodeSize), count \(count)")
+        }
         guard children.count == boxes, let last = levelEnds.last, last == boxes, levelEnds[0] == count,
             count > 0 || levelEnds.count == 1
         else { throw .malformed("R-tree levels do not match its \(boxes) entries and \(count) items") }

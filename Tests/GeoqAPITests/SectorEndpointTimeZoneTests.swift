@@ -55,6 +55,13 @@ import Testing
         #expect(answer.timeZone?.localTime == "2026-07-15T14:00:00+02:00")
     }
 
+    /// An `at` whose fraction of a second is forty digits long (on which ICU traps) is answered.
+    @Test func anInstantWithALongFractionIsAnswered() throws {
+        let at = "2026-07-15T12:00:00." + String(repeating: "8", count: 40) + "Z"
+        let answer = try ask([("lat", "40.4168"), ("lon", "-3.7038"), ("at", at)])
+        #expect(answer.timeZone?.localTime == "2026-07-15T14:00:00+02:00")
+    }
+
     @Test(arguments: ["2026-07-15", "2026-07-15T12:00:00", "noon"])
     func anInstantWithoutAnOffsetIsABadRequest(at: String) {
         #expect {

@@ -193,4 +193,24 @@ import Testing
                 read.items(intersecting: BoundingBox(minX: 9.5, minY: 0, maxX: 11.5, maxY: 1)).sorted() == [9, 10, 11])
         }
     }
+
+    /// A tree whose node size no tree is built with (2^40, or Int.max: a query would ask for room
+    /// for that many entries per level, and trap) is refused, not searched.
+    @Test func treeWithAnAbsurdNodeSizeIsRefused() throws {
+        let tree = PackedRTree(
+            boxes: (0..<40).map { BoundingBox(minX: Double($0), minY: 0, maxX: Double($0) + 1, maxY: 1) })
+        var writer = IndexByteWriter()
+        tree.write(to: &writer)
+        // The node size is the first word.
+        for nodeSize in [1 << 40, Int.max] {
+            var bytes = writer.bytes
+            withUnsafeBytes(of: UInt64(nodeSize).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+            #expect(throws: IndexBytesError.self) {
+                try bytes.withUnsafeBytes { raw in
+                    var reader = IndexByteReader(raw)
+                    _ = try PackedRTree(from: &reader)
+                }
+            }
+        }
+    }
 }

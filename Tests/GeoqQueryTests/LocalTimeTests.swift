@@ -74,6 +74,16 @@ import Testing
         #expect(time.problem == "the system's time-zone database does not know Mars/Olympus_Mons")
     }
 
+    /// Fractions of a second longer than ICU reads right: eleven digits, and forty (on which
+    /// ICU traps), read as the instant they write, to the millisecond as any fraction is.
+    @Test func longFractionsOfASecond() throws {
+        let eleven = try #require(LocalTime.instant(parsing: "2026-07-15T12:00:00.55555555555Z"))
+        let forty = try #require(
+            LocalTime.instant(parsing: "2026-07-15T14:00:00." + String(repeating: "8", count: 40) + "+02:00"))
+        #expect(abs(eleven.timeIntervalSince1970 - 1_784_116_800.555) < 1e-6)
+        #expect(abs(forty.timeIntervalSince1970 - 1_784_116_800.888) < 1e-6)
+    }
+
     @Test(arguments: ["2026-07-15", "2026-07-15T12:00:00", "yesterday", "2026-13-01T00:00:00Z", ""])
     func instantsWithoutAnOffsetAreRefused(text: String) {
         #expect(LocalTime.instant(parsing: text) == nil)

@@ -34,6 +34,21 @@ import Testing
         #expect(fixes.map(\.accuracy) == [5, nil, 12.5])
     }
 
+    /// Fractions of a second longer than ICU reads right: eleven digits, and forty (on which
+    /// ICU traps), read as the time they write, to the millisecond as any fraction is.
+    @Test func longFractionsOfASecond() throws {
+        let trace = try read(
+            """
+            time,lat,lon
+            2026-03-01T08:00:10.55555555555Z,42.81,-1.64
+            2026-03-01T08:00:10.5888888888888888888888888888888888888888+00:00,42.811,-1.64
+            """)
+        let times = trace.fixes.map { $0.time?.timeIntervalSince1970 }
+        try #require(times.count == 2)
+        #expect(abs(times[0]! - 1_772_352_010.555) < 1e-6)
+        #expect(abs(times[1]! - 1_772_352_010.588) < 1e-6)
+    }
+
     @Test func withoutHeaderUnixTimesAndCRLF() throws {
         let trace = try read("1772352000,42.81,-1.64\r\n\r\n1772352060.5,42.82,-1.65\r\n")
         #expect(trace.fixCount == 2)
