@@ -198,9 +198,11 @@ import Testing
     func deliver(
         _ store: TrackingStore, rules: DestinationRules, resolver: HostResolver = .system, until done: () throws -> Bool
     ) async throws {
+        // One try each: a retry's wait is drawn from zero up (full jitter), so a second try could
+        // come within the test.
         let options = DeliveryOptions(
             destinations: rules, timeout: .seconds(5), backoffBase: .seconds(30), backoffCap: .seconds(60),
-            maxAttempts: 5, sweepInterval: .milliseconds(100))
+            maxAttempts: 1, sweepInterval: .milliseconds(100))
         let delivery = HookDelivery(store: store, options: options, resolver: resolver)
         let task = Task { await delivery.run() }
         try store.commit(
