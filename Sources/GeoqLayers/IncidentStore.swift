@@ -4,6 +4,7 @@ import GeoqFormats
 import GeoqIncidents
 import GeoqPROJ
 import GeoqPostGIS
+import GeoqQuery
 import GeoqStore
 
 /// The incidents of every feed, kept as the `incidents` layer of the store (a GeoPackage or
@@ -137,12 +138,10 @@ public struct IncidentStore: Sendable {
             ended: merged.ended, withoutLocation: withoutLocation, held: held, refreshedAt: now)
     }
 
-    /// The store writes `imported_at` as ISO 8601 UTC.
+    /// The store writes `imported_at` as ISO 8601 UTC; another writer of the store may put any
+    /// text there (or in `last_change`), which must not trap the parse.
     static func parseStamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        LocalTime.instant(parsing: text)
     }
 }
 

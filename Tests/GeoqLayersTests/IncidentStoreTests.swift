@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// A refresh time written by another tool with a fraction of a second forty digits long (on
+    /// which ICU traps) is read, to the millisecond as any fraction is.
+    @Test func aRefreshTimeWithALongFractionIsRead() throws {
+        try withStore { store, _ in
+            _ = try store.refresh(data: try fixture(0), feed: "/feeds/agua.xml", now: Self.now)
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            sqlite.arguments = [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                    + "c.execute('UPDATE geoq_layers SET imported_at = ? WHERE table_name = ?', (sys.argv[2], 'incidents')); "
+                    + "c.commit()",
+                store.store.description, "2026-11-23T08:00:00." + String(repeating: "8", count: 40) + "Z",
+            ]
+            try sqlite.run()
+            sqlite.waitUntilExit()
+            #expect(sqlite.terminationStatus == 0)
+            let refreshed = try #require(try store.held().refreshedAt)
+            #expect(abs(refreshed.timeIntervalSince(Self.now) - 0.888) < 1e-6)
+        }
+    }
+
     /// Every stored row of the incidents layer of one source, as SQLite holds it.
     func storedRows(_ store: IncidentStore, source: String) throws -> [String] {
         let sqlite = Process()
