@@ -211,7 +211,7 @@ import Testing
             try files.replace(served, with: files.second)
             #expect(reloader.reloadCertificate(reason: "test"))
             #expect(try TestCertificates.fingerprint(servedOn: port) == secondPrint)
-            // The connection opened before goes on with its own session.
+            // The connection opened before goes on with the certificate it was made with.
             try await open.send(SlowClientTests.healthz)
             try await open.waitForBytes(1, within: 5)
             #expect(open.text.hasPrefix("HTTP/1.1 200 OK"))

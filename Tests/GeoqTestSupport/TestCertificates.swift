@@ -53,13 +53,13 @@ public struct TestCertificates: Sendable {
     /// The SHA-256 fingerprint of the certificate the TLS server on 127.0.0.1:`port` presents to
     /// a new connection (`openssl s_client | openssl x509 -fingerprint`).
     public static func fingerprint(servedOn port: Int) throws -> String {
-        let session = try client(port: port, [])
+        let handshake = try client(port: port, [])
         return try fingerprint(
-            inX509Output: openssl(["x509", "-noout", "-fingerprint", "-sha256"], input: session.output))
+            inX509Output: openssl(["x509", "-noout", "-fingerprint", "-sha256"], input: handshake.output))
     }
 
     /// What `openssl s_client` says of a connection to 127.0.0.1:`port` with `options`
-    /// (`-tls1_2`...): its exit status (0: a session was made) and its output.
+    /// (`-tls1_2`...): its exit status (0: the handshake succeeded) and its output.
     public static func client(port: Int, _ options: [String]) throws -> (status: Int32, output: String) {
         try run(
             "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(port)", "-servername", "localhost"] + options,
