@@ -1,4 +1,5 @@
 import Foundation
+import GeoqCore
 import GeoqSchedule
 
 /// The time at a place of a time-zone layer: the IANA zone that covers it, that zone's offset
@@ -43,22 +44,11 @@ public struct LocalTime: Codable, Hashable, Sendable {
     /// `2026-07-15T14:00:00+02:00`, fractions of a second allowed), or nil. A time without an
     /// offset is refused: on a layer of many zones it would not say which instant is meant.
     public static func instant(parsing text: String) -> Date? {
-        let text = millisecondsAtMost(text)
+        let text = InstantText.millisecondsAtMost(text)
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: text)
-    }
-
-    /// `text` with the fraction of a second cut to three digits, the millisecond ICU reads a
-    /// fraction to: it misreads a longer one from eleven digits on (the time a second early) and
-    /// traps on one of about 35, which would end the process that asked.
-    static func millisecondsAtMost(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return text }
-        let digits = bytes[(point + 1)...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
-        guard digits > 3 else { return text }
-        return String(decoding: bytes[...(point + 3)] + bytes[(point + 1 + digits)...], as: UTF8.self)
     }
 
     /// `+01:00`, `-03:30`, `+00:00`.

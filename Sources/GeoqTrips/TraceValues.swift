@@ -29,22 +29,11 @@ struct TraceValues {
             }
             return Date(timeIntervalSince1970: seconds)
         }
-        let iso = Self.millisecondsAtMost(t)
+        let iso = InstantText.millisecondsAtMost(t)
         if let d = isoPlain.date(from: iso) ?? isoFractional.date(from: iso) { return d }
         throw TripReadError(
             .badValue, file: file, line: line, field: field,
             message: "\(field) '\(t)' is neither an ISO 8601 time with a zone (2026-03-01T08:00:00Z) nor Unix seconds")
-    }
-
-    /// `text` with the fraction of a second cut to three digits, the millisecond ICU reads a
-    /// fraction to: it misreads a longer one from eleven digits on (the time a second early) and
-    /// traps on one of about 35.
-    static func millisecondsAtMost(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return text }
-        let digits = bytes[(point + 1)...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
-        guard digits > 3 else { return text }
-        return String(decoding: bytes[...(point + 3)] + bytes[(point + 1 + digits)...], as: UTF8.self)
     }
 
     /// A finite number, or nil when `text` is empty and `required` is false.
