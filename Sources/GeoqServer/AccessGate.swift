@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqAccess
+import NIOCore
 import Synchronization
 
 /// The one place that decides whether a request may be answered, for both entrances: the GET
@@ -179,15 +180,23 @@ public final class AccessGate: Sendable {
             if !loopback, let refusal = need(.admin, principal, headers) { return refusal }
         }
 
+        var rateLimit: RateLimitHeaders?
         if let limit = checked?.limit {
-            let outcome = limiter.take(limit.bucket, policy: limit.policy)
-            headers.append(("RateLimit-Policy", limit.policyHeader))
-            headers.append(("RateLimit", outcome.header(name: "key")))
-            if !outcome.allowed {
-                return .refuse(
-                    .tooManyRequests(retryAfter: outcome.retryAfterSeconds),
-                    headers: headers + [("Retry-After", String(outcome.retryAfterSeconds))])
+            let taken: RateLimiter.Outcome
+            if let outcome = limit.bucket.take(policy: limit.policy) {
+                taken = outcome
+            } else {
+                // Dropped to make room: the name's new bucket from now on.
+                memo.credential?.limit?.bucket = limiter.bucket(limit.name, policy: limit.policy)
+                taken = limiter.take(limit.name, policy: limit.policy)
             }
+            if !taken.allowed {
+                return .refuse(
+                    .tooManyRequests(retryAfter: taken.retryAfterSeconds),
+                    headers: headers + RateLimitHeaders(policy: limit.policyText, outcome: taken).fields
+                        + [("Retry-After", String(taken.retryAfterSeconds))])
+            }
+            rateLimit = RateLimitHeaders(policy: limit.policyText, outcome: taken)
         } else if let policy = rules.anonymousRate, let client = request.client,
             // The page's key is every visitor's: each is held to the rate of a client without one.
             rules.limitLoopback || !request.clientIsLoopback
@@ -203,7 +212,7 @@ public final class AccessGate: Sendable {
                     ])
             }
         }
-        return .pass(principal, headers: headers)
+        return .pass(principal, headers: headers, rateLimit: rateLimit)
     }
 
     /// The token bucket `principal`'s requests take from; nil for the page's key, which every
@@ -212,8 +221,10 @@ public final class AccessGate: Sendable {
         guard principal.keyID != rules.pageKeyID else { return nil }
         // A device token has its own bucket, at its key's rate: one phone cannot spend its fleet's.
         let policy = principal.rate.map { RateLimiter.Policy(rate: $0, burst: max(1, $0 * 2)) } ?? rules.keyRate
-        let bucket = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
-        return Memo.Limit(bucket: bucket, policy: policy, policyHeader: policy.policyHeader(name: "key"))
+        let name = principal.device.map { "device:\(principal.tenant)\u{0}\($0)" } ?? "key:\(principal.keyID)"
+        return Memo.Limit(
+            name: name, bucket: limiter.bucket(name, policy: policy), policy: policy,
+            policyText: RateLimitHeaders.PolicyText(policy.policyHeader(name: "key")))
     }
 
     /// A refusal unless `principal` holds `scope`: 401 without a credential, 403 with one.
@@ -305,11 +316,13 @@ extension AccessGate {
             var limit: Limit?
         }
 
-        /// A credential's token bucket, with its `RateLimit-Policy` header made once.
+        /// A credential's token bucket (held, so that no request looks its name up), with its
+        /// `RateLimit-Policy` header made once.
         struct Limit: Sendable {
-            var bucket: String
+            var name: String
+            var bucket: RateLimiter.Bucket
             var policy: RateLimiter.Policy
-            var policyHeader: String
+            var policyText: RateLimitHeaders.PolicyText
         }
     }
 }
@@ -334,14 +347,71 @@ struct GateRequest: Sendable {
 
 /// The gate's decision.
 enum GateDecision: Sendable {
-    /// Answer it, as `principal` (nil: no credential), with these headers added.
-    case pass(Principal?, headers: [(String, String)])
+    /// Answer it, as `principal` (nil: no credential), with these headers added, and the rate
+    /// limit of its credential.
+    case pass(Principal?, headers: [(String, String)], rateLimit: RateLimitHeaders?)
     /// Answer this problem instead, with these headers.
     case refuse(Problem, headers: [(String, String)])
     /// A CORS preflight from an allowed origin: 204 with these headers.
     case preflight(headers: [(String, String)])
     /// The event loop cannot decide without reading the keys: let the router answer.
     case askRouter
+}
+
+/// The `RateLimit-Policy` and `RateLimit` headers (IETF httpapi draft) of a request allowed
+/// with a key. The event loop writes them into the answer's head as bytes (they go with every
+/// keyed answer, and making their text was most of what the key check cost); the router adds
+/// them as fields.
+struct RateLimitHeaders: Sendable {
+    var policy: PolicyText
+    var outcome: RateLimiter.Outcome
+
+    /// A credential's `RateLimit-Policy` value, and the bytes that start both lines in a head.
+    final class PolicyText: Sendable {
+        let header: String
+        /// `CRLF RateLimit-Policy: <header> CRLF RateLimit: "key";r=`: the same for every answer.
+        let headLines: [UInt8]
+
+        init(_ header: String) {
+            self.header = header
+            headLines = Array("\r\nRateLimit-Policy: \(header)\r\nRateLimit: \"key\";r=".utf8)
+        }
+    }
+
+    var fields: [(String, String)] {
+        [("RateLimit-Policy", policy.header), ("RateLimit", outcome.header(name: "key"))]
+    }
+
+    /// Both header lines, each after a CRLF (as the head is written: the line before has no end).
+    func write(into buffer: inout ByteBuffer) {
+        buffer.writeBytes(policy.headLines)
+        buffer.writeDecimal(outcome.remaining)
+        buffer.writeStaticString(";t=")
+        buffer.writeDecimal(outcome.resetSeconds)
+    }
+}
+
+extension ByteBuffer {
+    /// `value` in decimal digits, without making a String.
+    mutating func writeDecimal(_ value: Int) {
+        guard value != 0 else {
+            writeInteger(UInt8(ascii: "0"))
+            return
+        }
+        if value < 0 { writeInteger(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &digits) { bytes in
+            var end = bytes.count
+            while magnitude > 0 {
+                end -= 1
+                bytes[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            return bytes.count - end
+        }
+        withUnsafeBytes(of: &digits) { writeBytes(UnsafeRawBufferPointer(rebasing: $0.suffix(count))) }
+    }
 }
 
 extension GateRequest {

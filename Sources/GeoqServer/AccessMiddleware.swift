@@ -35,7 +35,7 @@ struct AccessMiddleware: RouterMiddleware {
             }
         }
         switch decision {
-        case .pass(let principal, let headers):
+        case .pass(let principal, let headers, let rateLimit):
             var context = context
             context.principal = principal
             var response: Response
@@ -49,6 +49,7 @@ struct AccessMiddleware: RouterMiddleware {
                 throw Self.problem(for: error, admin: principal?.has(.admin) == true)
             }
             response.headers.add(headers)
+            if let rateLimit { response.headers.add(rateLimit.fields) }
             return response
         case .refuse(let problem, let headers):
             var response = Responses.problem(problem, acceptLanguage: request.headers[.acceptLanguage]).response

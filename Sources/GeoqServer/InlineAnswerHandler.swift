@@ -175,14 +175,13 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// What the access gate reads of a request head.
+    /// What the access gate reads of a GET or HEAD request's head: not its body's type, which
+    /// matters only for writes (the router reads those).
     private func gateRequest(_ head: HTTPRequestHead, path: String) -> GateRequest {
         GateRequest(
             method: head.method.rawValue, path: path, host: head.headers.first(name: "host"),
             origin: head.headers.first(name: "origin"), authorization: head.headers.first(name: "authorization"),
-            contentType: head.headers.first(name: "content-type"),
-            hasBody: head.headers.first(name: "content-length").map { $0 != "0" }
-                ?? head.headers.contains(name: "transfer-encoding"),
+            contentType: nil, hasBody: false,
             // Not whether a proxy forwarded it: only /metrics asks, and the router answers /metrics.
             client: client, clientIsLoopback: clientIsLoopback)
     }
@@ -193,13 +192,15 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ) {
         let acceptLanguage = head.headers.combined("accept-language")
         var answer: Answer
+        var rateLimit: RateLimitHeaders?
         switch decision {
-        case .pass(let principal, let headers):
+        case .pass(let principal, let headers, let limit):
+            rateLimit = limit
             let request = EndpointRequest(
                 path: path, query: query, accept: head.headers.combined("accept"), acceptLanguage: acceptLanguage,
                 principal: principal)
             answer = endpoints.answer(request, by: endpoint)
-            answer.headers += headers
+            if !headers.isEmpty { answer.headers += headers }
         case .refuse(let problem, let headers):
             answer = Responses.problem(problem, acceptLanguage: acceptLanguage)
             answer.headers = headers
@@ -209,7 +210,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let keepAlive = head.isKeepAlive && !closeAfterAnswer
         let bytes = encode(
-            &answer, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD, context: context)
+            &answer, rateLimit: rateLimit, keepAlive: keepAlive, version: head.version, withBody: head.method != .HEAD,
+            context: context)
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
         deadlines?.note(.answerWritten)
@@ -244,7 +246,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// answer's body is taken: when it has room before its text (``Answer/headroom``), the head
     /// is written there, and the body's buffer goes out as it is.
     private func encode(
-        _ answer: inout Answer, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
+        _ answer: inout Answer, rateLimit: RateLimitHeaders?, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
     ) -> ByteBuffer {
         var body = answer.body
         // The answer lets go of its body, so that writing in front of the text copies nothing.
@@ -271,6 +273,7 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             head.writeStaticString(": ")
             head.writeString(value)
         }
+        rateLimit?.write(into: &head)
         if !keepAlive {
             head.writeStaticString("\r\nConnection: close")
         } else if version == .http1_0 {

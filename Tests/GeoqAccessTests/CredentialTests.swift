@@ -157,4 +157,25 @@ import Testing
         for n in 0..<1_000 { _ = limiter.take("client-\(n)", policy: policy, now: start + .seconds(n)) }
         #expect(limiter.count <= 100)
     }
+
+    /// A bucket held by a caller and the name's bucket are one: tokens taken through either
+    /// are gone for both; once dropped to make room, the held one says so (nil) and the name
+    /// gets a single new bucket.
+    @Test func aHeldBucketIsTheNamesBucketUntilDropped() {
+        let limiter = RateLimiter(capacity: 2)
+        let policy = RateLimiter.Policy(rate: 1, burst: 2)
+        let start = ContinuousClock.now
+        let held = limiter.bucket("k", policy: policy, now: start)
+        #expect(held.take(policy: policy, now: start)?.remaining == 1)
+        #expect(limiter.take("k", policy: policy, now: start).remaining == 0)
+        #expect(held.take(policy: policy, now: start)?.allowed == false)
+        // Two more names at capacity 2: none has filled up again, so the oldest half ("k") goes.
+        _ = limiter.take("a", policy: policy, now: start + .milliseconds(1))
+        _ = limiter.take("b", policy: policy, now: start + .milliseconds(2))
+        #expect(held.take(policy: policy, now: start + .milliseconds(3)) == nil)
+        let again = limiter.bucket("k", policy: policy, now: start + .milliseconds(3))
+        #expect(again !== held)
+        #expect(again === limiter.bucket("k", policy: policy, now: start + .milliseconds(4)))
+        #expect(again.take(policy: policy, now: start + .milliseconds(4))?.remaining == 1)
+    }
 }

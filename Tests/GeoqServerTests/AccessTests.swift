@@ -9,6 +9,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOCore
 import Synchronization
 import Testing
 
@@ -643,7 +644,7 @@ import Testing
             method: "GET", path: "/v1/sector", host: "127.0.0.1", authorization: "Bearer \(key.text)",
             hasBody: false, client: "127.0.0.1", clientIsLoopback: true)
         var memo = AccessGate.Memo()
-        guard case .pass(let principal, _) = gate.decide(request, mayWait: false, memo: &memo) else {
+        guard case .pass(let principal, _, _) = gate.decide(request, mayWait: false, memo: &memo) else {
             Issue.record("a valid key was refused")
             return
         }
@@ -655,6 +656,49 @@ import Testing
             return
         }
         #expect(problem.status == 401)
+    }
+
+    /// The rate limit a connection's memo holds is its key's one bucket: requests through the
+    /// memo and through a fresh check (another connection) take from the same tokens, and the
+    /// headers written as bytes on the event loop say what the router's fields say.
+    @Test func aConnectionsHeldBucketIsItsKeysBucket() throws {
+        let key = APIKey.make(tenant: "acme", scopes: [.read], rate: 2)
+        let gate = AccessGate(rules: AccessRules(privateReads: true), keys: KeyRing(keys: [key.record]))
+        let request = GateRequest(
+            method: "GET", path: "/v1/sector", host: "127.0.0.1", authorization: "Bearer \(key.text)",
+            hasBody: false, client: "127.0.0.1", clientIsLoopback: true)
+        var kept = AccessGate.Memo()
+        var remaining: [Int] = []
+        for connection in 0..<4 {
+            var fresh = AccessGate.Memo()
+            let decision =
+                connection.isMultiple(of: 2)
+                ? gate.decide(request, mayWait: false, memo: &kept) : gate.decide(request, mayWait: false, memo: &fresh)
+            switch decision {
+            case .pass(_, _, let rateLimit?):
+                remaining.append(rateLimit.outcome.remaining)
+                var bytes = ByteBuffer()
+                rateLimit.write(into: &bytes)
+                let lines = rateLimit.fields.map { "\r\n\($0.0): \($0.1)" }.joined()
+                #expect(String(buffer: bytes) == lines)
+            case .refuse(let problem, let headers):
+                #expect(problem.status == 429)
+                #expect(headers.contains { $0.0 == "Retry-After" })
+                remaining.append(-1)
+            default: Issue.record("no rate limit with a key")
+            }
+        }
+        // Burst 4 (twice the rate): 3, 2, 1, 0 left whichever connection asked.
+        #expect(remaining == [3, 2, 1, 0])
+        #expect(kept.credential?.limit != nil)
+    }
+
+    @Test func decimalsAreWrittenAsText() {
+        for value in [0, 7, 10, 4_000_000, -12, Int.max, Int.min + 1] {
+            var bytes = ByteBuffer()
+            bytes.writeDecimal(value)
+            #expect(String(buffer: bytes) == String(value))
+        }
     }
 
     /// The next whole answer on a kept-alive `connection`, from byte `offset` of what it
