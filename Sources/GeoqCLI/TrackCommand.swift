@@ -63,8 +63,7 @@ struct TrackCommand: ParsableCommand {
         let fenced = try ExitStatus.reporting(format: outputFormat) { () throws(LayerError) in
             try library.layer(named: layer)
         }
-        let fencer = Geofencer(
-            layer: fenced, geodesic: KarneyGeodesic.wgs84, parkQuery: parkQuery(for: fenced, library))
+        let fencer = Geofencer(layer: fenced, parkQuery: parkQuery(for: fenced, library))
 
         var output = StandardOutput()
         var track: DeviceTrack?

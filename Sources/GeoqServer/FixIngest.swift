@@ -55,7 +55,7 @@ final class FixIngest: Sendable {
         }
         let city = data.tariffs.first { $0.value.sectorLayer == layer }
         let park = city.map { ParkQuery(tariffs: $0.value, sectors: lookup, zones: data.zoneLocators[$0.key]) }
-        return Geofencer(layer: lookup.layer, geodesic: data.geodesic, options: options, parkQuery: park)
+        return Geofencer(layer: lookup.layer, options: options, parkQuery: park)
     }
 
     /// Applies `batch`'s fixes in order to `tenant`'s devices on `layer` and commits what changed.

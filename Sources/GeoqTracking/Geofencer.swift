@@ -8,39 +8,48 @@ import GeoqSchedule
 /// yields the events it caused. Values only (no files, no store, no clock of its own), so a
 /// replay of the same fixes gives the same events.
 ///
-/// The rules, with `a` the fix's accuracy (0 when unknown) and `d` the distance from the fix to
-/// the feature's boundary (local metric at the fix's latitude):
-/// - **enter**: the fix is covered by a feature (``PolygonIndex``, covers: the edge counts as
-///   inside) and its accuracy circle lies inside it (`d ≥ a`).
-/// - **exit**: the fix is outside the current feature by more than max(a, margin). Outside by
-///   less, the device is still in the feature (hysteresis: jitter along an edge gives no pairs).
-///   Re-entering the feature it last exited needs the mirror: inside by at least max(a, margin).
-/// - **accuracy gating**: a fix whose accuracy circle straddles the boundary of the current
-///   feature (`d < a`) or of a feature it would enter changes no state and emits nothing; it
-///   still counts as the device's last fix (for ordering and speed).
+/// Two things are followed apart: the phone's place (enter, exit, dwell) and the car it parked
+/// (parked, left). The rules, with `a` the fix's accuracy (0 when unknown), `d` the distance from
+/// the fix to the feature's boundary (local metric at the fix's latitude), and a *run* a series of
+/// consecutive fixes meeting a condition, at least `confirmFixes` of them spanning at least
+/// `confirmSeconds`:
+/// - **enter**: a run of fixes covered by one feature (``PolygonIndex``, covers: the edge counts
+///   as inside) with their accuracy circle inside it (`d ≥ a`); re-entering the feature it last
+///   exited needs `d ≥ max(a, margin)`.
+/// - **exit**: a run of fixes outside the current feature by more than max(a, margin). Outside
+///   by less, the device is still in the feature (hysteresis), and one noisy fix past the margin
+///   is not an exit. The exit and the enter of a neighbouring feature can be confirmed by the
+///   same fix.
+/// - **standing still**: a phone whose stay has lasted `dwellSeconds / 2` and fits a speed under
+///   `parkedSpeed` is placed at the stay's anchor, with accuracy `a / √n` over its `n` fixes; a
+///   phone within its parked car's radius at the car. Noise alone then crosses no edge.
+/// - **accuracy gating**: a fix whose accuracy circle straddles a boundary that matters (`d < a`)
+///   changes no place and confirms nothing (it ends a run); it still counts as the device's
+///   last fix.
 /// - **ordering**: a fix at or before the device's last fix is ignored (``Advance/ignored``).
-/// - **speed**: the fix's own, else from the previous fix: the geodesic distance less both
-///   accuracies (what the uncertainty cannot explain), over the time between them. With 15 m
-///   jitter the raw distance would read 20 m/s for a parked car; the lower bound never does.
-/// - **dwell**: once per stay, at the first fix `dwellSeconds` after the enter.
-/// - **parked**: once per stop, when the device has been slower than `parkedSpeed` for
-///   `dwellSeconds` inside (so never before `dwell`). It carries the park answer (see
-///   ``parkAnswer(at:time:)``).
-/// - **left**: a parked device moves off: faster than `parkedSpeed` on every fix for
-///   `moveOffSeconds` while inside (one noisy reading is not a departure; it may park again in
-///   the same stay), or the exit itself (`left` comes just before its `exit`). A stop, likewise,
-///   is ended only by such sustained speed.
-/// - **visit**: one id per stay, from device, layer, feature and entry time (a replay gives
-///   the same ids).
-/// - **silence**: a fix more than `silenceSeconds` after the last one first ends the stay with
-///   a synthetic exit (reason `silent`) dated last fix + timeout, as ``expire(_:at:)`` does.
+/// - **dwell**: once per stay in a feature, at the first fix `dwellSeconds` after the enter.
+/// - **stay**: fixes that keep within `stayRadius + 2a` of their mean (the anchor), a run of
+///   fixes beyond it ending the stay (the next starts there). See ``MotionFit``.
+/// - **parked**: once a stay inside the feature has lasted `dwellSeconds` (so never before
+///   `dwell`) and its fixes fit a speed under `parkedSpeed` (slow, steady traffic does not).
+///   The car is at the anchor: the event's position, and the point of its park answer (see
+///   ``parkAnswer(at:time:)``). No other `parked` until the car has left.
+/// - **left**: the car moves again: the phone leaves the car's radius and its way from there
+///   fits `vehicleSpeed` or more over at least `moveOffSeconds`, within
+///   `departureWindowSeconds`. Slower (walking away) leaves the car parked, even when the phone
+///   exits the feature, until the phone is back within the radius; a later ride (a bus, a taxi)
+///   is not the car. `left` names the parked car's feature and visit.
+/// - **visit**: one id per stay in a feature, from device, layer, feature and entry time (a
+///   replay gives the same ids).
+/// - **silence**: a fix more than `silenceSeconds` after the last one first ends the stay in the
+///   feature with a synthetic exit (reason `silent`) dated last fix + timeout, as
+///   ``expire(_:at:)`` does. A parked car stays parked.
 public struct Geofencer: Sendable {
     public let layer: Layer
     public let options: GeofenceOptions
     /// The city's parking answer for `parked`; nil: `parked` carries no answer.
     public let parkQuery: ParkQuery?
     public let language: Language
-    let geodesic: any GeodesicSolving
     let itemByID: [String: Int]
     /// The city's clock for event times; nil: UTC.
     let timeZone: TimeZone?
@@ -52,11 +61,10 @@ public struct Geofencer: Sendable {
     }
 
     public init(
-        layer: Layer, geodesic: any GeodesicSolving, options: GeofenceOptions = GeofenceOptions(),
+        layer: Layer, options: GeofenceOptions = GeofenceOptions(),
         parkQuery: ParkQuery? = nil, language: Language = .es
     ) {
         self.layer = layer
-        self.geodesic = geodesic
         self.options = options
         self.parkQuery = parkQuery
         self.language = language
@@ -72,7 +80,7 @@ public struct Geofencer: Sendable {
         var events: [TrackingEvent] = []
         guard var t = track else {
             var t = DeviceTrack(device: fix.device, layer: layer.name, first: fix)
-            step(&t, fix, speed: fix.speed, events: &events)
+            step(&t, fix, events: &events)
             track = t
             return Advance(events: events, ignored: nil)
         }
@@ -84,12 +92,11 @@ public struct Geofencer: Sendable {
                     reason: reason, device: fix.device, time: FixTime.utc(fix.time), lastTime: FixTime.utc(t.lastTime)))
         }
         events += expire(&t, at: fix.time)
-        let speed = fix.speed ?? derivedSpeed(from: t, to: fix)
         t.lastTime = fix.time
         t.lastLatitude = fix.latitude
         t.lastLongitude = fix.longitude
         t.lastAccuracy = fix.accuracy
-        step(&t, fix, speed: speed, events: &events)
+        step(&t, fix, events: &events)
         track = t
         return Advance(events: events, ignored: nil)
     }
@@ -102,7 +109,7 @@ public struct Geofencer: Sendable {
         guard track.featureID != nil, time.timeIntervalSince(track.lastTime) > options.silenceSeconds else { return [] }
         let at = track.lastTime.addingTimeInterval(options.silenceSeconds)
         let event = make(.exit, &track, position: lastPosition(track), time: at, reason: "silent")
-        clearStay(&track)
+        clearPlace(&track)
         return [event]
     }
 
@@ -111,48 +118,103 @@ public struct Geofencer: Sendable {
     public func reconcile(_ track: inout DeviceTrack, with newLayer: Layer, at time: Date) -> [TrackingEvent] {
         guard let id = track.featureID, !newLayer.features.contains(where: { $0.id == id }) else { return [] }
         let event = make(.exit, &track, position: lastPosition(track), time: time, reason: "removed")
-        clearStay(&track)
+        clearPlace(&track)
         return [event]
     }
 
-    // MARK: - The rules
+    // MARK: - The phone's place
 
-    private func step(_ t: inout DeviceTrack, _ fix: Fix, speed: Double?, events: inout [TrackingEvent]) {
-        let p = Point(x: fix.longitude, y: fix.latitude)
-        let accuracy = fix.accuracy ?? 0
+    private func step(_ t: inout DeviceTrack, _ fix: Fix, events: inout [TrackingEvent]) {
+        place(&t, fix, &events)
+        follow(&t, fix, &events)
+    }
+
+    /// Where a fix puts the device, for the enter and exit rules.
+    private enum Reading {
+        /// In the current feature, or outside it within the margin.
+        case staying
+        /// Its accuracy circle straddles a boundary that matters: neither way.
+        case unsure
+        /// Beyond the current feature's margin (nil when in none), and covered by `entering`
+        /// (nil: by no feature it may enter).
+        case elsewhere(entering: Int?)
+    }
+
+    private func place(_ t: inout DeviceTrack, _ fix: Fix, _ events: inout [TrackingEvent]) {
+        let (p, accuracy) = placement(t, fix)
         let metric = LocalMetric(wgs84AtLatitude: fix.latitude)
         let position = TrackingEvent.Position(latitude: fix.latitude, longitude: fix.longitude)
 
-        if let id = t.featureID {
-            guard let item = itemByID[id] else {
-                // The layer changed under the track without a reconcile: the feature is gone.
-                events.append(make(.exit, &t, position: position, time: fix.time, reason: "removed"))
-                clearStay(&t)
-                return enterIfInside(&t, fix, p, accuracy, metric, speed, &events)
-            }
-            let inside = layer.index.locate(p, item: item) != .exterior
-            if inside && accuracy == 0 { return stay(&t, fix, speed, position, &events) }
-            let d = layer.index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance
-            if inside || d <= max(accuracy, options.marginMetres) {
-                // Gated: the accuracy circle reaches across the edge.
-                if d < accuracy || (!inside && d <= accuracy) { return }
-                return stay(&t, fix, speed, position, &events)
-            }
-            if t.parked { events.append(make(.left, &t, position: position, time: fix.time)) }
-            events.append(make(.exit, &t, position: position, time: fix.time))
-            t.exitedID = id
-            clearStay(&t)
+        if let id = t.featureID, itemByID[id] == nil {
+            // The layer changed under the track without a reconcile: the feature is gone.
+            events.append(make(.exit, &t, position: position, time: fix.time, reason: "removed"))
+            clearPlace(&t)
         }
-        enterIfInside(&t, fix, p, accuracy, metric, speed, &events)
+        let reading = read(t, p, accuracy, metric)
+        switch reading {
+        case .unsure:
+            // Not a fix of the run: a run is of consecutive fixes that each meet its condition.
+            t.leaving = nil
+            t.entering = nil
+        case .staying:
+            t.leaving = nil
+            t.entering = nil
+        case .elsewhere(let candidate):
+            if t.featureID != nil { t.leaving = extend(t.leaving, feature: nil, fix) }
+            if let candidate {
+                t.entering = extend(t.entering, feature: layer.features[candidate].id, fix)
+            } else {
+                t.entering = nil
+            }
+            if let id = t.featureID {
+                guard let leaving = t.leaving, confirmed(leaving, fix) else { return }
+                events.append(make(.exit, &t, position: position, time: fix.time))
+                t.exitedID = id
+                clearPlace(&t)
+            }
+            if let candidate, let entering = t.entering, confirmed(entering, fix) {
+                enter(&t, layer.features[candidate], fix, &events)
+            }
+        }
     }
 
-    private func enterIfInside(
-        _ t: inout DeviceTrack, _ fix: Fix, _ p: Point, _ accuracy: Double, _ metric: LocalMetric, _ speed: Double?,
-        _ events: inout [TrackingEvent]
-    ) {
+    /// Where the place rules see the device, and how accurately: a phone that stands still is
+    /// where its stay's anchor is (the mean of its fixes, with the fix's accuracy over the
+    /// square root of their number), and a phone at its parked car where the car is; a moving
+    /// phone where its fix is. So a phone standing by an edge does not cross it with its noise.
+    private func placement(_ t: DeviceTrack, _ fix: Fix) -> (Point, accuracy: Double) {
+        let accuracy = fix.accuracy ?? 0
+        if let car = t.car, t.excursion == nil, t.onFoot != true {
+            let metric = LocalMetric(wgs84AtLatitude: car.latitude)
+            let carPoint = Point(x: car.longitude, y: car.latitude)
+            if metric.distance(carPoint, Point(x: fix.longitude, y: fix.latitude)) <= stayRadius(fix) {
+                return (carPoint, 0)
+            }
+        }
+        if let stay = t.stay, stay.duration >= options.dwellSeconds / 2, stay.speed < options.parkedSpeed,
+            stay.distanceFromAnchor(to: fix) <= stayRadius(fix)
+        {
+            let anchor = stay.anchor
+            return (Point(x: anchor.longitude, y: anchor.latitude), accuracy / Double(stay.fixes).squareRoot())
+        }
+        return (Point(x: fix.longitude, y: fix.latitude), accuracy)
+    }
+
+    /// Which way `p` points: see ``Reading``.
+    private func read(_ t: DeviceTrack, _ p: Point, _ accuracy: Double, _ metric: LocalMetric) -> Reading {
+        let index = layer.index
+        if let id = t.featureID, let item = itemByID[id] {
+            let inside = index.locate(p, item: item) != .exterior
+            if inside && accuracy == 0 { return .staying }
+            let d = index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance
+            if inside || d <= max(accuracy, options.marginMetres) {
+                // The accuracy circle reaches across the edge.
+                if d < accuracy || (!inside && d <= accuracy) { return .unsure }
+                return .staying
+            }
+        }
         var candidate: Int?
         var straddles = false
-        let index = layer.index
         let reentry = t.exitedID.flatMap { itemByID[$0] }
         let margin = options.marginMetres
         index.forEachCovering(p) { item in
@@ -164,83 +226,59 @@ public struct Geofencer: Sendable {
                 candidate = item
             }
         }
-        guard let item = candidate, !straddles else { return }
-        let feature = layer.features[item]
+        if straddles { return .unsure }
+        return .elsewhere(entering: candidate)
+    }
+
+    /// The run `crossing` with `fix` added, or a new one from `fix` when it was toward another feature.
+    private func extend(_ crossing: DeviceTrack.Crossing?, feature: String?, _ fix: Fix) -> DeviceTrack.Crossing {
+        guard var run = crossing, run.featureID == feature else {
+            return DeviceTrack.Crossing(featureID: feature, since: fix.time, fixes: 1)
+        }
+        run.fixes += 1
+        return run
+    }
+
+    private func confirmed(_ run: DeviceTrack.Crossing, _ fix: Fix) -> Bool {
+        run.fixes >= options.confirmFixes && fix.time.timeIntervalSince(run.since) >= options.confirmSeconds
+    }
+
+    private func enter(_ t: inout DeviceTrack, _ feature: Feature, _ fix: Fix, _ events: inout [TrackingEvent]) {
         t.exitedID = nil
+        t.entering = nil
+        t.leaving = nil
         t.featureID = feature.id
         t.featureName = feature.name
         t.enteredAt = fix.time
         t.visit = VisitID.make(device: t.device, layer: t.layer, feature: feature.id, entered: fix.time)
-        t.slowSince = speed.map { $0 < options.parkedSpeed } == true ? fix.time : nil
         events.append(
             make(.enter, &t, position: .init(latitude: fix.latitude, longitude: fix.longitude), time: fix.time))
     }
 
-    private func stay(
-        _ t: inout DeviceTrack, _ fix: Fix, _ speed: Double?, _ position: TrackingEvent.Position,
-        _ events: inout [TrackingEvent]
-    ) {
-        // Unknown speed (a first fix without one) neither starts nor ends a stop.
-        if let speed {
-            if speed < options.parkedSpeed {
-                t.fastSince = nil
-                if t.slowSince == nil { t.slowSince = fix.time }
-            } else {
-                if t.fastSince == nil { t.fastSince = fix.time }
-                if fix.time.timeIntervalSince(t.fastSince!) >= options.moveOffSeconds {
-                    if t.parked {
-                        events.append(make(.left, &t, position: position, time: fix.time))
-                        t.parked = false
-                    }
-                    t.slowSince = nil
-                }
-            }
-        }
-        if !t.dwelled, let entered = t.enteredAt, fix.time.timeIntervalSince(entered) >= options.dwellSeconds {
-            t.dwelled = true
-            events.append(make(.dwell, &t, position: position, time: fix.time))
-        }
-        if !t.parked, t.dwelled, let slow = t.slowSince, fix.time.timeIntervalSince(slow) >= options.dwellSeconds {
-            t.parked = true
-            var event = make(.parked, &t, position: position, time: fix.time)
-            let (answer, reminders) = parkAnswer(
-                at: Point(x: fix.longitude, y: fix.latitude), time: fix.time)
-            event.park = answer
-            event.reminders = reminders
-            events.append(event)
-        }
-    }
-
-    private func derivedSpeed(from t: DeviceTrack, to fix: Fix) -> Double {
-        let dt = fix.time.timeIntervalSince(t.lastTime)
-        let d = geodesic.distanceAndBearing(
-            from: Point(x: t.lastLongitude, y: t.lastLatitude), to: Point(x: fix.longitude, y: fix.latitude)
-        ).distance
-        return max(0, d - (t.lastAccuracy ?? 0) - (fix.accuracy ?? 0)) / dt
-    }
-
-    private func clearStay(_ t: inout DeviceTrack) {
+    /// Ends the phone's stay in its feature (the car, if parked, stays parked).
+    private func clearPlace(_ t: inout DeviceTrack) {
         t.featureID = nil
         t.featureName = nil
         t.visit = nil
         t.enteredAt = nil
-        t.slowSince = nil
-        t.fastSince = nil
         t.dwelled = false
-        t.parked = false
+        t.leaving = nil
+        t.entering = nil
     }
 
     private func lastPosition(_ t: DeviceTrack) -> TrackingEvent.Position {
         .init(latitude: t.lastLatitude, longitude: t.lastLongitude)
     }
 
-    private func make(
+    /// An event of the phone's stay, or with `car` of the parked car's.
+    func make(
         _ kind: TrackingEvent.Kind, _ t: inout DeviceTrack, position: TrackingEvent.Position, time: Date,
-        reason: String? = nil
+        reason: String? = nil, car: DeviceTrack.ParkedCar? = nil
     ) -> TrackingEvent {
         let event = TrackingEvent(
-            event: kind, device: t.device, layer: t.layer, featureID: t.featureID ?? "", featureName: t.featureName,
-            time: FixTime.format(time, in: timeZone), position: position, visit: t.visit ?? "",
+            event: kind, device: t.device, layer: t.layer, featureID: car?.featureID ?? t.featureID ?? "",
+            featureName: car.map(\.featureName) ?? t.featureName,
+            time: FixTime.format(time, in: timeZone), position: position, visit: car?.visit ?? t.visit ?? "",
             sequence: t.nextSequence,
             reason: reason, park: nil, reminders: nil)
         t.nextSequence += 1

@@ -161,7 +161,9 @@ import Testing
             "\(base)/v1/fixes",
             Self.fixes(base: start, from: 600, count: 60, at: car, step: (dLat * scale, dLon * scale)), key: key)
         let then = (driven["events"] as? [[String: Any]]) ?? []
-        #expect(then.map { $0["event"] as? String } == ["left", "exit"])
+        // The edge is near: the phone's exit (a run of fixes past the margin) comes before the
+        // car's departure is judged (20 s of vehicle speed out of the car's radius).
+        #expect(then.map { $0["event"] as? String } == ["exit", "left"])
         #expect(then.map { $0["sequence"] as? Int } == [4, 5])
 
         // Every event reaches the receiver; a repeat carries the same key.

@@ -3,14 +3,17 @@ import GeoqTestSupport
 import Testing
 
 /// `geoq track` on a small CSV trace written by the test: standing 70 s in Pamplona's Sector 2,
-/// a repeated line, then a jump far outside every sector.
+/// a repeated line, two minutes' drive north into Sector 1, then a jump far outside every sector.
 @Suite struct TrackCommandTests {
     static func trace() throws -> URL {
         var lines = ["time,lat,lon,accuracy"]
         let start = 1_795_424_400  // 2026-11-23T09:00:00Z, a Monday, regulated hours
         for s in 0...70 { lines.append("\(start + s),42.81,-1.64,5") }
         lines.append("\(start + 70),42.81,-1.64,5")
-        lines.append("\(start + 71),42.95,-1.40,5")
+        // Then 10 m/s north for two minutes (out of Sector 2 into Sector 1), and a jump far
+        // outside every sector (one fix: no exit).
+        for s in 1...120 { lines.append("\(start + 70 + s),\(42.81 + Double(s) * 10 / 111_000),-1.64,5") }
+        lines.append("\(start + 191),42.95,-1.40,5")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-track-\(UUID()).csv")
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
         return url
@@ -36,16 +39,17 @@ import Testing
         let events = try run.stdout.split(separator: "\n").map {
             try JSONDecoder().decode(Event.self, from: Data($0.utf8))
         }
-        #expect(events.map(\.event) == ["enter", "dwell", "parked", "left", "exit"])
-        #expect(events.map(\.sequence) == [1, 2, 3, 4, 5])
-        #expect(events.allSatisfy { $0.featureID == "2" && $0.visit == events[0].visit })
+        #expect(events.map(\.event) == ["enter", "dwell", "parked", "left", "exit", "enter"])
+        #expect(events.map(\.sequence) == [1, 2, 3, 4, 5, 6])
+        #expect(events.prefix(5).allSatisfy { $0.featureID == "2" && $0.visit == events[0].visit })
+        #expect(events[5].featureID == "1" && events[5].visit != events[0].visit)
         #expect(events[2].park?.sector.id == "2")
         let again = try GeoqBinaryTests.run(["track", url.path, "--device", "car-1", "--format", "json"])
         #expect(again.stdout == run.stdout)
 
         let text = try GeoqBinaryTests.run(["track", url.path, "--device", "car-1"])
         #expect(text.status == 0)
-        #expect(text.stdout.hasSuffix("\(url.path): 73 fixes, 5 events, 1 ignored (older or repeated)\n"))
+        #expect(text.stdout.hasSuffix("\(url.path): 193 fixes, 6 events, 1 ignored (older or repeated)\n"))
     }
 
     @Test func aMissingFileIsExitSixtySix() throws {

@@ -126,9 +126,11 @@ import Testing
     ) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
+        // Each crossing on its first fix: these tests post single fixes, and are about who may
+        // post and read them, not about the geofencing rules (GeoqTrackingTests).
         let tracking = Tracking(
-            store: store, delivery: HookDelivery(store: store, options: .loopbackReceivers), limits: limits,
-            purgeInterval: purgeInterval, now: clock.read)
+            store: store, delivery: HookDelivery(store: store, options: .loopbackReceivers), options: .immediate,
+            limits: limits, purgeInterval: purgeInterval, now: clock.read)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = Routes.application(
             state: ServiceState(FixesRouteTests.data), address: ServerAddress(host: "127.0.0.1", port: 0),

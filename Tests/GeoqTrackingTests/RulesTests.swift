@@ -1,11 +1,12 @@
 import Foundation
 import GeoqCore
-import GeoqPROJ
 import GeoqQuery
 import GeoqTracking
 import Testing
 
-/// The rules one at a time, on a made-up square (see ``Fixtures/square(id:name:)``).
+/// The rules one at a time, on a made-up square (see ``Fixtures/square(id:name:)``), with exact
+/// fixes: each crossing on its first fix (``GeofenceOptions/immediate``), except where the
+/// confirmation of crossings is the rule tested.
 @Suite struct RulesTests {
     let layer: Layer
     let fencer: Geofencer
@@ -13,7 +14,7 @@ import Testing
 
     init() throws {
         layer = Fixtures.layer([try Fixtures.square()])
-        fencer = Geofencer(layer: layer, geodesic: Geodesic.wgs84)
+        fencer = Geofencer(layer: layer, options: .immediate)
     }
 
     /// A point `metres` east of the square's east edge (negative: inside), at mid-height.
@@ -39,7 +40,7 @@ import Testing
         #expect(replay.kinds.first == .enter)
 
         let noMargin = Geofencer(
-            layer: layer, geodesic: Geodesic.wgs84, options: GeofenceOptions(marginMetres: 0))
+            layer: layer, options: GeofenceOptions(marginMetres: 0, confirmFixes: 1, confirmSeconds: 0))
         let flapping = Replay(maker.fixes, through: noMargin)
         #expect(flapping.kinds.filter { $0 == .exit }.count > 5)
         #expect(Set(flapping.events.map(\.visit)).count > 5)
@@ -123,7 +124,7 @@ import Testing
         #expect(t.featureID == nil)
         // Over the new layer, the next fix enters R.
         var next: DeviceTrack? = t
-        let reloaded = Geofencer(layer: other, geodesic: Geodesic.wgs84)
+        let reloaded = Geofencer(layer: other, options: .immediate)
         let enterR = reloaded.advance(&next, with: fix(eastEdge(-300), 20)).events
         #expect(enterR.map(\.event) == [.enter] && enterR[0].featureID == "R" && enterR[0].sequence == 3)
     }
@@ -131,18 +132,21 @@ import Testing
     @Test func dwellOnceAndLeftWhenAParkedDeviceDrivesOff() throws {
         var track: DeviceTrack?
         var kinds: [TrackingEvent.Kind] = []
-        let p = eastEdge(-500)
+        let p = eastEdge(-800)
         for s in 0...70 { kinds += fencer.advance(&track, with: fix(p, Double(s))).events.map(\.event) }
         #expect(kinds == [.enter, .dwell, .parked])
-        // Then 30 m a second, still inside: one fast fix is not a departure, ten seconds are.
+        let car = try #require(track?.car)
+        #expect(car.latitude == p.y && car.longitude == p.x && car.visit == track?.visit)
+        // Then 30 m a second, still inside: the first fix out of the 25 m radius starts the way
+        // off; its speed is judged over 20 s.
         var off: [TrackingEvent.Kind] = []
-        for s in 1...11 {
-            let step = fencer.advance(&track, with: fix(eastEdge(-500 + 30 * Double(s)), 70 + Double(s))).events
+        for s in 1...21 {
+            let step = fencer.advance(&track, with: fix(eastEdge(-800 + 30 * Double(s)), 70 + Double(s))).events
             off += step.map(\.event)
-            if s == 10 { #expect(off.isEmpty && track?.parked == true) }
+            if s == 20 { #expect(off.isEmpty && track?.parked == true) }
         }
         #expect(off == [.left])
-        #expect(track?.featureID == "Q" && track?.parked == false)
+        #expect(track?.featureID == "Q" && track?.parked == false && track?.car == nil)
         let json = try JSONEncoder().encode(track)
         #expect(try JSONDecoder().decode(DeviceTrack.self, from: json) == track)
     }

@@ -5,14 +5,16 @@ import GeoqQuery
 import GeoqTariffs
 import GeoqTestSupport
 import GeoqTracking
+import Testing
 
 /// Synthetic GPS traces: a true path sampled at 1 Hz, each fix moved by seeded Gaussian noise
 /// (Box–Muller), clipped at three standard deviations so a test's bounds hold by construction.
 struct TraceMaker {
     var random: SeededRandom
     let device: String
-    /// Per-axis standard deviation of the noise in metres.
-    let sigma: Double
+    /// Per-axis standard deviation of the noise in metres (a street's phone: more while
+    /// standing, under buildings, than while moving).
+    var sigma: Double
     let accuracy: Double?
     /// Add the device's own speed (true speed plus 0.3 m/s noise) to each fix.
     let withSpeed: Bool
@@ -120,5 +122,55 @@ enum Fixtures {
 
     static func pamplonaTariffs() throws -> CityTariffs {
         try CityTariffs.load(city: "pamplona", dataDirectory: TestData.packageRoot.appendingPathComponent("data"))
+    }
+}
+
+/// Pamplona's Sector 2 (alone, so that a drive starts and ends outside every feature), its
+/// spot deepest inside, and the way out east.
+struct Sector2 {
+    let sectors: Layer
+    let layer: Layer
+    /// The spot of a 40 × 40 grid over the sector's box deepest inside (over 150 m from every edge).
+    let parking: Point
+    /// Metres from `parking` to the sector's edge going east (outside from there for 400 m).
+    let edge: Double
+
+    init() throws {
+        sectors = try Fixtures.library().layer(named: "pamplona-sectors")
+        let feature = try #require(sectors.features.first { $0.id == "2" })
+        layer = Fixtures.layer([feature], name: "pamplona-sectors")
+        let box = layer.index.boundingBox(of: 0)
+        var best = (point: Point(x: box.minX, y: box.minY), depth: -1.0)
+        for i in 1..<40 {
+            for j in 1..<40 {
+                let p = Point(
+                    x: box.minX + (box.maxX - box.minX) * Double(i) / 40,
+                    y: box.minY + (box.maxY - box.minY) * Double(j) / 40)
+                guard layer.index.locate(p, item: 0) == .interior else { continue }
+                let depth = Self.depth(of: p, in: layer)
+                if depth > best.depth { best = (p, depth) }
+            }
+        }
+        parking = best.point
+        var metres = 0.0
+        while layer.index.locate(TraceMaker.offset(best.point, east: metres, north: 0), item: 0) != .exterior {
+            metres += 1
+        }
+        edge = metres
+        #expect(layer.index.locate(parking, item: 0) == .interior)
+        #expect(best.depth > 150)
+        for extra in stride(from: 1.0, through: 400, by: 5) {
+            #expect(layer.index.locate(east(edge + extra), item: 0) == .exterior)
+        }
+    }
+
+    /// The point `metres` east of the parking spot.
+    func east(_ metres: Double) -> Point { TraceMaker.offset(parking, east: metres, north: 0) }
+
+    /// Metres from `p` to the sector's boundary.
+    func depth(of p: Point) -> Double { Self.depth(of: p, in: layer) }
+
+    static func depth(of p: Point, in layer: Layer) -> Double {
+        layer.index.nearestBoundaryPoint(to: p, item: 0, metric: LocalMetric(wgs84AtLatitude: p.y)).distance
     }
 }

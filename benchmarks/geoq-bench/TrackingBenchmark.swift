@@ -48,7 +48,7 @@ enum TrackingBenchmark {
                             device: "d\(d)", time: start + Double(s), latitude: p.y, longitude: p.x, accuracy: 10))
                 }
             }
-            let fencer = Geofencer(layer: layer, geodesic: Geodesic.wgs84)
+            let fencer = Geofencer(layer: layer)
             var rates: [Double] = []
             var eventCount = 0
             for run in 1...options.runs {
