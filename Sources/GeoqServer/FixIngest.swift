@@ -25,6 +25,8 @@ final class FixIngest: Sendable {
     let delivery: (@Sendable () -> Void)?
     let options: GeofenceOptions
     let limits: TrackingLimits
+    /// Fixes taken and set aside, for `/metrics`.
+    let counters = FixCounters()
     /// Each tenant's tracks (GeoPackage only), made at the first read of the store.
     private let shards = Mutex<[String: TenantTracks]?>(nil)
 
@@ -68,6 +70,9 @@ final class FixIngest: Sendable {
             change = try await shard(tenant).ingest(batch.fixes, layer: layer, fences: fences)
         }
         if !change.events.isEmpty { delivery?() }
+        var ignoredBy = change.ignoredBy
+        for error in batch.errors { ignoredBy[FixCounters.Reason(error.kind), default: 0] += 1 }
+        counters.record(accepted: batch.fixes.count - change.ignored, ignored: ignoredBy)
         return Outcome(
             accepted: batch.fixes.count - change.ignored, ignored: change.ignored,
             errors: batch.errors.map(\.description), events: change.events)
@@ -121,7 +126,7 @@ final class FixIngest: Sendable {
             for fix in fixes {
                 var track = tracks[fix.device]
                 let advance = fences.advance(&track, with: fix)
-                if advance.ignored != nil { change.ignored += 1 }
+                if let ignored = advance.ignored { change.ignore(ignored) }
                 tracks[fix.device] = track
                 change.events += advance.events
             }

@@ -26,6 +26,13 @@ actor TenantTracks {
     struct Change {
         var events: [TrackingEvent] = []
         var ignored = 0
+        /// The ignored fixes by reason.
+        var ignoredBy: [FixCounters.Reason: Int] = [:]
+
+        mutating func ignore(_ fix: IgnoredFix) {
+            ignored += 1
+            ignoredBy[FixCounters.Reason(fix.reason), default: 0] += 1
+        }
     }
 
     init(
@@ -59,7 +66,7 @@ actor TenantTracks {
             var track = tracks[fix.device]?[layer]
             if !before.keys.contains(fix.device) { before[fix.device] = track }
             let advance = fences.advance(&track, with: fix)
-            if advance.ignored != nil { change.ignored += 1 }
+            if let ignored = advance.ignored { change.ignore(ignored) }
             if let track { tracks[fix.device, default: [:]][layer] = track }
             change.events += advance.events
         }

@@ -59,8 +59,10 @@ public struct Tracking: Sendable {
             latest: now + limits.maxFutureSkew.timeInterval)
     }
 
-    /// The delivery's metrics, for the end of `/metrics`.
-    @Sendable public func metricsExposition() -> String { delivery.metrics.exposition(store: store) }
+    /// The fixes' and the delivery's metrics, for the end of `/metrics`.
+    @Sendable public func metricsExposition() -> String {
+        fixes.counters.exposition() + delivery.metrics.exposition(store: store)
+    }
 }
 
 /// Runs beside the HTTP server, and stops with it: the webhook delivery, the sweep of silent

@@ -66,13 +66,15 @@ public enum FixReader {
         switch fix(from: item).flatMap({ fix in outside(bounds, fix).map { .failure($0) } ?? .success(fix) }) {
         case .success(let fix): batch.fixes.append(fix)
         case .failure(let problem):
-            batch.errors.append(FixError(line: line, index: index, field: problem.field, message: problem.message))
+            batch.errors.append(
+                FixError(line: line, index: index, field: problem.field, message: problem.message, kind: problem.kind))
         }
     }
 
     struct Problem: Error {
         var field: String?
         var message: String
+        var kind = FixError.Kind.malformed
         var key: Fix.CodingKeys { Fix.CodingKeys(rawValue: field ?? "") ?? .device }
     }
 
@@ -115,18 +117,19 @@ public enum FixReader {
     /// Why `fix` is outside `bounds`, if it is.
     static func outside(_ bounds: Bounds, _ fix: Fix) -> Problem? {
         if let longest = bounds.maxDeviceIDLength, fix.device.utf8.count > longest {
-            return Problem(field: "device", message: "device is longer than \(longest) bytes")
+            return Problem(field: "device", message: "device is longer than \(longest) bytes", kind: .deviceTooLong)
         }
         if let latest = bounds.latest, fix.time > latest {
             return Problem(
                 field: "time",
-                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)"
-            )
+                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)",
+                kind: .future)
         }
         if let earliest = bounds.earliest, fix.time < earliest {
             return Problem(
                 field: "time",
-                message: "time \(FixTime.utc(fix.time)) is older than the retention (\(FixTime.utc(earliest)))")
+                message: "time \(FixTime.utc(fix.time)) is older than the retention (\(FixTime.utc(earliest)))",
+                kind: .pastRetention)
         }
         return nil
     }
@@ -191,6 +194,27 @@ public struct FixError: Codable, Hashable, Sendable, CustomStringConvertible {
     /// `device`, `time`, `lat`, `lon`, `accuracy`, `speed`; nil when the item is not an object.
     public var field: String?
     public var message: String
+    /// What is wrong with it, for counting.
+    public var kind: Kind
+
+    public enum Kind: String, Codable, Hashable, Sendable {
+        /// Not a fix: a field missing, not a number, out of range.
+        case malformed
+        /// Dated further ahead than the clock's skew allows.
+        case future
+        /// Dated before the retention.
+        case pastRetention
+        /// A device id longer than the service keeps.
+        case deviceTooLong
+    }
+
+    public init(line: Int?, index: Int?, field: String?, message: String, kind: Kind = .malformed) {
+        self.line = line
+        self.index = index
+        self.field = field
+        self.message = message
+        self.kind = kind
+    }
 
     public var description: String {
         let place = line.map { "line \($0)" } ?? index.map { "fix \($0)" } ?? "body"

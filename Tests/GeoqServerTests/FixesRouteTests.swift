@@ -102,6 +102,40 @@ import Testing
         }
     }
 
+    /// Every posted fix is counted in `/metrics`: taken, or set aside and why.
+    @Test func fixesAreCountedByWhatBecameOfThem() async throws {
+        let fixture = TrackingFixture(now: { Self.clock })
+        let headers = TrackingFixture.bearer(try fixture.key("acme", [.track]), TrackingFixture.ndjson)
+        let app = Application(router: Routes.router(state: ServiceState(Self.data), tracking: fixture.tracking))
+        let formatter = ISO8601DateFormatter()
+        func line(_ device: String, _ seconds: Double) -> String {
+            let time = formatter.string(from: Self.clock.addingTimeInterval(seconds))
+            return #"{"device":"\#(device)","time":"\#(time)","lat":42.81,"lon":-1.64}"#
+        }
+        let body = [
+            line("a", -30), line("a", -20), line("a", -25), line("a", -20), line("a", -10),
+            line("a", 3_600), line("a", -40 * 86_400), line(String(repeating: "x", count: 200), -5),
+            #"{"device":"a","time":"2026-11-23T09:00:00Z","lat":"north","lon":-1.64}"#,
+        ].joined(separator: "\n")
+        try await app.test(.router) { client in
+            let answer = try await client.execute(
+                uri: "/v1/fixes", method: .post, headers: headers, body: ByteBuffer(string: body)
+            ) { try Self.object($0.body) }
+            #expect(answer["accepted"] as? Int == 3 && answer["ignored"] as? Int == 2)
+            #expect((answer["errors"] as? [String])?.count == 4)
+        }
+        let text = fixture.tracking.metricsExposition()
+        for expected in [
+            "geoq_fixes_accepted_total 3", #"geoq_fixes_ignored_total{reason="older"} 1"#,
+            #"geoq_fixes_ignored_total{reason="duplicate"} 1"#, #"geoq_fixes_ignored_total{reason="future"} 1"#,
+            #"geoq_fixes_ignored_total{reason="past_retention"} 1"#,
+            #"geoq_fixes_ignored_total{reason="device_too_long"} 1"#,
+            #"geoq_fixes_ignored_total{reason="malformed"} 1"#,
+        ] {
+            #expect(text.contains(expected + "\n"), "\(expected)")
+        }
+    }
+
     @Test func badFixesAreNamedAndTheRestGoOn() async throws {
         let fixture = TrackingFixture(now: { Self.clock })
         let headers = TrackingFixture.bearer(try fixture.key("acme", [.track]), TrackingFixture.json)
