@@ -2,7 +2,7 @@
 /// that pull. They answer when the service keeps a tracking store.
 extension EndpointDescription {
     /// The kinds of tracking event, as hooks filter them.
-    static let eventKinds = ["enter", "exit", "dwell", "parked", "left"]
+    public static let eventKinds = ["enter", "exit", "dwell", "parked", "left"]
 
     public static let hooks = EndpointDescription(
         path: "/v1/hooks", operationId: "hooks", summary: "The webhooks events are POSTed to (geoq hooks list).",
@@ -89,6 +89,29 @@ extension EndpointDescription {
         answer: "events: sequence, device, layer, kind, event (its JSON); next: the since of the next call",
         problemStatuses: [400, 404], scope: "events")
 
+    public static let eventStream = EndpointDescription(
+        path: "/v1/events/stream", operationId: "eventStream",
+        summary: "The caller's tenant's tracking events as they happen, as Server-Sent Events (text/event-stream): "
+            + "each with its global sequence as id, its kind as event and its JSON as data.",
+        parameters: [
+            .init(
+                name: "since", required: false,
+                description: "Start after this global sequence (default: with the next event). A reconnecting "
+                    + "client's Last-Event-ID header takes its place.",
+                schema: OpenAPIDocument.Schema(type: "integer", minimum: 0), example: "0"),
+            .init(
+                name: "device", required: false, description: "Only the events of this device.", schema: .string,
+                example: "car-1"),
+            .init(
+                name: "layer", required: false, description: "Only the events on this layer.", schema: .string,
+                example: "pamplona-sectors"),
+            .init(
+                name: "kind", required: false, description: "Only events of these kinds (repeatable).",
+                schema: .choice(eventKinds), example: "parked"),
+        ],
+        answer: "a stream of events (id: sequence, event: kind, data: the event's JSON), a comment every 15 s",
+        mediaTypes: ["text/event-stream"], problemStatuses: [400], scope: "events")
+
     public static let fixes = EndpointDescription(
         path: "/v1/fixes", method: "post", operationId: "fixes",
         summary:
@@ -145,6 +168,6 @@ extension EndpointDescription {
         answer: "how many tracks, events and deliveries were removed", problemStatuses: [422], scope: "admin")
 
     static let trackingEndpoints = [
-        hooks, addHook, rotateHookSecret, deleteHook, events, fixes, deviceToken, eraseDevice,
+        hooks, addHook, rotateHookSecret, deleteHook, events, eventStream, fixes, deviceToken, eraseDevice,
     ]
 }

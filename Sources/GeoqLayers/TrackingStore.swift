@@ -126,6 +126,9 @@ public struct TrackingStore: Sendable {
     }
 
     /// Adds a hook of `tenant`; its deliveries are signed with `secret` (a new one unless given).
+    /// The sequence of the last event committed (0 when none).
+    public func lastEventSequence() throws -> Int64 { try tables().lastEventSequence() }
+
     public func addHook(
         tenant: String, url: String, layer: String? = nil, events: [String]? = nil, secret: String = Hook.newSecret(),
         now: Date = Date()

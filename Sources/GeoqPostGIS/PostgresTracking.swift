@@ -305,6 +305,14 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         }
     }
 
+    /// The sequence of the last event committed (0 when none).
+    public func lastEventSequence() throws -> Int64 {
+        try withConnection { db in
+            try db.query("SELECT coalesce(max(sequence), 0)::bigint FROM \(unescaped: eventsTable)")
+                .first.map { try $0.decode(Int64.self) } ?? 0
+        }
+    }
+
     /// `tenant`'s events (nil: every tenant's) after sequence `since` (0 for all), oldest first,
     /// at most `limit`, all of them or one device's.
     public func events(tenant: String?, device: String? = nil, since: Int64, limit: Int) throws -> [EventRecord] {

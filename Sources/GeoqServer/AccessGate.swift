@@ -50,7 +50,7 @@ public final class AccessGate: Sendable {
             case "/": return .open
             case _ where path.hasPrefix("/page/") || path.hasPrefix("/assets/leaflet/"): return .open
             case "/metrics": return .metrics
-            case "/v1/events": return .scope(.events)
+            case "/v1/events", "/v1/events/stream": return .scope(.events)
             case "/v1/hooks": return .scope(.hooks)
             default: return .read
             }

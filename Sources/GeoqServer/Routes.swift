@@ -36,6 +36,7 @@ public enum Routes {
         _ tracking: Tracking, on router: Router<ServiceRequestContext>, state: ServiceState, limits: ServiceLimits
     ) {
         HookRoutes.register(on: router, tracking: tracking, state: state)
+        EventStreamRoute.register(on: router, tracking: tracking)
         FixesRoute.register(on: router, tracking: tracking, state: state, limits: limits)
         DeviceRoutes.register(on: router, tracking: tracking)
     }

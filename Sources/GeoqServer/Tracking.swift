@@ -17,6 +17,8 @@ public struct Tracking: Sendable {
     public let keys: KeyRing
     public let limits: TrackingLimits
     let fixes: FixIngest
+    /// Rung when events are committed here, for the event streams.
+    let bell: EventBell
     /// How often silent devices and stays in removed features are ended.
     let sweepInterval: Duration
     /// How often what is past the retention is purged.
@@ -47,7 +49,14 @@ public struct Tracking: Sendable {
             }
             return (try store.keys(), known)
         })
-        fixes = FixIngest(store: store, options: options, limits: limits, wake: { [delivery] in delivery.wake() })
+        let bell = EventBell()
+        self.bell = bell
+        fixes = FixIngest(
+            store: store, options: options, limits: limits,
+            wake: { [delivery] in
+                delivery.wake()
+                bell.ring()
+            })
     }
 
     /// What a posted fix must be within at this moment: a device id the service keeps, and a

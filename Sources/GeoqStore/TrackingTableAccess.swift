@@ -12,6 +12,7 @@ public protocol TrackingTableAccess {
     func tracks(tenant: String?, device: String?, layer: String?, updatedSince: Date?) throws -> [TrackRow]
     func deviceCount(tenant: String) throws -> Int
     func events(tenant: String?, device: String?, since: Int64, limit: Int) throws -> [EventRecord]
+    func lastEventSequence() throws -> Int64
     func addHook(
         tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
         now: Date

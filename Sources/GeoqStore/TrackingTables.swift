@@ -254,6 +254,14 @@ public final class TrackingTables {
         return records
     }
 
+    /// The sequence of the last event committed (0 when none): a stream that starts now goes on
+    /// after it.
+    public func lastEventSequence() throws(StoreError) -> Int64 {
+        let stmt = try connection.prepare("SELECT coalesce(max(sequence), 0) FROM geoq_events")
+        _ = try stmt.step()
+        return stmt.int64(at: 0)
+    }
+
     /// Adds a hook of `tenant`, signing with `secret`; it receives the tenant's events committed
     /// from now on. With an `idempotencyKey` the tenant used before, nothing is added: the hook
     /// made then comes back, `replayed` (a client's retry makes one hook).

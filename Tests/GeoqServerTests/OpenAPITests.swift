@@ -58,7 +58,7 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 21)
+                #expect(paths.count == 22)
                 // One path, several methods: each operation under its own.
                 let hooks = try #require(paths["/v1/hooks"] as? [String: Any])
                 #expect(Set(hooks.keys) == ["get", "post"])
@@ -163,7 +163,8 @@ import Testing
         let endpoint = try #require(EndpointDescription.all.first { $0.operationId == operationId })
         let success = HTTPResponse.Status(code: endpoint.successStatus)
         try await withClient { client, key in
-            for mediaType in endpoint.mediaTypes {
+            // An event stream's answer never ends: EventStreamTests read it over sockets.
+            for mediaType in endpoint.mediaTypes where mediaType != "text/event-stream" {
                 try await Self.request(
                     client, endpoint, uri: Self.uri(endpoint), key: key, headers: [.accept: mediaType]
                 ) {
