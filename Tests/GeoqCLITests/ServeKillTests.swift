@@ -1,5 +1,6 @@
 import Foundation
 import GeoqTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -184,5 +185,58 @@ import Testing
             (try? JSONSerialization.jsonObject(with: Data(group[0].body.utf8)) as? [String: Any])?["event"] as? String
         }
         #expect(kinds.sorted() == ["dwell", "enter", "exit", "left", "parked"])
+    }
+
+    /// Killed with SIGKILL while eight clients post batches as fast as they are answered: every
+    /// batch that was answered is in the store (read with sqlite3, after the kill, before any
+    /// restart): its device's track and its event.
+    @Test func killedAmidBatchesEveryAcknowledgedOneIsStored() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("geoq.gpkg")
+        let port = try FreePort.next()
+        let key = try Self.key(store: store)
+        let server = try Self.serve(port: port, store: store)
+        let url = "http://127.0.0.1:\(port)/v1/fixes"
+        // Each batch a new device standing six seconds in Sector 2: one enter (a run of fixes).
+        let start = (Date().timeIntervalSince1970 - 120).rounded(.down)
+        let acknowledged = Mutex<[String]>([])
+        let stop = Atomic<Bool>(false)
+        let clients = DispatchGroup()
+        for client in 0..<8 {
+            clients.enter()
+            Thread {
+                defer { clients.leave() }
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    n += 1
+                    let device = "d-\(client)-\(n)"
+                    let body = Self.fixes(base: start, from: 0, count: 6, at: (42.81, -1.64))
+                        .replacingOccurrences(of: "car-1", with: device)
+                    guard let answer = try? Self.post(url, body, key: key),
+                        answer["accepted"] as? Int == 6, (answer["events"] as? [Any])?.count == 1
+                    else { continue }
+                    acknowledged.withLock { $0.append(device) }
+                }
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 3)
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        stop.store(true, ordering: .relaxed)
+        clients.wait()
+
+        let answered = acknowledged.withLock { $0 }
+        #expect(answered.count > 50, "only \(answered.count) batches answered in 3 s")
+        func devices(_ table: String) throws -> Set<String> {
+            Set(
+                try Self.output(
+                    of: URL(fileURLWithPath: "/usr/bin/sqlite3"), [store.path, "SELECT device FROM \(table)"]
+                ).split(separator: "\n").map(String.init))
+        }
+        let tracks = try devices("geoq_tracks"), events = try devices("geoq_events")
+        let lost = answered.filter { !tracks.contains($0) || !events.contains($0) }
+        #expect(lost.isEmpty, "answered but not stored: \(lost.prefix(10))")
     }
 }
