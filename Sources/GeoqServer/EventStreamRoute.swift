@@ -36,7 +36,8 @@ enum EventStreamRoute {
             let kinds = Set(try query.values("kind"))
             let known = Set(EndpointDescription.eventKinds)
             if let unknown = kinds.subtracting(known).sorted().first {
-                throw Problem.invalid("kind", "kind '\(unknown)' is not one of \(known.sorted().joined(separator: ", "))")
+                throw Problem.invalid(
+                    "kind", "kind '\(unknown)' is not one of \(known.sorted().joined(separator: ", "))")
             }
             let start: Int64
             if let resumed = request.headers[.init("Last-Event-ID")!] {

@@ -246,7 +246,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// answer's body is taken: when it has room before its text (``Answer/headroom``), the head
     /// is written there, and the body's buffer goes out as it is.
     private func encode(
-        _ answer: inout Answer, rateLimit: RateLimitHeaders?, keepAlive: Bool, version: HTTPVersion, withBody: Bool, context: ChannelHandlerContext
+        _ answer: inout Answer, rateLimit: RateLimitHeaders?, keepAlive: Bool, version: HTTPVersion, withBody: Bool,
+        context: ChannelHandlerContext
     ) -> ByteBuffer {
         var body = answer.body
         // The answer lets go of its body, so that writing in front of the text copies nothing.

@@ -122,7 +122,8 @@ public enum FixReader {
         if let latest = bounds.latest, fix.time > latest {
             return Problem(
                 field: "time",
-                message: "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)",
+                message:
+                    "time \(FixTime.utc(fix.time)) is later than \(FixTime.utc(latest)) (the clock's skew allowed)",
                 kind: .future)
         }
         if let earliest = bounds.earliest, fix.time < earliest {

@@ -37,8 +37,7 @@ extension Geofencer {
         } else {
             var strayed = t.strayed ?? DeviceTrack.Crossing(featureID: nil, since: fix.time, fixes: 0)
             strayed.fixes += 1
-            if strayed.fixes >= options.confirmFixes && fix.time.timeIntervalSince(strayed.since) >= options.confirmSeconds
-            {
+            if confirmed(strayed, fix) {
                 // Moved on: the next stay starts here.
                 t.stay = MotionFit(first: fix)
                 t.strayed = nil
@@ -88,8 +87,7 @@ extension Geofencer {
             guard t.excursion != nil || t.onFoot == true else { return }
             var returning = t.returning ?? DeviceTrack.Crossing(featureID: nil, since: fix.time, fixes: 0)
             returning.fixes += 1
-            if returning.fixes >= options.confirmFixes && fix.time.timeIntervalSince(returning.since) >= options.confirmSeconds
-            {
+            if confirmed(returning, fix) {
                 // Back at the car: the next way from it is judged afresh.
                 t.excursion = nil
                 t.onFoot = nil

@@ -239,7 +239,8 @@ public struct Geofencer: Sendable {
         return run
     }
 
-    private func confirmed(_ run: DeviceTrack.Crossing, _ fix: Fix) -> Bool {
+    /// Whether `run`, with `fix` its last, is long enough to act on (see ``GeofenceOptions/confirmFixes``).
+    func confirmed(_ run: DeviceTrack.Crossing, _ fix: Fix) -> Bool {
         run.fixes >= options.confirmFixes && fix.time.timeIntervalSince(run.since) >= options.confirmSeconds
     }
 

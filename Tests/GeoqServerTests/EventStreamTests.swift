@@ -42,9 +42,11 @@ import Testing
             connection.poll()
             let received = connection.received
             if head.isEmpty {
-                guard let end = received.indices.dropLast(3).first(where: { i in
-                    received[i] == 13 && received[i + 1] == 10 && received[i + 2] == 13 && received[i + 3] == 10
-                }) else { return }
+                guard
+                    let end = received.indices.dropLast(3).first(where: { i in
+                        received[i] == 13 && received[i + 1] == 10 && received[i + 2] == 13 && received[i + 3] == 10
+                    })
+                else { return }
                 head = String(decoding: received[..<end], as: UTF8.self)
                 offset = end + 4
             }
@@ -165,7 +167,10 @@ import Testing
                 let body = Data(#"{"event":"dwell","device":"car-z"}"#.utf8)
                 try store.commit(
                     tracks: [],
-                    events: [StoredEvent(tenant: "acme", device: "car-z", layer: "pamplona-sectors", kind: "dwell", body: body)])
+                    events: [
+                        StoredEvent(
+                            tenant: "acme", device: "car-z", layer: "pamplona-sectors", kind: "dwell", body: body)
+                    ])
                 #expect(try await resumed.wait(within: 5) { $0.count > before })
                 #expect(resumed.events.last?.kind == "dwell")
             }

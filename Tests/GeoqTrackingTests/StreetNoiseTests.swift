@@ -221,4 +221,3 @@ import Testing
         #expect(fit.speed == 0)
     }
 }
-
