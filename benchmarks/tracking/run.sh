@@ -3,8 +3,8 @@
 # a fresh store in a temporary folder, a webhook receiver (measure.py) on another port, then
 #  - fixes per second through POST /v1/fixes: 10,000 devices on random walks in the Pamplona
 #    sectors' box, NDJSON batches of 1,000 fixes, one connection;
-#  - fix-to-webhook latency: single fixes that each make an `enter` event, timed from the
-#    request to the webhook's arrival at the receiver, p50 / p99.
+#  - fix-to-webhook latency: new devices' second fix, 5 s after the first (an enter needs a run
+#    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99.
 # Prints Markdown for docs/BENCHMARKS.md. Everything it starts is stopped on exit.
 #
 #   benchmarks/tracking/run.sh [STORE]
