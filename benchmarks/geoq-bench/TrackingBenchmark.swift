@@ -86,7 +86,7 @@ enum TrackingBenchmark {
         }
         print("")
         print(
-            "Fixes without speed (derived from the previous fix through PROJ's geodesic), 10 m accuracy, one core; target 200,000 fixes/s."
+            "Fixes without speed, 10 m accuracy, one core; target 200,000 fixes/s."
         )
     }
 }
