@@ -111,7 +111,8 @@ let package = Package(
         // hysteresis, accuracy gating and the park answer on `parked`. Values only (no files, no
         // store, no C): the faces keep the device tracks and deliver the events.
         .target(
-            name: "GeoqTracking", dependencies: ["GeoqCore", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs"]),
+            name: "GeoqTracking",
+            dependencies: ["GeoqCore", "GeoqFormats", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs"]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),

@@ -15,14 +15,14 @@ import GeoqCore
 ///
 /// Limits: nesting deeper than ``maximumDepth`` is an error (no stack overflow on hostile input).
 /// A leading UTF-8 BOM is skipped. Duplicate object keys: the last one wins.
-struct JSONParser {
-    struct SyntaxError: Error {
+public struct JSONParser {
+    public struct SyntaxError: Error {
         /// 0-based byte offset.
-        var offset: Int
+        public var offset: Int
         /// 1-based line and column (column counted in bytes).
-        var line: Int
-        var column: Int
-        var message: String
+        public var line: Int
+        public var column: Int
+        public var message: String
     }
 
     static let maximumDepth = 512
@@ -41,7 +41,7 @@ struct JSONParser {
     private var splitFrom = Int.max
 
     /// Bytes left from which ``parse(_:)`` reads the top-level object's arrays on two threads.
-    static let splitThreshold = 16 << 20
+    public static let splitThreshold = 16 << 20
 
     /// Parses one JSON document (any value at the top, then only whitespace).
     static func parse(_ document: [UInt8]) throws(SyntaxError) -> JSONValue {
@@ -51,7 +51,7 @@ struct JSONParser {
     /// Parses one JSON document held in `bytes`, without copying it. An array of the top-level
     /// object longer than `splittingFrom` bytes (a large FeatureCollection's features) is read in
     /// two halves at once; the value and any error are the same as when read in one piece.
-    static func parse(
+    public static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, splittingFrom: Int = splitThreshold
     ) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)

@@ -2,7 +2,7 @@ import GeoqCore
 
 /// A parsed JSON value (RFC 8259). Booleans and numbers are distinct cases, and numbers are
 /// the correctly rounded `Double` of their text (see ``JSONParser``).
-enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,7 +14,7 @@ enum JSONValue: Sendable, Equatable {
     /// to it.
     case positions([Point])
 
-    static func == (a: JSONValue, b: JSONValue) -> Bool {
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): true
         case (.bool(let x), .bool(let y)): x == y
@@ -34,16 +34,16 @@ enum JSONValue: Sendable, Equatable {
 
     var isNull: Bool { if case .null = self { true } else { false } }
 
-    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
-    var arrayValue: [JSONValue]? {
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var numberValue: Double? { if case .number(let d) = self { d } else { nil } }
+    public var arrayValue: [JSONValue]? {
         switch self {
         case .array(let a): a
         case .positions(let points): points.map { .array([.number($0.x), .number($0.y)]) }
         default: nil
         }
     }
-    var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
 
     /// As a feature attribute: nested objects and arrays become their compact JSON text.
     var propertyValue: PropertyValue {

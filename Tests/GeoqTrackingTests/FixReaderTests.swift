@@ -41,6 +41,23 @@ import Testing
         #expect(batch.errors[0].description.hasPrefix("line 3: lon -181"))
     }
 
+    /// CRLF line ends, a byte-order mark, a line with something after its object, a number
+    /// that Foundation's Linux parser rounds wrongly, booleans that are not numbers.
+    @Test func ndjsonAsPhonesAndSpreadsheetsWriteIt() throws {
+        let body =
+            "\u{FEFF}{\"device\":\"a\",\"time\":\"2026-11-23T10:00:00Z\",\"lat\":42.81,\"lon\":-0.3743054743542415}\r\n"
+            + "{\"device\":\"a\",\"time\":\"2026-11-23T10:00:01Z\",\"lat\":42.81,\"lon\":-1.64} {}\r\n"
+            + "{\"device\":\"a\",\"time\":\"2026-11-23T10:00:02Z\",\"lat\":true,\"lon\":-1.64}\r\n"
+            + "\r\n"
+            + "{\"device\":\"a\",\"time\":\"2026-11-23T10:00:03Z\",\"lat\":4.2e1,\"lon\":-1.64,\"speed\":null}\r\n"
+        let batch = FixReader.read(Data(body.utf8))
+        #expect(batch.fixes.map(\.longitude) == [-0.3743054743542415, -1.64])
+        #expect(batch.fixes.map(\.latitude) == [42.81, 42])
+        #expect(batch.fixes.map(\.speed) == [nil, nil])
+        #expect(batch.errors.map(\.line) == [2, 3])
+        #expect(batch.errors.map(\.field) == [nil, "lat"])
+    }
+
     @Test func oneObjectAndTheCodableRoundTrip() throws {
         let body = #"{"device": "a",\#n "time": "2026-11-23T10:00:00+01:00",\#n "lat": 42.81, "lon": -1.64}"#
         let batch = FixReader.read(Data(body.utf8))
