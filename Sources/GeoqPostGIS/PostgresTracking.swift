@@ -79,9 +79,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             try db.query("SELECT pg_advisory_xact_lock(hashtext(\(schema + ".geoq_tracking")))")
             let statements = [
                 // state NULL: a row made only to be locked, before the device's first track.
+                // bytea: the track's record (`DeviceTrack.storage`), or JSON an older geoq wrote.
                 """
                 CREATE TABLE IF NOT EXISTS \(tracksTable) (
-                  tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state json,
+                  tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state bytea,
                   updated timestamptz NOT NULL, PRIMARY KEY (tenant, device, layer))
                 """,
                 // json (not jsonb): the body is POSTed byte for byte as the engine wrote it.
@@ -141,6 +142,16 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 END $$
                 """,
                 "CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON \(tracksTable) (updated)",
+                // Tracks kept as JSON before records: the same bytes, now of any format.
+                """
+                DO $$ BEGIN
+                  IF (SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+                      WHERE attrelid = '\(tracksTable)'::regclass AND attname = 'state') = 'json'
+                  THEN
+                    ALTER TABLE \(tracksTable) ALTER COLUMN state TYPE bytea USING convert_to(state::text, 'UTF8');
+                  END IF;
+                END $$
+                """,
                 "CREATE INDEX IF NOT EXISTS geoq_events_tenant ON \(eventsTable) (tenant, device, sequence)",
                 "CREATE INDEX IF NOT EXISTS geoq_events_created ON \(eventsTable) (created)",
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_event ON \(outboxTable) (event)",
@@ -197,7 +208,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             }
             let locked = try db.query(
                 """
-                SELECT t.tenant, t.device, t.layer, t.state::text FROM \(unescaped: tracksTable) t
+                SELECT t.tenant, t.device, t.layer, t.state FROM \(unescaped: tracksTable) t
                 JOIN unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l)
                   ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
                 ORDER BY t.tenant, t.device, t.layer FOR UPDATE OF t
@@ -218,7 +229,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         try inTransaction { db in
             let locked = try db.query(
                 """
-                SELECT tenant, device, layer, state::text FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
+                SELECT tenant, device, layer, state FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
                 ORDER BY tenant, device, layer FOR UPDATE SKIP LOCKED
                 """)
             let change = try end(try trackRows(locked))
@@ -228,8 +239,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
 
     private func trackRows(_ rows: [PostgresRow]) throws -> [TrackRow] {
         try rows.compactMap { row in
-            let (tenant, device, layer, state) = try row.decode((String, String, String, String?).self)
-            return state.map { TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.utf8)) }
+            let (tenant, device, layer, state) = try row.decode((String, String, String, ByteBuffer?).self)
+            return state.map {
+                TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.readableBytesView))
+            }
         }
     }
 
@@ -241,8 +254,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             try db.query(
                 """
                 INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated)
-                SELECT t, d, l, CAST(s AS json), \(now)
-                FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { String(decoding: $0.state, as: UTF8.self) })::text[]) AS t(t, d, l, s)
+                SELECT t, d, l, s, \(now)
+                FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { ByteBuffer(bytes: $0.state) })::bytea[]) AS t(t, d, l, s)
                 ON CONFLICT (tenant, device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
                 """)
         }
@@ -287,7 +300,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             try trackRows(
                 db.query(
                     """
-                    SELECT tenant, device, layer, state::text FROM \(unescaped: tracksTable)
+                    SELECT tenant, device, layer, state FROM \(unescaped: tracksTable)
                     WHERE state IS NOT NULL AND (\(tenant)::text IS NULL OR tenant = \(tenant))
                       AND (\(device)::text IS NULL OR device = \(device))
                       AND (\(layer)::text IS NULL OR layer = \(layer))

@@ -13,8 +13,9 @@ import Synchronization
 /// store in one transaction before it is answered, so that nothing acknowledged can be lost.
 ///
 /// On a GeoPackage the tracks of each tenant are kept by that tenant's own actor
-/// (``TenantTracks``): fixes of one device are applied in order and a tenant's commits do not
-/// interleave, while one tenant's large batch does not hold up another's. The tracks are read
+/// (``TenantTracks``): fixes of one device are applied in order, while one tenant's large batch
+/// does not hold up another's; the batches of every tenant that arrive while a commit is being
+/// synced share the next one (``TrackWriter``, group commit). The tracks are read
 /// from the store at the first batch or sweep, so that a restarted service goes on where it
 /// stopped; a device outside every feature and silent past ``TrackingLimits/idleInMemory`` leaves
 /// memory and is read back at its next fix. On a shared store (PostgreSQL, several replicas)
@@ -29,6 +30,8 @@ final class FixIngest: Sendable {
     let counters = FixCounters()
     /// Each tenant's tracks (GeoPackage only), made at the first read of the store.
     private let shards = Mutex<[String: TenantTracks]?>(nil)
+    /// The GeoPackage's one writer of tracks and events (group commit); unused on a shared store.
+    private let writer: TrackWriter
 
     /// What a batch did: the events it produced (in order), the fixes ignored as older or
     /// repeated, and the bad ones.
@@ -47,6 +50,7 @@ final class FixIngest: Sendable {
         self.options = options
         self.limits = limits
         self.delivery = wake
+        writer = TrackWriter(store: store)
     }
 
     /// The geofence engine over `layer` of `data`, with the park answer of the city whose
@@ -121,7 +125,7 @@ final class FixIngest: Sendable {
             devices.map { (tenant: tenant, device: $0, layer: layer) }, maxDevices: limits.maxDevicesPerTenant
         ) { rows in
             var tracks: [String: DeviceTrack] = [:]
-            for row in rows { tracks[row.device] = try Self.decoder.decode(DeviceTrack.self, from: row.state) }
+            for row in rows { tracks[row.device] = try DeviceTrack(storage: row.state) }
             change = TenantTracks.Change()
             for fix in fixes {
                 var track = tracks[fix.device]
@@ -147,7 +151,7 @@ final class FixIngest: Sendable {
             var events: [String: [TrackingEvent]] = [:]
             var fencers: [String: Geofencer?] = [:]
             for row in rows {
-                var track = try Self.decoder.decode(DeviceTrack.self, from: row.state)
+                var track = try DeviceTrack(storage: row.state)
                 guard track.featureID != nil else { continue }
                 if fencers[row.layer] == nil { fencers[row.layer] = try? geofencer(layer: row.layer, data: data) }
                 guard let fences = fencers[row.layer] ?? nil else { continue }
@@ -175,7 +179,8 @@ final class FixIngest: Sendable {
         _ = try allShards()
         return shards.withLock { shards in
             if let shard = shards?[tenant] { return shard }
-            let shard = TenantTracks(tenant: tenant, store: store, limits: limits, tracks: [:], devices: 0)
+            let shard = TenantTracks(
+                tenant: tenant, store: store, writer: writer, limits: limits, tracks: [:], devices: 0)
             shards?[tenant] = shard
             return shard
         }
@@ -188,24 +193,23 @@ final class FixIngest: Sendable {
             if let shards { return Array(shards.values) }
             var byTenant: [String: [String: [String: DeviceTrack]]] = [:]
             for row in try store.tracks(tenant: nil) {
-                byTenant[row.tenant, default: [:]][row.device, default: [:]][row.layer] = try Self.decoder.decode(
-                    DeviceTrack.self, from: row.state)
+                byTenant[row.tenant, default: [:]][row.device, default: [:]][row.layer] = try DeviceTrack(
+                    storage: row.state)
             }
             let now = Date()
             var made: [String: TenantTracks] = [:]
             for (tenant, devices) in byTenant {
                 let kept = devices.filter { !TenantTracks.isIdle($0.value, now: now, idle: limits.idleInMemory) }
                 made[tenant] = TenantTracks(
-                    tenant: tenant, store: store, limits: limits, tracks: kept, devices: devices.count)
+                    tenant: tenant, store: store, writer: writer, limits: limits, tracks: kept, devices: devices.count)
             }
             shards = made
             return Array(made.values)
         }
     }
 
-    static let decoder = JSONDecoder()
-
-    /// Tracks (device, layer, track) and events of `tenant` as the store keeps them: the engine's JSON.
+    /// Tracks (device, layer, track) and events of `tenant` as the store keeps them: each track
+    /// as its record (`DeviceTrack.storage`), each event as the JSON its webhook posts.
     static func storable(tenant: String, tracks: [(String, String, DeviceTrack)], events: [TrackingEvent]) throws
         -> (tracks: [TrackRow], events: [StoredEvent])
     {
@@ -213,7 +217,7 @@ final class FixIngest: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (
             try tracks.map { device, layer, track in
-                TrackRow(tenant: tenant, device: device, layer: layer, state: try encoder.encode(track))
+                TrackRow(tenant: tenant, device: device, layer: layer, state: track.storage)
             },
             try events.map { event in
                 StoredEvent(

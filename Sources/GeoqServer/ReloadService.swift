@@ -192,7 +192,14 @@ public struct ReloadService: Service {
         }
     }
 
+    /// The file's and its write-ahead log's: an import into a store the service writes tracks
+    /// to commits to the log, and the file itself changes only at the log's next checkpoint.
     static func signature(of path: String) -> String? {
+        guard let file = statSignature(path) else { return nil }
+        return file + " " + (statSignature(path + "-wal") ?? "-")
+    }
+
+    private static func statSignature(_ path: String) -> String? {
         // stat(2) itself: FileManager's attributes also look up the owner's name (reading
         // /etc/passwd and /etc/group on every poll), and round the time to a Double.
         var info = stat()

@@ -4,8 +4,10 @@ import GeoqStore
 import GeoqTracking
 
 /// One tenant's device tracks on a GeoPackage, kept in memory between batches: fixes of one
-/// device are applied in order and the tenant's commits never interleave, while other tenants'
-/// batches go on beside it (each tenant has its own actor and its own connection).
+/// device are applied in order, while other tenants' batches go on beside it (each tenant has
+/// its own actor). A batch is applied in memory at once and handed to the store's
+/// ``TrackWriter``, in the order applied; while it waits for its commit, the tenant's next
+/// batches are applied and join the same or the next group commit.
 ///
 /// Memory holds the devices that are in a feature or were heard from recently; the others
 /// stay only in the store and are read back at their next fix, so that a tenant's memory is
@@ -13,14 +15,22 @@ import GeoqTracking
 actor TenantTracks {
     let tenant: String
     let store: TrackingStore
+    let writer: TrackWriter
     let limits: TrackingLimits
     /// The tenant's tracks in memory: device, then layer.
     private var tracks: [String: [String: DeviceTrack]]
-    /// How many devices the tenant has in the store, in memory or not.
+    /// How many devices the tenant has in the store, in memory or not, counting those whose
+    /// first track is still being committed.
     private var devices: Int
-    /// The store's tracking tables, opened at the first commit and kept (dropped after a failed
-    /// commit, so that the next one opens them afresh).
+    /// While the store's count is being read: the new devices applied meanwhile (the count,
+    /// taken after every write handed over before it, lacks them).
+    private var freshDuringRecount: Int?
+    /// The store's tracking tables for reading tracks back, opened at the first read and kept
+    /// (dropped after a failed read, so that the next one opens them afresh).
     private var tables: TrackingTables?
+    /// The writer's failed commits when memory was last known to hold only what the store has
+    /// or will have: a change means a batch applied here was never written.
+    private var failuresSeen: Int
 
     /// What a batch or a sweep did.
     struct Change {
@@ -36,14 +46,16 @@ actor TenantTracks {
     }
 
     init(
-        tenant: String, store: TrackingStore, limits: TrackingLimits, tracks: [String: [String: DeviceTrack]],
-        devices: Int
+        tenant: String, store: TrackingStore, writer: TrackWriter, limits: TrackingLimits,
+        tracks: [String: [String: DeviceTrack]], devices: Int
     ) {
         self.tenant = tenant
         self.store = store
+        self.writer = writer
         self.limits = limits
         self.tracks = tracks
         self.devices = devices
+        failuresSeen = writer.failures
     }
 
     /// Whether a device with these tracks may leave memory: in no feature on any layer, and
@@ -52,41 +64,37 @@ actor TenantTracks {
         layers.values.allSatisfy { $0.featureID == nil && now.timeIntervalSince($0.lastTime) > idle.timeInterval }
     }
 
-    /// Applies `fixes` in order on `layer`, commits what changed, and keeps the new tracks; a
-    /// failed commit keeps the tracks as they were, so the fixes can be sent again. A batch that
-    /// would give the tenant more devices than its cap is refused whole.
-    func ingest(_ fixes: [Fix], layer: String, fences: Geofencer) throws -> Change {
+    /// Applies `fixes` in order on `layer` and returns once what changed is committed. A failed
+    /// commit fails this batch and those applied after it (they can be sent again), and memory
+    /// is read from the store again. A batch that would give the tenant more devices than its
+    /// cap is refused whole.
+    func ingest(_ fixes: [Fix], layer: String, fences: Geofencer) async throws -> Change {
+        try await forgetUnwrittenBatches()
         let fresh = try readBack(Set(fixes.map(\.device)))
         if devices + fresh.count > limits.maxDevicesPerTenant {
             throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: limits.maxDevicesPerTenant)
         }
-        var before: [String: DeviceTrack?] = [:]
+        var touched: Set<String> = []
         var change = Change()
         for fix in fixes {
             var track = tracks[fix.device]?[layer]
-            if !before.keys.contains(fix.device) { before[fix.device] = track }
+            touched.insert(fix.device)
             let advance = fences.advance(&track, with: fix)
             if let ignored = advance.ignored { change.ignore(ignored) }
             if let track { tracks[fix.device, default: [:]][layer] = track }
             change.events += advance.events
         }
-        let changed = before.keys.sorted().compactMap { device in tracks[device]?[layer].map { (device, layer, $0) } }
-        do {
-            try commit(changed, events: change.events)
-        } catch {
-            for (device, track) in before {
-                if let track { tracks[device]?[layer] = track } else { tracks[device]?[layer] = nil }
-                if tracks[device]?.isEmpty == true { tracks[device] = nil }
-            }
-            throw error
-        }
         devices += fresh.count
+        freshDuringRecount? += fresh.count
+        let changed = touched.sorted().compactMap { device in tracks[device]?[layer].map { (device, layer, $0) } }
+        try await commit(changed, events: change.events)
         return change
     }
 
     /// Ends the stays of silent devices and of devices in features `fencer` no longer has
     /// (synthetic exits), then lets idle devices leave memory. Returns whether any event was made.
-    func sweep(fencer: @Sendable (String) -> Geofencer?, now: Date) throws -> Bool {
+    func sweep(fencer: @Sendable (String) -> Geofencer?, now: Date) async throws -> Bool {
+        try await forgetUnwrittenBatches()
         var fencers: [String: Geofencer?] = [:]
         var changed: [(String, String, DeviceTrack)] = []
         var events: [TrackingEvent] = []
@@ -102,8 +110,10 @@ actor TenantTracks {
                 events += ended
             }
         }
-        try commit(changed, events: events)
         for (device, layer, track) in changed { tracks[device]?[layer] = track }
+        // Committed before any device leaves memory: every write handed over earlier is then
+        // on disk, so that a device read back later finds its last track.
+        try await commit(changed, events: events)
         for (device, layers) in tracks where Self.isIdle(layers, now: now, idle: limits.idleInMemory) {
             tracks[device] = nil
         }
@@ -111,19 +121,20 @@ actor TenantTracks {
     }
 
     /// Erases `device` from the store (track, events, deliveries, in one transaction) and from memory.
-    func erase(_ device: String) throws -> Erasure {
-        let erased = try store.erase(tenant: tenant, device: device)
+    func erase(_ device: String) async throws -> Erasure {
         tracks[device] = nil
-        devices = try store.deviceCount(tenant: tenant)
+        // After every write of the device handed over before; a fix applied meanwhile starts anew.
+        let erased = try await writer.erase(tenant: tenant, device: device)
+        try await recountDevices()
         return erased
     }
 
     /// Forgets the devices last heard from before `instant` (the retention purged them).
-    func forget(before instant: Date) {
+    func forget(before instant: Date) async {
         for (device, layers) in tracks where layers.values.allSatisfy({ $0.lastTime < instant }) {
             tracks[device] = nil
         }
-        if let count = try? store.deviceCount(tenant: tenant) { devices = count }
+        try? await recountDevices()
     }
 
     /// Reads back from the store the tracks of those `devices` that are not in memory; returns
@@ -131,30 +142,50 @@ actor TenantTracks {
     private func readBack(_ wanted: Set<String>) throws -> Set<String> {
         var fresh: Set<String> = []
         for device in wanted where tracks[device] == nil {
-            let rows = try openTables().deviceTracks(tenant: tenant, device: device)
+            let rows: [TrackRow]
+            do {
+                rows = try openTables().deviceTracks(tenant: tenant, device: device)
+            } catch {
+                tables = nil
+                throw error
+            }
             if rows.isEmpty {
                 fresh.insert(device)
                 continue
             }
             for row in rows {
-                tracks[device, default: [:]][row.layer] = try FixIngest.decoder.decode(
-                    DeviceTrack.self, from: row.state)
+                tracks[device, default: [:]][row.layer] = try DeviceTrack(storage: row.state)
             }
         }
         return fresh
     }
 
-    /// Writes `changed` tracks and `events` in one transaction.
-    private func commit(_ changed: [(String, String, DeviceTrack)], events: [TrackingEvent]) throws {
+    /// Hands `changed` tracks and `events` to the writer and waits for their commit.
+    private func commit(_ changed: [(String, String, DeviceTrack)], events: [TrackingEvent]) async throws {
         guard !changed.isEmpty || !events.isEmpty else { return }
         let rows = try FixIngest.storable(tenant: tenant, tracks: changed, events: events)
-        let tables = try openTables()
-        do {
-            try tables.commit(tracks: rows.tracks, events: rows.events, now: Date())
-        } catch {
-            self.tables = nil
-            throw error
-        }
+        try await writer.write(tracks: rows.tracks, events: rows.events, failuresSeen: failuresSeen)
+    }
+
+    /// After a failed commit: memory may hold batches that were never written, so it is
+    /// dropped, and tracks are read from the store again as devices send fixes.
+    private func forgetUnwrittenBatches() async throws {
+        let failures = writer.failures
+        guard failures != failuresSeen else { return }
+        tracks = [:]
+        failuresSeen = failures
+        try await recountDevices()
+    }
+
+    /// Reads the tenant's device count from the store, after every write handed over before;
+    /// the new devices applied while it is read are added. One recount at a time: another
+    /// asked meanwhile is answered by it.
+    private func recountDevices() async throws {
+        guard freshDuringRecount == nil else { return }
+        freshDuringRecount = 0
+        defer { freshDuringRecount = nil }
+        let stored = try await writer.deviceCount(tenant: tenant)
+        devices = stored + (freshDuringRecount ?? 0)
     }
 
     private func openTables() throws -> TrackingTables {

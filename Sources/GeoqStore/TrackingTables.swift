@@ -126,6 +126,10 @@ public final class TrackingTables {
         try hasColumn("geoq_hooks", "idempotency_key") == false
     }
 
+    /// Switches the store to a write-ahead log, for a connection that commits batch after batch
+    /// (see `GeoPackage.useWriteAheadLog`).
+    public func useWriteAheadLog() throws(StoreError) { try store.useWriteAheadLog() }
+
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
     /// transaction: all of it or (on any error) nothing. Returns the events' sequences.
     @discardableResult

@@ -87,3 +87,28 @@ public struct MotionFit: Codable, Hashable, Sendable {
         )
     }
 }
+
+// The fit's part of a stored track (see `DeviceTrack.storage`): its origin, start and sums.
+extension MotionFit {
+    func write(to out: inout TrackRecordWriter) {
+        for value in [originLatitude, originLongitude, count, sumT, sumTT, sumX, sumY, sumTX, sumTY] {
+            out.double(value)
+        }
+        out.date(start)
+        out.date(last)
+    }
+
+    init(from input: inout TrackRecordReader) throws {
+        originLatitude = try input.double()
+        originLongitude = try input.double()
+        count = try input.double()
+        sumT = try input.double()
+        sumTT = try input.double()
+        sumX = try input.double()
+        sumY = try input.double()
+        sumTX = try input.double()
+        sumTY = try input.double()
+        start = try input.date()
+        last = try input.date()
+    }
+}

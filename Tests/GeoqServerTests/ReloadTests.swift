@@ -1,9 +1,11 @@
 import Foundation
 import GeoqAPI
+import GeoqCore
 import GeoqLayers
 import GeoqPROJ
 import GeoqQuery
 import GeoqServer
+import GeoqStore
 import GeoqTestSupport
 import Hummingbird
 import HummingbirdTesting
@@ -143,6 +145,39 @@ import Testing
         failNext.value = true
         #expect(reloader.reload(reason: "test") == false)
         #expect(state.generation == 2 && state.data?.storeFile == "pamplona-barrios")
+    }
+
+    /// A store the service writes tracks to keeps a write-ahead log, and while the service
+    /// holds it open an import by another process lands in the log, not in the file, until a
+    /// checkpoint: the watch sees it there.
+    @Test func anImportIntoAStoreWithAWriteAheadLogReloads() async throws {
+        let (a, b) = try Self.snapshots()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-reload-\(UUID()).gpkg")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        }
+        // The service's writer of tracks, holding the file open.
+        let service = try TrackingStore(storeFile: file).connection()
+        try service.useWriteAheadLog()
+        let state = ServiceState(a)
+        let reloader = ReloadService(
+            state: state, watching: file.path, every: .milliseconds(20), contents: StoreContents.signature(ofStoreAt:),
+            trapSIGHUP: false, logger: Logger(label: "test")
+        ) { b }
+        let watcher = Task { try await reloader.run() }
+        defer { watcher.cancel() }
+        let fileBefore = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        let importer = try GeoPackage.open(at: file.path, create: false)
+        try importer.replaceLayer(
+            StoredLayerInput(
+                name: "puntos", title: "Puntos",
+                features: [Feature(id: "1", name: "Uno", geometry: .point(Point(x: -1.64, y: 42.81)), properties: [:])],
+                source: "test", sourceCRS: "EPSG:4326"))
+        #expect(try importer.journalMode() == "wal")
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date == fileBefore)
+        for _ in 0..<200 where state.generation < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(state.generation == 2)
+        _ = service
     }
 }
 

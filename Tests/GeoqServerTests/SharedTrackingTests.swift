@@ -116,6 +116,56 @@ struct SharedTrackingTests {
         #expect(try stores[0].tracks(tenant: nil, layer: Self.layer).count == 6)
     }
 
+    /// A store whose tracks an older geoq kept as JSON in a `json` column: the column becomes
+    /// `bytea` in place, the JSON track is read on, and the next fix stores the track's record.
+    @Test func tracksKeptAsJSONAreReadOn() async throws {
+        let address = try #require(TestPostgres.address(schema: "oldtracks"))
+        let parts = address.components(separatedBy: "schema=")
+        let (server, schema) = (String(parts[0].dropLast()), parts[1])
+        func psql(_ sql: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["psql", server, "-v", "ON_ERROR_STOP=1", "-Atc", sql]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(sql)")
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let trace = try FixesRouteTests.trace(parkedSeconds: 300).ndjson.split(separator: "\n")
+        let fixes = FixReader.read(Data(trace.prefix(30).joined(separator: "\n").utf8)).fixes
+        let fencer = try FixIngest(store: TrackingStore(address: try StoreAddress(parsing: address)))
+            .geofencer(layer: Self.layer, data: Self.data)
+        var track: DeviceTrack?
+        for fix in fixes.dropLast() { _ = fencer.advance(&track, with: fix) }
+        let json = String(decoding: try JSONEncoder().encode(try #require(track)), as: UTF8.self)
+        _ = try psql(
+            """
+            CREATE SCHEMA \(schema);
+            CREATE TABLE \(schema).geoq_tracks (
+              tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state json,
+              updated timestamptz NOT NULL, PRIMARY KEY (tenant, device, layer));
+            INSERT INTO \(schema).geoq_tracks VALUES ('default', 'car-1', '\(Self.layer)', '\(json)', now());
+            """)
+
+        let store = TrackingStore(address: try StoreAddress(parsing: address))
+        let rows = try store.tracks(tenant: nil)
+        #expect(try rows.map { try DeviceTrack(storage: $0.state) } == [track])
+        #expect(
+            try psql(
+                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                    + "WHERE attrelid = '\(schema).geoq_tracks'::regclass AND attname = 'state'") == "bytea")
+        let last = try #require(fixes.last)
+        var expected = track
+        _ = fencer.advance(&expected, with: last)
+        let ingest = FixIngest(store: store)
+        try await Self.ingest(ingest, String(trace[29]))
+        #expect(try psql("SELECT get_byte(state, 0) FROM \(schema).geoq_tracks") == "1")
+        #expect(try store.tracks(tenant: nil).map { try DeviceTrack(storage: $0.state) } == [expected])
+    }
+
     @Test func twoSweepsAtOnceEndEachSilentStayOnce() async throws {
         let batches = try Self.batches()
         let stores = try replicas(2)

@@ -4,7 +4,11 @@
 #  - fixes per second through POST /v1/fixes: 10,000 devices on random walks in the Pamplona
 #    sectors' box, NDJSON batches of 1,000 fixes, one connection;
 #  - fix-to-webhook latency: new devices' second fix, 5 s after the first (an enter needs a run
-#    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99.
+#    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99;
+#  - a city's fleet (fleet.py): 100,000 devices, NDJSON batches of 1,000 over 16 connections at
+#    once for 20 s, on a fresh service: fixes per second and the batch latency, p50 / p99;
+#  - and beside them, from the same build and machine, the engine in process
+#    (`geoq-bench --only tracking`), the peer of every HTTP figure.
 # Prints Markdown for docs/BENCHMARKS.md. Everything it starts is stopped on exit.
 #
 #   benchmarks/tracking/run.sh [STORE]
@@ -33,3 +37,34 @@ for _ in $(seq 1 120); do
     sleep 0.5
 done
 GEOQ_KEY="$key" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
+kill -9 "$server"
+
+# The fleet, on a service of its own over a fresh store (of the same kind).
+fleet_store="$work/fleet.gpkg"
+case "$store" in
+postgresql://* | postgres://*) fleet_store="${store}_fleet" && "$geoq" import --all --store "$fleet_store" >/dev/null ;;
+esac
+fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store" 2>/dev/null)"
+"$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
+server=$!
+for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    sleep 0.5
+done
+read -r user_before system_before <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 1000 20)"
+read -r user_after system_after <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+cpu=$(((user_after - user_before) + (system_after - system_before)))
+python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
+import json, sys
+f = json.loads(sys.argv[1])
+cpu = int(sys.argv[2]) / int(sys.argv[3])
+print(f"| a fleet: {f['devices']:,} devices, batches of {f['batch']:,}, {f['connections']} connections at once ({f['seconds']} s) | {f['fixes_per_second']:,} fixes/s |")
+print(f"| the fleet's batch latency, p50 / p99 | {f['p50_ms']} / {f['p99_ms']} ms |")
+print(f"| the service's CPU per fix in the fleet run (user + system, all threads) | {cpu / f['fixes'] * 1e6:.1f} µs |")
+PY
+swift build -c release --product geoq-bench >&2
+echo
+echo "In process, the same build (the peer):"
+echo
+"$(swift build -c release --show-bin-path)/geoq-bench" --only tracking --runs 3 2>/dev/null | grep '^|'

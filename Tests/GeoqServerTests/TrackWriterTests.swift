@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import GeoqLayers
+import GeoqStore
+import Testing
+
+@testable import GeoqServer
+
+/// The GeoPackage's writer of tracks and events: batches that wait together share one
+/// transaction, a device's last track of a group is the one kept, an erasure comes after the
+/// writes handed over before it, and a failed commit fails every batch of it and every batch
+/// applied on top of them, never some of one.
+@Suite struct TrackWriterTests {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-writer-\(UUID()).gpkg")
+    let store: TrackingStore
+    /// Held while a test gathers a group, then let go.
+    let queue = DispatchQueue(label: "test.track-writer")
+    let writer: TrackWriter
+
+    init() {
+        store = TrackingStore(storeFile: file)
+        writer = TrackWriter(store: store, queue: queue)
+    }
+
+    func track(_ device: String, _ state: String, tenant: String = "acme") -> TrackRow {
+        TrackRow(tenant: tenant, device: device, layer: "squares", state: Data(state.utf8))
+    }
+
+    func event(_ device: String, body: String = #"{"event":"enter"}"#) -> StoredEvent {
+        StoredEvent(tenant: "acme", device: device, layer: "squares", kind: "enter", body: Data(body.utf8))
+    }
+
+    /// Starts `count` writes while the writer's queue is held, and lets it go once all of them
+    /// wait; returns each write's outcome, in the order given.
+    typealias Write = (tracks: [TrackRow], events: [StoredEvent], failuresSeen: Int)
+
+    func gathered(_ writes: [Write]) async -> [Result<Void, any Error>] {
+        queue.suspend()
+        let tasks = writes.map { write in
+            Task { [writer] () -> Result<Void, any Error> in
+                do {
+                    try await writer.write(tracks: write.tracks, events: write.events, failuresSeen: write.failuresSeen)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        while writer.waiting < writes.count { try? await Task.sleep(for: .milliseconds(1)) }
+        queue.resume()
+        var outcomes: [Result<Void, any Error>] = []
+        for task in tasks { outcomes.append(await task.value) }
+        return outcomes
+    }
+
+    func stored() throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try store.tracks(tenant: nil) { out[row.device] = String(decoding: row.state, as: UTF8.self) }
+        return out
+    }
+
+    @Test func batchesThatWaitTogetherShareOneCommit() async throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        let writes: [Write] = (0..<40).map { i in ([track("car-\(i % 10)", "s\(i)")], [event("car-\(i % 10)")], 0) }
+        let outcomes = await gathered(writes)
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+        #expect(writer.commits == 1)
+        // Each device's last track of the group; every event, in the order handed over.
+        #expect(try stored() == Dictionary(uniqueKeysWithValues: (30..<40).map { ("car-\($0 % 10)", "s\($0)") }))
+        let events = try store.events(tenant: "acme", since: 0, limit: 100)
+        #expect(events.map(\.event.device) == writes.map { $0.tracks[0].device })
+        // The store took a write-ahead log, and keeps it for every later connection.
+        let mode = try GeoPackage.open(at: file.path, create: false).journalMode()
+        #expect(mode == "wal")
+    }
+
+    @Test func aFailedCommitFailsItsBatchesAndThoseAppliedOnThem() async throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        // The second batch's event is not JSON: the store refuses the whole transaction.
+        let outcomes = await gathered([
+            ([track("car-1", "a")], [event("car-1")], 0),
+            ([track("car-2", "b")], [event("car-2", body: "not json")], 0),
+            ([track("car-3", "c")], [], 0),
+        ])
+        #expect(outcomes.allSatisfy { (try? $0.get()) == nil })
+        #expect(writer.failures == 1)
+        #expect(try stored().isEmpty)
+        // Applied before the failure was known (it saw no failure): refused, never written.
+        let late = await gathered([([track("car-1", "d")], [], 0), ([track("car-4", "e")], [], 1)])
+        #expect(throws: TrackWriterError.self) { try late[0].get() }
+        #expect((try? late[1].get()) != nil)
+        #expect(try stored() == ["car-4": "e"])
+    }
+
+    @Test func anErasureComesAfterTheWritesBeforeIt() async throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        queue.suspend()
+        let before = Task { [writer] in
+            try await writer.write(tracks: [track("car-1", "a")], events: [event("car-1")], failuresSeen: 0)
+        }
+        while writer.waiting < 1 { try? await Task.sleep(for: .milliseconds(1)) }
+        let erasure = Task { [writer] in try await writer.erase(tenant: "acme", device: "car-1") }
+        while writer.waiting < 2 { try? await Task.sleep(for: .milliseconds(1)) }
+        let after = Task { [writer] in
+            try await writer.write(tracks: [track("car-1", "b")], events: [], failuresSeen: 0)
+        }
+        while writer.waiting < 3 { try? await Task.sleep(for: .milliseconds(1)) }
+        queue.resume()
+        try await before.value
+        let erased = try await erasure.value
+        try await after.value
+        #expect(erased == Erasure(tracks: 1, events: 1, deliveries: 0))
+        #expect(try stored() == ["car-1": "b"])
+        #expect(try store.events(tenant: "acme", since: 0, limit: 10).isEmpty)
+        #expect(try await writer.deviceCount(tenant: "acme") == 1)
+    }
+}
