@@ -150,6 +150,8 @@ final class TrackWriter: Sendable {
             }
             events += jobEvents
         }
+        // In key order: the rows' pages are then visited once each, in the order they lie.
+        tracks.sort { ($0.tenant, $0.device, $0.layer) < ($1.tenant, $1.device, $1.layer) }
         do {
             try tables.use { try $0.commit(tracks: tracks, events: events) }
             state.withLock { $0.commits += 1 }

@@ -138,7 +138,11 @@ public final class TrackingTables {
         return try connection.transaction { () throws(StoreError) -> [Int64] in
             let hooks = try readHooks()
             let putTrack = try connection.prepare(
-                "INSERT OR REPLACE INTO geoq_tracks (tenant, device, layer, state, updated) VALUES (?, ?, ?, ?, ?)")
+                // An update in place: a replace would delete the row and insert it anew, in both trees.
+                """
+                INSERT INTO geoq_tracks (tenant, device, layer, state, updated) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (tenant, device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                """)
             for track in tracks {
                 try putTrack.bind(track.tenant, at: 1)
                 try putTrack.bind(track.device, at: 2)

@@ -39,8 +39,10 @@ import Testing
 
     @Test func sighupReloadsAndSigtermStopsCleanly() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: GeoqBinaryTests.binary.path), "build geoq first")
-        // A port unlikely to be taken: from the process id, in the dynamic range.
-        let port = 40_000 + Int(getpid() % 20_000)
+        // A port unlikely to be taken: from the process id, below Linux's ephemeral range
+        // (32768–60999), where the tests' own client connections could hold it, and away from
+        // the private PostgreSQL clusters' (25432, 25433).
+        let port = 30_000 + Int(getpid() % 2_000)
         let process = Process()
         process.executableURL = GeoqBinaryTests.binary
         process.arguments = ["serve", "--port", String(port)]

@@ -30,23 +30,27 @@ import Testing
         StoredEvent(tenant: "acme", device: device, layer: "squares", kind: "enter", body: Data(body.utf8))
     }
 
-    /// Starts `count` writes while the writer's queue is held, and lets it go once all of them
-    /// wait; returns each write's outcome, in the order given.
+    /// Hands `writes` over in order while the writer's queue is held, and lets it go once all
+    /// of them wait; returns each write's outcome, in the order given.
     typealias Write = (tracks: [TrackRow], events: [StoredEvent], failuresSeen: Int)
 
     func gathered(_ writes: [Write]) async -> [Result<Void, any Error>] {
         queue.suspend()
-        let tasks = writes.map { write in
-            Task { [writer] () -> Result<Void, any Error> in
-                do {
-                    try await writer.write(tracks: write.tracks, events: write.events, failuresSeen: write.failuresSeen)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
+        var tasks: [Task<Result<Void, any Error>, Never>] = []
+        // One after another: each waits before the next is handed over, so the order is known.
+        for (i, write) in writes.enumerated() {
+            tasks.append(
+                Task { [writer] in
+                    do {
+                        try await writer.write(
+                            tracks: write.tracks, events: write.events, failuresSeen: write.failuresSeen)
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                })
+            while writer.waiting < i + 1 { try? await Task.sleep(for: .milliseconds(1)) }
         }
-        while writer.waiting < writes.count { try? await Task.sleep(for: .milliseconds(1)) }
         queue.resume()
         var outcomes: [Result<Void, any Error>] = []
         for task in tasks { outcomes.append(await task.value) }
