@@ -112,7 +112,9 @@ let package = Package(
         // store, no C): the faces keep the device tracks and deliver the events.
         .target(
             name: "GeoqTracking",
-            dependencies: ["GeoqCore", "GeoqFormats", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs"]),
+            dependencies: [
+                "GeoqCore", "GeoqFormats", "GeoqJSON", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs",
+            ]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),

@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqCore
+import GeoqJSON
 import GeoqLayers
 import GeoqParking
 import GeoqQuery
@@ -134,7 +135,7 @@ final class FixIngest: Sendable {
                 tracks[fix.device] = track
                 change.events += advance.events
             }
-            return try Self.storable(
+            return Self.storable(
                 tenant: tenant,
                 tracks: devices.compactMap { device in tracks[device].map { (device, layer, $0) } },
                 events: change.events)
@@ -164,7 +165,7 @@ final class FixIngest: Sendable {
             ended = !events.isEmpty
             var all: (tracks: [TrackRow], events: [StoredEvent]) = ([], [])
             for tenant in Set(changed.keys).union(events.keys).sorted() {
-                let part = try Self.storable(
+                let part = Self.storable(
                     tenant: tenant, tracks: changed[tenant] ?? [], events: events[tenant] ?? [])
                 all.tracks += part.tracks
                 all.events += part.events
@@ -210,20 +211,35 @@ final class FixIngest: Sendable {
 
     /// Tracks (device, layer, track) and events of `tenant` as the store keeps them: each track
     /// as its record (`DeviceTrack.storage`), each event as the JSON its webhook posts.
-    static func storable(tenant: String, tracks: [(String, String, DeviceTrack)], events: [TrackingEvent]) throws
+    static func storable(tenant: String, tracks: [(String, String, DeviceTrack)], events: [TrackingEvent])
         -> (tracks: [TrackRow], events: [StoredEvent])
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (
-            try tracks.map { device, layer, track in
+        (
+            tracks.map { device, layer, track in
                 TrackRow(tenant: tenant, device: device, layer: layer, state: track.storage)
             },
-            try events.map { event in
+            events.map { event in
                 StoredEvent(
                     tenant: tenant, device: event.device, layer: event.layer, kind: event.event.rawValue,
-                    body: try encoder.encode(event))
+                    body: Data(JSONText.of(event)))
             }
         )
+    }
+}
+
+/// The answer to a batch, written without JSONEncoder (the same text: sorted keys, slashes
+/// unescaped): a fleet's batches carry thousands of events a second.
+extension FixIngest.Outcome: JSONWritable {
+    func write(to json: inout JSONText) {
+        json.object { json in
+            json.key("accepted")
+            json.number(accepted)
+            json.key("errors")
+            json.array { json in for error in errors { json.string(error) } }
+            json.key("events")
+            json.array { json in for event in events { event.write(to: &json) } }
+            json.key("ignored")
+            json.number(ignored)
+        }
     }
 }

@@ -163,7 +163,7 @@ actor TenantTracks {
     /// Hands `changed` tracks and `events` to the writer and waits for their commit.
     private func commit(_ changed: [(String, String, DeviceTrack)], events: [TrackingEvent]) async throws {
         guard !changed.isEmpty || !events.isEmpty else { return }
-        let rows = try FixIngest.storable(tenant: tenant, tracks: changed, events: events)
+        let rows = FixIngest.storable(tenant: tenant, tracks: changed, events: events)
         try await writer.write(tracks: rows.tracks, events: rows.events, failuresSeen: failuresSeen)
     }
 
