@@ -95,8 +95,9 @@ public struct TrackingStore: Sendable {
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
-    /// Ends stays: `end` gets every track not being changed by someone else at this moment and
-    /// returns the tracks and events to write, in one transaction. On PostgreSQL the tracks are
+    /// Ends stays: `end` gets every open stay (a track in a feature, ``TrackRow/open``) not being
+    /// changed by someone else at this moment and returns the tracks and events to write, in one
+    /// transaction. On PostgreSQL the tracks are
     /// locked with `SKIP LOCKED`, so two replicas sweeping at once end each stay once.
     @discardableResult
     public func sweepLocked(
@@ -104,7 +105,7 @@ public struct TrackingStore: Sendable {
     ) throws -> [Int64] {
         if let postgres { return try postgres.sweepLocked(now: now, end) }
         let tables = try open()
-        let change = try end(try tables.tracks(tenant: nil))
+        let change = try end(try tables.tracks(tenant: nil).filter(\.open))
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
@@ -118,6 +119,14 @@ public struct TrackingStore: Sendable {
 
     /// How many devices `tenant` has a track of.
     public func deviceCount(tenant: String) throws -> Int { try tables().deviceCount(tenant: tenant) }
+
+    /// A GeoPackage service's tracks at start: see `TrackingTables.startingTracks(activeSince:)`.
+    public func startingTracks(activeSince: Date) throws -> [TrackRow] {
+        try open().startingTracks(activeSince: activeSince)
+    }
+
+    /// How many devices each tenant of a GeoPackage has a track of.
+    public func deviceCounts() throws -> [String: Int] { try open().deviceCounts() }
 
     /// `tenant`'s events (nil: every tenant's) after sequence `since` (0: from the first), oldest
     /// first, at most `limit`; all of them or one device's.

@@ -83,7 +83,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 """
                 CREATE TABLE IF NOT EXISTS \(tracksTable) (
                   tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state bytea,
-                  updated timestamptz NOT NULL, PRIMARY KEY (tenant, device, layer))
+                  updated timestamptz NOT NULL, open boolean NOT NULL DEFAULT true, PRIMARY KEY (tenant, device, layer))
                 """,
                 // json (not jsonb): the body is POSTed byte for byte as the engine wrote it.
                 """
@@ -142,6 +142,10 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 END $$
                 """,
                 "CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON \(tracksTable) (updated)",
+                // Tracks written before stays were marked open are taken as open (the sweep looks
+                // at each once; its next write says).
+                "ALTER TABLE \(tracksTable) ADD COLUMN IF NOT EXISTS open boolean NOT NULL DEFAULT true",
+                "CREATE INDEX IF NOT EXISTS geoq_tracks_open ON \(tracksTable) (tenant, device, layer) WHERE open",
                 // Tracks kept as JSON before records: the same bytes, now of any format.
                 """
                 DO $$ BEGIN
@@ -208,7 +212,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             }
             let locked = try db.query(
                 """
-                SELECT t.tenant, t.device, t.layer, t.state FROM \(unescaped: tracksTable) t
+                SELECT t.tenant, t.device, t.layer, t.state, t.open FROM \(unescaped: tracksTable) t
                 JOIN unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l)
                   ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
                 ORDER BY t.tenant, t.device, t.layer FOR UPDATE OF t
@@ -229,7 +233,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         try inTransaction { db in
             let locked = try db.query(
                 """
-                SELECT tenant, device, layer, state FROM \(unescaped: tracksTable) WHERE state IS NOT NULL
+                SELECT tenant, device, layer, state, open FROM \(unescaped: tracksTable) WHERE open AND state IS NOT NULL
                 ORDER BY tenant, device, layer FOR UPDATE SKIP LOCKED
                 """)
             let change = try end(try trackRows(locked))
@@ -239,9 +243,9 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
 
     private func trackRows(_ rows: [PostgresRow]) throws -> [TrackRow] {
         try rows.compactMap { row in
-            let (tenant, device, layer, state) = try row.decode((String, String, String, ByteBuffer?).self)
+            let (tenant, device, layer, state, open) = try row.decode((String, String, String, ByteBuffer?, Bool).self)
             return state.map {
-                TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.readableBytesView))
+                TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.readableBytesView), open: open)
             }
         }
     }
@@ -253,10 +257,11 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         if !tracks.isEmpty {
             try db.query(
                 """
-                INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated)
-                SELECT t, d, l, s, \(now)
-                FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { ByteBuffer(bytes: $0.state) })::bytea[]) AS t(t, d, l, s)
-                ON CONFLICT (tenant, device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated, open)
+                SELECT t, d, l, s, \(now), o
+                FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { ByteBuffer(bytes: $0.state) })::bytea[], \(tracks.map(\.open))::boolean[]) AS t(t, d, l, s, o)
+                ON CONFLICT (tenant, device, layer) DO UPDATE
+                  SET state = excluded.state, updated = excluded.updated, open = excluded.open
                 """)
         }
         guard !events.isEmpty else { return [] }
@@ -300,7 +305,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
             try trackRows(
                 db.query(
                     """
-                    SELECT tenant, device, layer, state FROM \(unescaped: tracksTable)
+                    SELECT tenant, device, layer, state, open FROM \(unescaped: tracksTable)
                     WHERE state IS NOT NULL AND (\(tenant)::text IS NULL OR tenant = \(tenant))
                       AND (\(device)::text IS NULL OR device = \(device))
                       AND (\(layer)::text IS NULL OR layer = \(layer))

@@ -187,22 +187,26 @@ final class FixIngest: Sendable {
         }
     }
 
-    /// Every tenant's actor; at the first call, the store's tracks are read and handed out
-    /// (under the lock, so that it happens once).
+    /// Every tenant's actor; at the first call, the tracks of the devices with an open stay or
+    /// heard from lately are read from the store and handed out, with each tenant's count of
+    /// devices (under the lock, so that it happens once). The other devices are read back at
+    /// their next fix: a service over a million stored devices starts with the few it needs.
     private func allShards() throws -> [TenantTracks] {
         try shards.withLock { shards in
             if let shards { return Array(shards.values) }
+            let now = Date()
             var byTenant: [String: [String: [String: DeviceTrack]]] = [:]
-            for row in try store.tracks(tenant: nil) {
+            for row in try store.startingTracks(activeSince: now - limits.idleInMemory.timeInterval) {
                 byTenant[row.tenant, default: [:]][row.device, default: [:]][row.layer] = try DeviceTrack(
                     storage: row.state)
             }
-            let now = Date()
             var made: [String: TenantTracks] = [:]
-            for (tenant, devices) in byTenant {
-                let kept = devices.filter { !TenantTracks.isIdle($0.value, now: now, idle: limits.idleInMemory) }
+            for (tenant, count) in try store.deviceCounts() {
+                let kept = (byTenant[tenant] ?? [:]).filter {
+                    !TenantTracks.isIdle($0.value, now: now, idle: limits.idleInMemory)
+                }
                 made[tenant] = TenantTracks(
-                    tenant: tenant, store: store, writer: writer, limits: limits, tracks: kept, devices: devices.count)
+                    tenant: tenant, store: store, writer: writer, limits: limits, tracks: kept, devices: count)
             }
             shards = made
             return Array(made.values)
@@ -216,7 +220,8 @@ final class FixIngest: Sendable {
     {
         (
             tracks.map { device, layer, track in
-                TrackRow(tenant: tenant, device: device, layer: layer, state: track.storage)
+                TrackRow(
+                    tenant: tenant, device: device, layer: layer, state: track.storage, open: track.featureID != nil)
             },
             events.map { event in
                 StoredEvent(

@@ -4,19 +4,24 @@ import Foundation
 /// written without naming one.
 public let defaultTenant = "default"
 
-/// A device's state on one layer, kept as opaque bytes (the geofence engine's own JSON). The same
+/// A device's state on one layer, kept as opaque bytes (the geofence engine's record). The same
 /// device id in two tenants is two devices.
 public struct TrackRow: Sendable, Hashable {
     public var tenant: String
     public var device: String
     public var layer: String
     public var state: Data
+    /// The device is in a feature: a stay that a sweep may end (silence, a feature removed).
+    /// Sweeps and a service's start read only these and the recently updated ones, not every
+    /// device ever seen.
+    public var open: Bool
 
-    public init(tenant: String, device: String, layer: String, state: Data) {
+    public init(tenant: String, device: String, layer: String, state: Data, open: Bool = false) {
         self.tenant = tenant
         self.device = device
         self.layer = layer
         self.state = state
+        self.open = open
     }
 }
 

@@ -22,6 +22,7 @@ public final class TrackingTables {
             try connection.transaction { () throws(StoreError) in
                 try migrateToTenants()
                 try migrateToSignedHooks()
+                try migrateToOpenStays()
                 try connection.execute(Self.schema)
             }
         } else {
@@ -35,8 +36,9 @@ public final class TrackingTables {
     static let schema = """
         CREATE TABLE IF NOT EXISTS geoq_tracks (
           tenant TEXT NOT NULL, device TEXT NOT NULL, layer TEXT NOT NULL, state BLOB NOT NULL,
-          updated REAL NOT NULL, PRIMARY KEY (tenant, device, layer));
+          updated REAL NOT NULL, open INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (tenant, device, layer));
         CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON geoq_tracks (updated);
+        CREATE INDEX IF NOT EXISTS geoq_tracks_open ON geoq_tracks (tenant, device) WHERE open;
         CREATE TABLE IF NOT EXISTS geoq_events (
           sequence INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, layer TEXT NOT NULL,
           kind TEXT NOT NULL, created REAL NOT NULL, body BLOB NOT NULL CHECK (json_valid(body)),
@@ -88,6 +90,7 @@ public final class TrackingTables {
     /// Hooks made before deliveries were signed: each gets a secret of its own (its owner
     /// rotates it to learn it).
     private func migrateToSignedHooks() throws(StoreError) {
+        guard try hasColumn("geoq_hooks", "id") != nil else { return }
         for (column, type) in [("secret", "TEXT"), ("previous_secret", "TEXT"), ("previous_secret_expires", "REAL")]
         where try hasColumn("geoq_hooks", column) == false {
             try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
@@ -119,11 +122,18 @@ public final class TrackingTables {
         return names.isEmpty ? nil : names.contains(column)
     }
 
-    /// Whether the store was written by an older geoq: its hooks lack the newest column (every
+    /// Tracks written before stays were marked open: each is taken as open (1, the column's
+    /// default), so that the next sweep looks at it once and its next write says.
+    private func migrateToOpenStays() throws(StoreError) {
+        guard try hasColumn("geoq_tracks", "open") == false else { return }
+        try connection.execute("ALTER TABLE geoq_tracks ADD COLUMN open INTEGER NOT NULL DEFAULT 1")
+    }
+
+    /// Whether the store was written by an older geoq: its tracks lack the newest column (every
     /// older change came before it). One question, as every call of the tracking store opens
     /// its tables.
     private func needsMigration() throws(StoreError) -> Bool {
-        try hasColumn("geoq_hooks", "idempotency_key") == false
+        try hasColumn("geoq_tracks", "open") == false
     }
 
     /// Switches the store to a write-ahead log, for a connection that commits batch after batch
@@ -140,8 +150,9 @@ public final class TrackingTables {
             let putTrack = try connection.prepare(
                 // An update in place: a replace would delete the row and insert it anew, in both trees.
                 """
-                INSERT INTO geoq_tracks (tenant, device, layer, state, updated) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (tenant, device, layer) DO UPDATE SET state = excluded.state, updated = excluded.updated
+                INSERT INTO geoq_tracks (tenant, device, layer, state, updated, open) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant, device, layer) DO UPDATE
+                  SET state = excluded.state, updated = excluded.updated, open = excluded.open
                 """)
             for track in tracks {
                 try putTrack.bind(track.tenant, at: 1)
@@ -149,6 +160,7 @@ public final class TrackingTables {
                 try putTrack.bind(track.layer, at: 3)
                 try putTrack.bind(blob: [UInt8](track.state), at: 4)
                 try putTrack.bind(time, at: 5)
+                try putTrack.bind(Int64(track.open ? 1 : 0), at: 6)
                 try putTrack.run()
             }
             let putEvent = try connection.prepare(
@@ -192,7 +204,7 @@ public final class TrackingTables {
     {
         let stmt = try connection.prepare(
             """
-            SELECT tenant, device, layer, state FROM geoq_tracks
+            SELECT tenant, device, layer, state, open FROM geoq_tracks
             WHERE (?1 IS NULL OR tenant = ?1) AND (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR layer = ?3)
               AND (?4 IS NULL OR updated >= ?4)
             ORDER BY tenant, device, layer
@@ -206,9 +218,40 @@ public final class TrackingTables {
             rows.append(
                 TrackRow(
                     tenant: stmt.text(at: 0) ?? "", device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "",
-                    state: blob(stmt, 3)))
+                    state: blob(stmt, 3), open: stmt.int64(at: 4) != 0))
         }
         return rows
+    }
+
+    /// What a service starting on this store keeps in memory: every track of each device that
+    /// has an open stay on some layer or was updated since `activeSince` (the devices of the
+    /// sweep and of the next batches), not each device ever seen; the rest is read back at the
+    /// device's next fix.
+    public func startingTracks(activeSince: Date) throws(StoreError) -> [TrackRow] {
+        let stmt = try connection.prepare(
+            """
+            SELECT tenant, device, layer, state, open FROM geoq_tracks
+            WHERE (tenant, device) IN (
+              SELECT tenant, device FROM geoq_tracks WHERE open
+              UNION SELECT tenant, device FROM geoq_tracks WHERE updated >= ?1)
+            """)
+        try stmt.bind(activeSince.timeIntervalSince1970, at: 1)
+        var rows: [TrackRow] = []
+        while try stmt.step() {
+            rows.append(
+                TrackRow(
+                    tenant: stmt.text(at: 0) ?? "", device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "",
+                    state: blob(stmt, 3), open: stmt.int64(at: 4) != 0))
+        }
+        return rows
+    }
+
+    /// How many devices each tenant has a track of.
+    public func deviceCounts() throws(StoreError) -> [String: Int] {
+        let stmt = try connection.prepare("SELECT tenant, count(DISTINCT device) FROM geoq_tracks GROUP BY tenant")
+        var counts: [String: Int] = [:]
+        while try stmt.step() { counts[stmt.text(at: 0) ?? ""] = Int(stmt.int64(at: 1)) }
+        return counts
     }
 
     /// The tracks of one device of `tenant`, on every layer: a look-up by the primary key's
@@ -216,12 +259,15 @@ public final class TrackingTables {
     /// whose filters may each be absent, scans the whole table).
     public func deviceTracks(tenant: String, device: String) throws(StoreError) -> [TrackRow] {
         let stmt = try connection.prepare(
-            "SELECT layer, state FROM geoq_tracks WHERE tenant = ?1 AND device = ?2 ORDER BY layer")
+            "SELECT layer, state, open FROM geoq_tracks WHERE tenant = ?1 AND device = ?2 ORDER BY layer")
         try stmt.bind(tenant, at: 1)
         try stmt.bind(device, at: 2)
         var rows: [TrackRow] = []
         while try stmt.step() {
-            rows.append(TrackRow(tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: blob(stmt, 1)))
+            rows.append(
+                TrackRow(
+                    tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: blob(stmt, 1),
+                    open: stmt.int64(at: 2) != 0))
         }
         return rows
     }

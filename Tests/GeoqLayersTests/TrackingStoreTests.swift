@@ -95,6 +95,8 @@ import Testing
         try writeStoreFromBeforeTenants(backend)
         let store = try store(backend)
         #expect(try store.tracks(tenant: nil).map { "\($0.tenant) \($0.device)" } == ["default car-1"])
+        // Written before stays were marked: taken as open, so that the next sweep looks at it.
+        #expect(try store.tracks(tenant: nil).map(\.open) == [true])
         let events = try store.events(tenant: "default", since: 0, limit: 10)
         #expect(events.map(\.event.kind) == ["enter"] && events.first?.event.tenant == "default")
         #expect(try store.hooks(tenant: "default").map(\.url) == ["http://127.0.0.1:9/h"])
@@ -109,6 +111,44 @@ import Testing
         #expect(try store.tracks(tenant: nil).map(\.tenant).sorted() == ["acme", "default"])
         // Opened again: nothing moves twice.
         #expect(try self.store(backend).tracks(tenant: "default").count == 1)
+    }
+
+    /// A sweep is handed the open stays only (tracks in a feature), not every device ever seen;
+    /// a service starting on a GeoPackage reads every layer of the devices with an open stay or
+    /// heard from lately, and each tenant's device count.
+    @Test(arguments: Backend.available) func sweepsAndStartsReadOpenStays(_ backend: Backend) throws {
+        let store = try store(backend)
+        let now = Date()
+        func row(_ tenant: String, _ device: String, _ layer: String, open: Bool) -> TrackRow {
+            TrackRow(tenant: tenant, device: device, layer: layer, state: Data("\(device)@\(layer)".utf8), open: open)
+        }
+        let old = [
+            row("acme", "parked", "a", open: true), row("acme", "parked", "b", open: false),
+            row("acme", "gone", "a", open: false), row("other", "gone", "a", open: false),
+        ]
+        try store.commit(tracks: old, events: [], now: now - 7_200)
+        try store.commit(tracks: [row("acme", "driving", "a", open: false)], events: [], now: now)
+        var swept: [String] = []
+        try store.sweepLocked(now: now) { rows in
+            swept = rows.map { "\($0.tenant) \($0.device) \($0.layer)" }
+            return ([], [])
+        }
+        #expect(swept == ["acme parked a"])
+        // Closed again by a later write.
+        try store.commit(tracks: [row("acme", "parked", "a", open: false)], events: [], now: now - 7_200)
+        try store.sweepLocked(now: now) { rows in
+            #expect(rows.isEmpty)
+            return ([], [])
+        }
+        #expect(try store.tracks(tenant: "acme", device: "parked").map(\.open) == [false, false])
+        guard backend == .geoPackage else { return }
+        try store.commit(tracks: [row("acme", "parked", "a", open: true)], events: [], now: now - 7_200)
+        let starting = try store.startingTracks(activeSince: now - 900)
+        #expect(
+            Set(starting.map { "\($0.device) \($0.layer) \($0.open)" }) == [
+                "parked a true", "parked b false", "driving a false",
+            ])
+        #expect(try store.deviceCounts() == ["acme": 3, "other": 1])
     }
 
     /// A device read back at its next fix: its rows on every layer, of its tenant only.

@@ -2,7 +2,10 @@
 NDJSON batches over several kept-alive connections at once, for fixes per second and the batch
 latency (request sent to answer read). Run by benchmarks/tracking/run.sh.
 
-usage: GEOQ_KEY=KEY fleet.py BASE_URL [DEVICES] [CONNECTIONS] [BATCH] [SECONDS]
+usage: GEOQ_KEY=KEY fleet.py BASE_URL [DEVICES] [CONNECTIONS] [BATCH] [SECONDS] [BOX]
+
+BOX: `city` (default: the sectors' box, where devices enter and leave sectors) or `outside`
+(the same box half a degree south, in no feature: devices that never open a stay).
 
 Each connection has its own devices (device i goes to connection i % CONNECTIONS) and sends its
 batches one after another in time order, so that no fix reaches the service older than its
@@ -24,6 +27,7 @@ devices = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
 connections = int(sys.argv[3]) if len(sys.argv) > 3 else 16
 batch = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
 seconds = float(sys.argv[5]) if len(sys.argv) > 5 else 20.0
+south = 42.795 - (0.5 if len(sys.argv) > 6 and sys.argv[6] == "outside" else 0)
 key = os.environ["GEOQ_KEY"]
 layer = "pamplona-sectors"
 # Fixes 5 s apart, the last of them a little in the past: the service refuses fixes ahead of
@@ -41,7 +45,7 @@ def requests_of(connection):
     """The connection's requests, as bytes, in the order they are sent."""
     rng = random.Random(2026 + connection)
     own = [
-        [f"fleet-{i}", 42.795 + rng.random() * 0.03, -1.66 + rng.random() * 0.04]
+        [f"fleet-{i}", south + rng.random() * 0.03, -1.66 + rng.random() * 0.04]
         for i in range(connection, devices, connections)
     ]
     out = []
