@@ -113,7 +113,8 @@ let package = Package(
         .target(
             name: "GeoqTracking",
             dependencies: [
-                "GeoqCore", "GeoqFormats", "GeoqJSON", "GeoqQuery", "GeoqParking", "GeoqSchedule", "GeoqTariffs",
+                "GeoqCore", "GeoqFormats", "GeoqJSON", "GeoqNearby", "GeoqQuery", "GeoqParking", "GeoqSchedule",
+                "GeoqTariffs",
             ]),
 
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.

@@ -118,8 +118,15 @@ extension EndpointDescription {
             "Device fixes through the geofence engine, into the caller's tenant (a device token: its device only).",
         parameters: [
             .init(
-                name: "layer", required: false, description: "The polygon layer to track on (default: the first).",
-                schema: .string, example: "pamplona-sectors")
+                name: "layer", required: false,
+                description: "The layer to track on (default: the first polygon layer): a polygon layer, or a point "
+                    + "layer with a radius.",
+                schema: .string, example: "fallas"),
+            .init(
+                name: "radius", required: false,
+                description: "For a point layer (and only then, where it is required): each fence is a circle of this "
+                    + "many metres around a point, geodesic (a feature's own radius property wins).",
+                schema: .number(1...50_000), example: "100"),
         ],
         requestBody: Body(
             description: "Fixes {device, time (RFC 3339), lat, lon, accuracy?, speed?}: a JSON array, one object, or "

@@ -23,10 +23,13 @@ struct TrackCommand: ParsableCommand {
             off, and a synthetic exit after 600 s of silence. Fixes that go back in time or \
             repeat a time are ignored and counted. The same file always gives the same output.
 
+            With a point layer and --radius, each fence is the circle of that many metres             around a point (geodesic; a feature's own radius property wins): within 100 m of a             falla, at a car park's entrance. The rules are the same.
+
             Examples:
               geoq track drive.gpx --device car-1
               geoq track drive.csv --device car-1 --format json
               geoq track walk.csv --device phone-7 --layer valencia-barrios
+              geoq track walk.csv --device phone-7 --layer fallas --radius 100
 
             Exit status: 0 replayed, 64 bad arguments, 65 malformed trace or data, 66 missing file.
             """)
@@ -40,11 +43,24 @@ struct TrackCommand: ParsableCommand {
     @Option(name: .long, help: "The layer of features to fence (default pamplona-sectors).")
     var layer: String = LayerCatalog.defaultLayerName
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "For a point layer (required there): the fences are circles of this many metres around its points.",
+            valueName: "metres"))
+    var radius: Double?
+
     @Option(name: .long, help: "Output format: text, or json (one event object per line).")
     var format: TripOutputFormat = .text
 
     @Option(name: .long, help: StoreHelp.read)
     var store: String?
+
+    func validate() throws {
+        if let radius, !(radius.isFinite && radius > 0 && radius <= 50_000) {
+            throw ValidationError("--radius \(radius) is not a number of metres in (0, 50000]")
+        }
+    }
 
     func run() throws {
         let outputFormat: OutputFormat = format == .json ? .json : .text
@@ -60,10 +76,18 @@ struct TrackCommand: ParsableCommand {
             throw ExitCode(error.code == .fileMissing ? ExitStatus.noInput : ExitStatus.dataError)
         }
         let library = try LayerLibrary.openForCommand(store: store, format: outputFormat)
-        let fenced = try ExitStatus.reporting(format: outputFormat) { () throws(LayerError) in
-            try library.layer(named: layer)
+        let fencer: Geofencer
+        if let radius {
+            let points = try ExitStatus.reporting(format: outputFormat) { () throws(LayerError) in
+                try library.pointLayer(named: layer)
+            }
+            fencer = Geofencer(points: points, radius: radius)
+        } else {
+            let fenced = try ExitStatus.reporting(format: outputFormat) { () throws(LayerError) in
+                try library.layer(named: layer)
+            }
+            fencer = Geofencer(layer: fenced, parkQuery: parkQuery(for: fenced, library))
         }
-        let fencer = Geofencer(layer: fenced, parkQuery: parkQuery(for: fenced, library))
 
         var output = StandardOutput()
         var track: DeviceTrack?

@@ -54,20 +54,63 @@ final class FixIngest: Sendable {
         writer = TrackWriter(store: store)
     }
 
-    /// The geofence engine over `layer` of `data`, with the park answer of the city whose
-    /// sectors it is.
-    func geofencer(layer: String, data: ServiceData) throws(Problem) -> Geofencer {
-        guard let lookup = data.sectorLookups[layer] else {
-            throw .unknownLayer(layer, kind: "polygon", known: data.sectorLookups.keys.sorted())
+    /// The geofence engine over `layer` of `data`: a polygon layer, with the park answer of the
+    /// city whose sectors it is, or circles of `radius` metres around a point layer's points
+    /// (a radius is required there, and refused for a polygon layer).
+    func geofencer(layer: String, radius: Double? = nil, data: ServiceData) throws(Problem) -> Geofencer {
+        if let lookup = data.sectorLookups[layer] {
+            if radius != nil {
+                throw .invalid(
+                    "radius", "\(layer) is a polygon layer; radius is for point layers (circles around points)")
+            }
+            let city = data.tariffs.first { $0.value.sectorLayer == layer }
+            let park = city.map { ParkQuery(tariffs: $0.value, sectors: lookup, zones: data.zoneLocators[$0.key]) }
+            return Geofencer(layer: lookup.layer, options: options, parkQuery: park)
         }
-        let city = data.tariffs.first { $0.value.sectorLayer == layer }
-        let park = city.map { ParkQuery(tariffs: $0.value, sectors: lookup, zones: data.zoneLocators[$0.key]) }
-        return Geofencer(layer: lookup.layer, options: options, parkQuery: park)
+        guard let points = data.pointLayers[layer] else {
+            let known = (data.sectorLookups.keys.sorted() + data.pointLayers.keys.sorted())
+            throw .unknownLayer(layer, kind: "polygon or point", known: known)
+        }
+        guard let radius else {
+            throw .missing(
+                "radius", "\(layer) is a point layer: say how far around each point a fence reaches (radius=100)")
+        }
+        return circles.withLock { cache in
+            let key = CircleKey(layer: layer, radius: radius)
+            if let made = cache[key], made.data === data { return made.fences }
+            // A new snapshot: the fences of the old one go (and the snapshot with them).
+            cache = cache.filter { $0.value.data === data }
+            if cache.count >= 16 { cache = [:] }
+            let fences = Geofencer(points: points, radius: radius, options: options)
+            cache[key] = (data, fences)
+            return fences
+        }
     }
 
-    /// Applies `batch`'s fixes in order to `tenant`'s devices on `layer` and commits what changed.
+    /// Circle fences made, by layer and radius, with the snapshot they were made of: a fleet's
+    /// batches ask for the same few, and making one reads every feature's own radius.
+    private let circles = Mutex<[CircleKey: (data: ServiceData, fences: Geofencer)]>([:])
+
+    private struct CircleKey: Hashable {
+        var layer: String
+        var radius: Double
+    }
+
+    /// The engine a sweep ends `layer`'s stays with: the silence and removed-feature rules do not
+    /// depend on a point layer's radius, so any radius serves.
+    func sweepingGeofencer(layer: String, data: ServiceData) -> Geofencer? {
+        let radius: Double? = data.pointLayers[layer] != nil ? 1 : nil
+        return try? geofencer(layer: layer, radius: radius, data: data)
+    }
+
+    /// Applies `batch`'s fixes in order to `tenant`'s devices on `fences`' layer and commits
+    /// what changed.
     func ingest(_ batch: FixReader.Batch, tenant: String, layer: String, data: ServiceData) async throws -> Outcome {
-        let fences = try geofencer(layer: layer, data: data)
+        try await ingest(batch, tenant: tenant, fences: try geofencer(layer: layer, data: data))
+    }
+
+    func ingest(_ batch: FixReader.Batch, tenant: String, fences: Geofencer) async throws -> Outcome {
+        let layer = fences.name
         let change: TenantTracks.Change
         if store.isShared {
             change = try ingestLocked(batch.fixes, tenant: tenant, layer: layer, fences: fences)
@@ -89,7 +132,7 @@ final class FixIngest: Sendable {
         if store.isShared { return try sweepLocked(data: data, now: now) }
         var ended = false
         for shard in try allShards() {
-            ended = try await shard.sweep(fencer: { try? self.geofencer(layer: $0, data: data) }, now: now) || ended
+            ended = try await shard.sweep(fencer: { self.sweepingGeofencer(layer: $0, data: data) }, now: now) || ended
         }
         if ended { delivery?() }
     }
@@ -154,10 +197,10 @@ final class FixIngest: Sendable {
             for row in rows {
                 var track = try DeviceTrack(storage: row.state)
                 guard track.featureID != nil else { continue }
-                if fencers[row.layer] == nil { fencers[row.layer] = try? geofencer(layer: row.layer, data: data) }
+                if fencers[row.layer] == nil { fencers[row.layer] = sweepingGeofencer(layer: row.layer, data: data) }
                 guard let fences = fencers[row.layer] ?? nil else { continue }
                 var ends = fences.expire(&track, at: now)
-                if ends.isEmpty { ends = fences.reconcile(&track, with: fences.layer, at: now) }
+                if ends.isEmpty { ends = fences.reconcile(&track, at: now) }
                 guard !ends.isEmpty else { continue }
                 changed[row.tenant, default: []].append((row.device, row.layer, track))
                 events[row.tenant, default: []] += ends

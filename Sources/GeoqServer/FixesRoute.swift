@@ -5,8 +5,9 @@ import GeoqStore
 import GeoqTracking
 import Hummingbird
 
-/// `POST /v1/fixes[?layer=L]`: device fixes (a JSON array, one object, or NDJSON) through the
-/// geofence engine, into the caller's tenant (scope `track`, or a device token for its own
+/// `POST /v1/fixes[?layer=L][&radius=M]`: device fixes (a JSON array, one object, or NDJSON)
+/// through the geofence engine (a polygon layer, or circles of M metres around a point layer's
+/// points), into the caller's tenant (scope `track`, or a device token for its own
 /// device's fixes only). Answers once the batch's tracks, events and outbox rows are committed:
 /// the events it produced, how many fixes were taken and ignored (older or repeated), and each
 /// bad fix by its line or index, a fix dated beyond the clock's skew or past the retention
@@ -21,6 +22,13 @@ enum FixesRoute {
             let query = EndpointRequest(request).parameters
             try query.allowOnly(EndpointDescription.fixes.parameterNames)
             let layer = try query.value("layer") ?? data.defaultSectorLayer
+            let radius = try query.number(
+                "radius", in: 1...50_000,
+                meaning: LocalizedText(
+                    es: "el radio en metros de cada valla alrededor de un punto",
+                    eu: "puntu baten inguruko hesi bakoitzaren erradioa metrotan",
+                    en: "the radius in metres of each fence around a point"))
+            let fences = try tracking.fixes.geofencer(layer: layer, radius: radius, data: data)
             let body = try await Routes.body(of: request, limit: limits.maxBodyBytes)
             let batch = FixReader.read(Data(buffer: body), within: tracking.fixBounds())
             let most = tracking.limits.maxFixesPerRequest
@@ -40,7 +48,7 @@ enum FixesRoute {
                 throw Problem.malformedBody(first?.description ?? "the body holds no fix", line: first?.line)
             }
             do {
-                let outcome = try await tracking.fixes.ingest(batch, tenant: principal.tenant, layer: layer, data: data)
+                let outcome = try await tracking.fixes.ingest(batch, tenant: principal.tenant, fences: fences)
                 return Responses.json(outcome).response
             } catch TrackingLimitError.tooManyDevices(_, let limit) {
                 throw Problem.overLimit(

@@ -104,7 +104,7 @@ actor TenantTracks {
                 guard let fences = fencers[layer] ?? nil else { continue }
                 var t = track
                 var ended = fences.expire(&t, at: now)
-                if ended.isEmpty { ended = fences.reconcile(&t, with: fences.layer, at: now) }
+                if ended.isEmpty { ended = fences.reconcile(&t, at: now) }
                 guard !ended.isEmpty else { continue }
                 changed.append((device, layer, t))
                 events += ended

@@ -45,7 +45,12 @@ import GeoqSchedule
 ///   feature with a synthetic exit (reason `silent`) dated last fix + timeout, as
 ///   ``expire(_:at:)`` does. A parked car stays parked.
 public struct Geofencer: Sendable {
-    public let layer: Layer
+    /// The layer's name (the `layer` of every track and event).
+    public let name: String
+    /// The fences' features: item `i` of ``shapes`` is `features[i]`.
+    public let features: [Feature]
+    /// The polygons of an areal layer, or circles around a point layer's points.
+    public let shapes: FenceShapes
     public let options: GeofenceOptions
     /// The city's parking answer for `parked`; nil: `parked` carries no answer.
     public let parkQuery: ParkQuery?
@@ -60,16 +65,44 @@ public struct Geofencer: Sendable {
         public var ignored: IgnoredFix?
     }
 
+    /// The engine over the polygons of `layer`.
     public init(
         layer: Layer, options: GeofenceOptions = GeofenceOptions(),
         parkQuery: ParkQuery? = nil, language: Language = .es
     ) {
-        self.layer = layer
+        self.init(
+            name: layer.name, features: layer.features, shapes: .polygons(layer.index), options: options,
+            parkQuery: parkQuery, language: language)
+    }
+
+    /// The engine over circles of `radius` metres around the points of `layer` (a feature's own
+    /// `radius` property, a number of metres, where it has one).
+    public init(
+        points layer: PointLayer, radius: Double, options: GeofenceOptions = GeofenceOptions(),
+        parkQuery: ParkQuery? = nil, language: Language = .es
+    ) {
+        let radii = layer.features.map { feature in
+            if case .number(let own)? = feature.properties["radius"], own.isFinite, own > 0 { return own }
+            return radius
+        }
+        self.init(
+            name: layer.name, features: layer.features,
+            shapes: .circles(CircleFences(centers: layer.positions, radii: radii, index: layer.index)),
+            options: options, parkQuery: parkQuery, language: language)
+    }
+
+    public init(
+        name: String, features: [Feature], shapes: FenceShapes, options: GeofenceOptions = GeofenceOptions(),
+        parkQuery: ParkQuery? = nil, language: Language = .es
+    ) {
+        self.name = name
+        self.features = features
+        self.shapes = shapes
         self.options = options
         self.parkQuery = parkQuery
         self.language = language
         var items: [String: Int] = [:]
-        for (i, f) in layer.features.enumerated() where items[f.id] == nil { items[f.id] = i }
+        for (i, f) in features.enumerated() where items[f.id] == nil { items[f.id] = i }
         itemByID = items
         timeZone = parkQuery?.tariffs.clock.timeZone
     }
@@ -79,7 +112,7 @@ public struct Geofencer: Sendable {
     public func advance(_ track: inout DeviceTrack?, with fix: Fix) -> Advance {
         var events: [TrackingEvent] = []
         guard var t = track else {
-            var t = DeviceTrack(device: fix.device, layer: layer.name, first: fix)
+            var t = DeviceTrack(device: fix.device, layer: name, first: fix)
             step(&t, fix, events: &events)
             track = t
             return Advance(events: events, ignored: nil)
@@ -116,7 +149,19 @@ public struct Geofencer: Sendable {
     /// After a reload: a synthetic exit (reason `removed`) dated `time` when `newLayer` no longer
     /// has the feature the device is in. The caller then goes on with a Geofencer over `newLayer`.
     public func reconcile(_ track: inout DeviceTrack, with newLayer: Layer, at time: Date) -> [TrackingEvent] {
-        guard let id = track.featureID, !newLayer.features.contains(where: { $0.id == id }) else { return [] }
+        reconcile(&track, withFeatures: newLayer.features, at: time)
+    }
+
+    /// A synthetic exit (reason `removed`) dated `time` when this engine's features no longer
+    /// hold the one the device is in (the track was made over an older version of the layer).
+    public func reconcile(_ track: inout DeviceTrack, at time: Date) -> [TrackingEvent] {
+        reconcile(&track, withFeatures: features, at: time)
+    }
+
+    private func reconcile(_ track: inout DeviceTrack, withFeatures features: [Feature], at time: Date)
+        -> [TrackingEvent]
+    {
+        guard let id = track.featureID, !features.contains(where: { $0.id == id }) else { return [] }
         let event = make(.exit, &track, position: lastPosition(track), time: time, reason: "removed")
         clearPlace(&track)
         return [event]
@@ -162,7 +207,7 @@ public struct Geofencer: Sendable {
         case .elsewhere(let candidate):
             if t.featureID != nil { t.leaving = extend(t.leaving, feature: nil, fix) }
             if let candidate {
-                t.entering = extend(t.entering, feature: layer.features[candidate].id, fix)
+                t.entering = extend(t.entering, feature: features[candidate].id, fix)
             } else {
                 t.entering = nil
             }
@@ -173,7 +218,7 @@ public struct Geofencer: Sendable {
                 clearPlace(&t)
             }
             if let candidate, let entering = t.entering, confirmed(entering, fix) {
-                enter(&t, layer.features[candidate], fix, &events)
+                enter(&t, features[candidate], fix, &events)
             }
         }
     }
@@ -202,11 +247,11 @@ public struct Geofencer: Sendable {
 
     /// Which way `p` points: see ``Reading``.
     private func read(_ t: DeviceTrack, _ p: Point, _ accuracy: Double, _ metric: LocalMetric) -> Reading {
-        let index = layer.index
+        let shapes = shapes
         if let id = t.featureID, let item = itemByID[id] {
-            let inside = index.locate(p, item: item) != .exterior
+            let inside = shapes.contains(p, item: item)
             if inside && accuracy == 0 { return .staying }
-            let d = index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance
+            let d = shapes.distanceToEdge(p, item: item, metric: metric)
             if inside || d <= max(accuracy, options.marginMetres) {
                 // The accuracy circle reaches across the edge.
                 if d < accuracy || (!inside && d <= accuracy) { return .unsure }
@@ -217,10 +262,10 @@ public struct Geofencer: Sendable {
         var straddles = false
         let reentry = t.exitedID.flatMap { itemByID[$0] }
         let margin = options.marginMetres
-        index.forEachCovering(p) { item in
+        shapes.forEachCovering(p) { item in
             // Re-entering the feature just left needs the mirror of the exit rule.
             let depth = reentry == item ? max(accuracy, margin) : accuracy
-            if depth > 0 && index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance < depth {
+            if depth > 0 && shapes.distanceToEdge(p, item: item, metric: metric) < depth {
                 straddles = true
             } else if candidate == nil || item < candidate! {
                 candidate = item

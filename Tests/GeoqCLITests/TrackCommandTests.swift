@@ -52,6 +52,43 @@ import Testing
         #expect(text.stdout.hasSuffix("\(url.path): 193 fixes, 6 events, 1 ignored (older or repeated)\n"))
     }
 
+    /// Fences of 10 m around the fallas: a phone standing at the falla nearest to the city hall
+    /// (as `geoq nearest` finds it) for 90 s, then 1 km away for 10 s; a radius that is not a
+    /// number of metres is a usage error.
+    @Test func aPointLayerWithARadiusFencesCirclesAroundItsPoints() throws {
+        let nearest = try GeoqBinaryTests.run([
+            "nearest", "39.4699", "-0.3763", "--layer", "fallas", "-n", "1", "--format", "json",
+        ])
+        let hit = try #require(
+            (try JSONSerialization.jsonObject(with: Data(nearest.stdout.utf8)) as? [String: Any])?["hits"]
+                as? [[String: Any]]
+        ).first
+        let id = try #require(hit?["id"] as? String)
+        let position = try #require((hit?["geoURI"] as? String)?.dropFirst(4).split(separator: ","))
+        var lines = ["time,lat,lon,accuracy"]
+        let start = 1_795_424_400
+        for s in 0...90 { lines.append("\(start + s),\(position[0]),\(position[1]),5") }
+        for s in 91...100 { lines.append("\(start + s),\(Double(position[0])! + 0.009),\(position[1]),5") }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-track-\(UUID()).csv")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        let run = try GeoqBinaryTests.run([
+            "track", url.path, "--device", "phone-7", "--layer", "fallas", "--radius", "10", "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try run.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(Event.self, from: Data($0.utf8))
+        }
+        // The same rules as a polygon's: standing there a minute and more is a stay (parked).
+        #expect(events.map(\.event) == ["enter", "dwell", "parked", "exit"])
+        #expect(events.allSatisfy { $0.featureID == id })
+        let negative = try GeoqBinaryTests.run([
+            "track", url.path, "--device", "x", "--layer", "fallas", "--radius", "-5",
+        ])
+        #expect(negative.status == 64 && negative.stderr.contains("--radius"), "\(negative.stderr)")
+    }
+
     @Test func aMissingFileIsExitSixtySix() throws {
         let run = try GeoqBinaryTests.run(["track", "/nonexistent/trace.csv", "--device", "x"])
         #expect(run.status == 66 && run.stderr.contains("/nonexistent/trace.csv"))
