@@ -3,36 +3,41 @@ import GeoqNearby
 
 /// What a geofence engine's features are: the polygons of an areal layer, or circles around the
 /// points of a point layer ("within 100 m of a falla"). The rules are the same for both; they
-/// ask the shapes three things: whether a point is in a feature, how far it is from a
-/// feature's edge, and which features cover it.
+/// ask the shapes the three things of ``FenceShape``.
 public enum FenceShapes: Sendable {
     case polygons(PolygonIndex)
     case circles(CircleFences)
+}
 
+/// What the rules ask of fences: whether a point is in a feature, how far it is from a
+/// feature's edge, and which features cover it. The engine is generic over it, so that each
+/// kind of fence is called directly (its index is not copied out of an enum at every call).
+protocol FenceShape {
     /// Whether `p` is in feature `item` (its edge counts as inside).
-    func contains(_ p: Point, item: Int) -> Bool {
-        switch self {
-        case .polygons(let index): index.locate(p, item: item) != .exterior
-        case .circles(let circles): circles.distance(p, item: item) <= circles.radii[item]
-        }
-    }
-
+    func contains(_ p: Point, item: Int) -> Bool
     /// The distance in metres from `p` to feature `item`'s edge; `metric` is the local metric
     /// at `p` (a polygon's edge is measured in it, a circle's geodesically from its centre).
+    func distanceToEdge(_ p: Point, item: Int, metric: LocalMetric) -> Double
+    /// Calls `body` with each feature that covers `p`.
+    func forEachCovering(_ p: Point, _ body: (Int) -> Void)
+}
+
+extension PolygonIndex: FenceShape {
+    @inline(__always) func contains(_ p: Point, item: Int) -> Bool { locate(p, item: item) != .exterior }
+
+    @inline(__always) func distanceToEdge(_ p: Point, item: Int, metric: LocalMetric) -> Double {
+        nearestBoundaryPoint(to: p, item: item, metric: metric).distance
+    }
+}
+
+extension CircleFences: FenceShape {
+    func contains(_ p: Point, item: Int) -> Bool { distance(p, item: item) <= radii[item] }
+
     func distanceToEdge(_ p: Point, item: Int, metric: LocalMetric) -> Double {
-        switch self {
-        case .polygons(let index): index.nearestBoundaryPoint(to: p, item: item, metric: metric).distance
-        case .circles(let circles): abs(circles.distance(p, item: item) - circles.radii[item])
-        }
+        abs(distance(p, item: item) - radii[item])
     }
 
-    /// Calls `body` with each feature that covers `p`, in increasing item order for circles.
-    func forEachCovering(_ p: Point, _ body: (Int) -> Void) {
-        switch self {
-        case .polygons(let index): index.forEachCovering(p, body)
-        case .circles(let circles): for item in circles.covering(p) { body(item) }
-        }
-    }
+    func forEachCovering(_ p: Point, _ body: (Int) -> Void) { for item in covering(p) { body(item) } }
 }
 
 /// Circles on the WGS84 ellipsoid: every point within a geodesic distance (its radius) of a

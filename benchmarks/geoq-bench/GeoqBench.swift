@@ -42,7 +42,7 @@ struct GeoqBench {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
-            try TrackingBenchmark.run(catalog: catalog, options: options, progress: progress)
+            try TrackingBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "store" {
             try StoreBenchmark.run(locations: locations, runs: options.runs, progress: progress)

@@ -11,8 +11,10 @@ import GeoqTracking
 /// 10 m accuracy) inside each layer's box, fixes interleaved device by device, through
 /// `Geofencer.advance` on one core. The peer, in the same run: the enter/exit decision's
 /// point-in-polygon step alone done by GEOS (an STRtree query and prepared covers per fix).
+/// Then point fences: circles of 1 km around the GeoNames places of France and Spain (about
+/// 23,000), devices walking from random places, beside the polygons.
 enum TrackingBenchmark {
-    static func run(catalog: LayerCatalog, options: BenchmarkOptions, progress: Progress) throws {
+    static func run(catalog: LayerCatalog, root: URL, options: BenchmarkOptions, progress: Progress) throws {
         let layers: [(String, String)] = [
             ("Pamplona sectors", "pamplona-sectors"), ("Valencia census sections", "valencia-census-sections"),
         ]
@@ -84,9 +86,80 @@ enum TrackingBenchmark {
                     + String(format: "%.0f", 1e9 / geosNs) + " | " + String(format: "%.1f×", best / (1e9 / geosNs))
                     + " |")
         }
+        try pointFences(root: root, devices: devices, steps: steps, options: options, progress: progress)
         print("")
         print(
             "Fixes without speed, 10 m accuracy, one core; target 200,000 fixes/s."
         )
+    }
+
+    /// Circles of 1 km around the GeoNames places (cities500) of France and Spain: "arriving in
+    /// a town" over about 23,000 fences, one row of the same table (no GEOS peer: its row is the
+    /// polygons' beside it).
+    static func pointFences(root: URL, devices: Int, steps: Int, options: BenchmarkOptions, progress: Progress) throws {
+        let file = root.appendingPathComponent("data/external/geonames/cities500.json")
+        guard let data = try? Data(contentsOf: file),
+            let json = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else {
+            progress.note("GeoNames not found; run tools/fetch-benchmark-data.sh geonames")
+            return
+        }
+        let places = json.compactMap { key, city -> Feature? in
+            guard let country = city["countrycode"] as? String, country == "FR" || country == "ES",
+                let lat = city["latitude"] as? Double, let lon = city["longitude"] as? Double
+            else { return nil }
+            return Feature(
+                id: key, name: city["name"] as? String, geometry: .point(Point(latitude: lat, longitude: lon)),
+                properties: [:])
+        }.sorted { Int($0.id) ?? 0 < Int($1.id) ?? 0 }
+        let centers = places.map { feature -> Point in
+            if case .point(let p) = feature.geometry { return p }
+            return Point(x: .nan, y: .nan)
+        }
+        progress.note("tracking: \(places.count) point fences")
+        let fencer = Geofencer(
+            name: "geonames-fr-es", features: places,
+            shapes: .circles(CircleFences(centers: centers, radii: centers.map { _ in 1_000 })))
+        var rng = SeededRandom(seed: options.seed)
+        // Each device starts within about 1.5 km of a random place.
+        var positions = (0..<devices).map { _ -> Point in
+            let c = centers[Int.random(in: 0..<centers.count, using: &rng)]
+            return Point(
+                x: c.x + Double.random(in: -0.02...0.02, using: &rng),
+                y: c.y + Double.random(in: -0.013...0.013, using: &rng))
+        }
+        let start = Date(timeIntervalSince1970: 1_795_424_400)
+        var fixes: [Fix] = []
+        fixes.reserveCapacity(devices * steps)
+        for s in 0..<steps {
+            for d in 0..<devices {
+                let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
+                let metric = LocalMetric(wgs84AtLatitude: positions[d].y)
+                positions[d].x += 20 * cos(angle) / metric.metresPerDegreeX
+                positions[d].y += 20 * sin(angle) / metric.metresPerDegreeY
+                fixes.append(
+                    Fix(
+                        device: "d\(d)", time: start + Double(s), latitude: positions[d].y,
+                        longitude: positions[d].x, accuracy: 10))
+            }
+        }
+        var rates: [Double] = []
+        var eventCount = 0
+        for run in 1...options.runs {
+            progress.note("tracking: point fences run \(run)/\(options.runs)")
+            var tracks = [DeviceTrack?](repeating: nil, count: devices)
+            var events = 0
+            let ns = GeoqBench.time(fixes.count) {
+                for (i, fix) in fixes.enumerated() {
+                    events &+= fencer.advance(&tracks[i % devices], with: fix).events.count
+                }
+            }
+            eventCount = events
+            rates.append(1e9 / ns)
+        }
+        let stats = Stats(rates)
+        print(
+            "| GeoNames places of France and Spain, circles of 1 km | \(places.count) | \(devices) | \(fixes.count) | "
+                + String(format: "%.0f / %.0f", rates.max() ?? .nan, stats.median) + " | \(eventCount) | — | — |")
     }
 }
