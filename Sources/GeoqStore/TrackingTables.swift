@@ -213,14 +213,7 @@ public final class TrackingTables {
         try stmt.bind(device, at: 2)
         try stmt.bind(layer, at: 3)
         try stmt.bind(updatedSince?.timeIntervalSince1970, at: 4)
-        var rows: [TrackRow] = []
-        while try stmt.step() {
-            rows.append(
-                TrackRow(
-                    tenant: stmt.text(at: 0) ?? "", device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "",
-                    state: blob(stmt, 3), open: stmt.int64(at: 4) != 0))
-        }
-        return rows
+        return try trackRows(stmt)
     }
 
     /// What a service starting on this store keeps in memory: every track of each device that
@@ -236,6 +229,11 @@ public final class TrackingTables {
               UNION SELECT tenant, device FROM geoq_tracks WHERE updated >= ?1)
             """)
         try stmt.bind(activeSince.timeIntervalSince1970, at: 1)
+        return try trackRows(stmt)
+    }
+
+    /// The rows of a statement that selects tenant, device, layer, state and open.
+    private func trackRows(_ stmt: SQLiteConnection.Statement) throws(StoreError) -> [TrackRow] {
         var rows: [TrackRow] = []
         while try stmt.step() {
             rows.append(

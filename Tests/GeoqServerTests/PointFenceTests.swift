@@ -3,6 +3,7 @@ import GeoqAPI
 import GeoqCore
 import GeoqPROJ
 import GeoqQuery
+import GeoqTestSupport
 import GeoqTracking
 import Hummingbird
 import HummingbirdTesting
@@ -34,10 +35,10 @@ import Testing
     @Test func circlesAreTheGeodesicBruteForce() throws {
         let layer = try Self.fallas()
         #expect(layer.features.count > 300)
-        var rng = SplitMix(seed: 2026)
+        var rng = SeededRandom(seed: 2026)
         // One radius for all, then a radius of its own per falla (20 to 300 m).
         let sameRadius = [Double](repeating: 100, count: layer.positions.count)
-        let ownRadii = layer.positions.map { _ in 20 + rng.unit() * 280 }
+        let ownRadii = layer.positions.map { _ in 20 + Double.random(in: 0..<1, using: &rng) * 280 }
         var compared = 0
         var covered = 0
         for radii in [sameRadius, ownRadii] {
@@ -46,10 +47,15 @@ import Testing
                 // Half near a falla (where circles are), half anywhere in the city's box.
                 let p: Point
                 if k % 2 == 0 {
-                    let center = layer.positions[Int(rng.unit() * Double(layer.positions.count))]
-                    p = Point(x: center.x + (rng.unit() - 0.5) * 0.008, y: center.y + (rng.unit() - 0.5) * 0.006)
+                    let center = layer.positions[
+                        Int(Double.random(in: 0..<1, using: &rng) * Double(layer.positions.count))]
+                    p = Point(
+                        x: center.x + (Double.random(in: 0..<1, using: &rng) - 0.5) * 0.008,
+                        y: center.y + (Double.random(in: 0..<1, using: &rng) - 0.5) * 0.006)
                 } else {
-                    p = Point(x: -0.42 + rng.unit() * 0.08, y: 39.42 + rng.unit() * 0.08)
+                    p = Point(
+                        x: -0.42 + Double.random(in: 0..<1, using: &rng) * 0.08,
+                        y: 39.42 + Double.random(in: 0..<1, using: &rng) * 0.08)
                 }
                 guard let expected = Self.bruteForce(p, centers: layer.positions, radii: radii) else { continue }
                 #expect(circles.covering(p) == expected, "\(p)")
@@ -134,19 +140,4 @@ import Testing
             #expect((problem["detail"] as? String)?.contains("fallas") == true, "\(problem)")
         }
     }
-}
-
-/// A small seeded generator (SplitMix64), so the points are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// In [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -123,16 +123,9 @@ struct SharedTrackingTests {
         let parts = address.components(separatedBy: "schema=")
         let (server, schema) = (String(parts[0].dropLast()), parts[1])
         func psql(_ sql: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["psql", server, "-v", "ON_ERROR_STOP=1", "-Atc", sql]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(sql)")
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let rows = try TestPostgres.psql(server, sql)
+            #expect(rows != nil, "\(sql)")
+            return (rows ?? []).joined(separator: "\n")
         }
         let trace = try FixesRouteTests.trace(parkedSeconds: 300).ndjson.split(separator: "\n")
         let fixes = FixReader.read(Data(trace.prefix(30).joined(separator: "\n").utf8)).fixes

@@ -20,6 +20,22 @@ public enum TestPostgres {
     public static let missing =
         "no test PostgreSQL: run tools/postgres start and set GEOQ_TEST_POSTGRES to the address it prints"
 
+    /// The rows `sql` gives through the database's own client (`psql -At`, stopping at the
+    /// first error), one line each; `server` is a connection URL without geoq's `schema`
+    /// parameter. Nil when psql fails.
+    public static func psql(_ server: String, _ sql: String) throws -> [String]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", server, "-v", "ON_ERROR_STOP=1", "-Atc", sql]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
     /// Whether a run must have the cluster (CI runs every test).
     public static var requiredInCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 

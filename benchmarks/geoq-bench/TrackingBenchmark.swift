@@ -50,21 +50,9 @@ enum TrackingBenchmark {
                             device: "d\(d)", time: start + Double(s), latitude: p.y, longitude: p.x, accuracy: 10))
                 }
             }
-            let fencer = Geofencer(layer: layer)
-            var rates: [Double] = []
-            var eventCount = 0
-            for run in 1...options.runs {
-                progress.note("tracking: \(label) run \(run)/\(options.runs)")
-                var tracks = [DeviceTrack?](repeating: nil, count: devices)
-                var events = 0
-                let ns = GeoqBench.time(fixes.count) {
-                    for (i, fix) in fixes.enumerated() {
-                        events &+= fencer.advance(&tracks[i % devices], with: fix).events.count
-                    }
-                }
-                eventCount = events
-                rates.append(1e9 / ns)
-            }
+            let (rates, eventCount) = replay(
+                fixes, of: devices, through: Geofencer(layer: layer), runs: options.runs, label: label,
+                progress: progress)
             // GEOS: the covers step only (no hysteresis, no state): a lower bound of its cost.
             let context = GEOSContext()
             let geometries = try layer.features.map { try context.makeGeometry($0.geometry) }
@@ -143,10 +131,23 @@ enum TrackingBenchmark {
                         longitude: positions[d].x, accuracy: 10))
             }
         }
+        let (rates, eventCount) = replay(
+            fixes, of: devices, through: fencer, runs: options.runs, label: "point fences", progress: progress)
+        let stats = Stats(rates)
+        print(
+            "| GeoNames places of France and Spain, circles of 1 km | \(places.count) | \(devices) | \(fixes.count) | "
+                + String(format: "%.0f / %.0f", rates.max() ?? .nan, stats.median) + " | \(eventCount) | — | — |")
+    }
+
+    /// `fixes` (device `i % devices` each, in order) through `fencer`, `runs` times: the rate of
+    /// each run, and the events of the last.
+    static func replay(
+        _ fixes: [Fix], of devices: Int, through fencer: Geofencer, runs: Int, label: String, progress: Progress
+    ) -> (rates: [Double], events: Int) {
         var rates: [Double] = []
         var eventCount = 0
-        for run in 1...options.runs {
-            progress.note("tracking: point fences run \(run)/\(options.runs)")
+        for run in 1...runs {
+            progress.note("tracking: \(label) run \(run)/\(runs)")
             var tracks = [DeviceTrack?](repeating: nil, count: devices)
             var events = 0
             let ns = GeoqBench.time(fixes.count) {
@@ -157,9 +158,6 @@ enum TrackingBenchmark {
             eventCount = events
             rates.append(1e9 / ns)
         }
-        let stats = Stats(rates)
-        print(
-            "| GeoNames places of France and Spain, circles of 1 km | \(places.count) | \(devices) | \(fixes.count) | "
-                + String(format: "%.0f / %.0f", rates.max() ?? .nan, stats.median) + " | \(eventCount) | — | — |")
+        return (rates, eventCount)
     }
 }
