@@ -19,7 +19,8 @@ extension EndpointDescription {
             description: "url: an https URL (http only where the operator allows it) whose host resolves to "
                 + "global addresses only: loopback, private, link-local, CGNAT, unique-local and the other special "
                 + "ranges are refused (422) unless the operator allows them, here and again before each delivery. "
-                + "layer: only events of this layer; events: only these kinds. Each delivery is a POST of the "
+                + "layer: only events of this layer; events: only these kinds; ordered: each device's events in "
+                + "order (none sent while an earlier one of the same device is pending). Each delivery is a POST of the "
                 + "event JSON with Idempotency-Key \"<hook id>-<event sequence>\", retried with exponential backoff "
                 + "and full jitter until a 2xx, else a dead letter; a redirect is a failed try, never followed. "
                 + "Send an Idempotency-Key header (1 to 255 characters) to retry safely: the same key answers the "
@@ -28,7 +29,7 @@ extension EndpointDescription {
                 (
                     "application/json",
                     "{\"url\": \"https://receiver.example.org/geoq-events\", \"layer\": \"pamplona-sectors\", "
-                        + "\"events\": [\"parked\", \"left\"]}"
+                        + "\"events\": [\"parked\", \"left\"], \"ordered\": true}"
                 )
             ],
             schemas: [
@@ -37,9 +38,11 @@ extension EndpointDescription {
                     properties: [
                         "url": .string, "layer": .string,
                         "events": OpenAPIDocument.Schema(type: "array", items: [.choice(eventKinds)], minItems: 1),
+                        "ordered": OpenAPIDocument.Schema(type: "boolean"),
                     ], required: ["url"])
             ]),
-        answer: "the hook: id, url, layer, events, created, and secret (whsec_..., shown this once): each delivery "
+        answer:
+            "the hook: id, url, layer, events, ordered, created, and secret (whsec_..., shown this once): each delivery "
             + "carries webhook-id, webhook-timestamp and webhook-signature as the Standard Webhooks specification says",
         problemStatuses: [400, 404, 415, 422], successStatus: 201,
         scope: "hooks")

@@ -8,11 +8,14 @@ public struct HookRequest: Codable, Sendable, Hashable {
     public var url: String
     public var layer: String?
     public var events: [String]?
+    /// Each device's events in order (see `Hook.ordered`); absent: false.
+    public var ordered: Bool?
 
-    public init(url: String, layer: String? = nil, events: [String]? = nil) {
+    public init(url: String, layer: String? = nil, events: [String]? = nil, ordered: Bool? = nil) {
         self.url = url
         self.layer = layer
         self.events = events
+        self.ordered = ordered
     }
 
     /// Why the request cannot become a hook (nil when it can): the URL must be absolute http or

@@ -140,21 +140,23 @@ public struct TrackingStore: Sendable {
 
     public func addHook(
         tenant: String, url: String, layer: String? = nil, events: [String]? = nil, secret: String = Hook.newSecret(),
-        now: Date = Date()
+        ordered: Bool = false, now: Date = Date()
     ) throws -> Hook {
         try tables().addHook(
-            tenant: tenant, url: url, layer: layer, events: events, secret: secret, idempotencyKey: nil, now: now
+            tenant: tenant, url: url, layer: layer, events: events, secret: secret, idempotencyKey: nil,
+            ordered: ordered, now: now
         ).hook
     }
 
     /// Adds a hook of `tenant` unless its `idempotencyKey` made one before: then that hook comes
     /// back, `replayed`, and nothing is added (a client's retry of `POST /v1/hooks`).
     public func addHook(
-        tenant: String, url: String, layer: String?, events: [String]?, idempotencyKey: String, now: Date = Date()
+        tenant: String, url: String, layer: String?, events: [String]?, idempotencyKey: String, ordered: Bool = false,
+        now: Date = Date()
     ) throws -> (hook: Hook, replayed: Bool) {
         try tables().addHook(
             tenant: tenant, url: url, layer: layer, events: events, secret: Hook.newSecret(),
-            idempotencyKey: idempotencyKey, now: now)
+            idempotencyKey: idempotencyKey, ordered: ordered, now: now)
     }
 
     /// Gives hook `id` of `tenant` (nil: of any) a new secret; the one it had goes on signing

@@ -9,20 +9,20 @@ extension PostgresTracking {
     /// `idempotencyKey` the tenant used before, the hook made then comes back, `replayed`.
     public func addHook(
         tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
-        now: Date = Date()
+        ordered: Bool = false, now: Date = Date()
     ) throws -> (hook: Hook, replayed: Bool) {
         try withConnection { db in
             // The unique index on (tenant, idempotency_key) decides a race of two retries.
             let rows = try db.query(
                 """
-                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created, secret, idempotency_key)
-                VALUES (\(tenant), \(url), \(layer), \(events), \(now), \(secret), \(idempotencyKey))
+                INSERT INTO \(unescaped: hooksTable) (tenant, url, layer, events, created, secret, idempotency_key, ordered)
+                VALUES (\(tenant), \(url), \(layer), \(events), \(now), \(secret), \(idempotencyKey), \(ordered))
                 ON CONFLICT (tenant, idempotency_key) DO NOTHING RETURNING id
                 """)
             if let id = try rows.first?.decode(Int64.self) {
                 let hook = Hook(
                     id: id, tenant: tenant, url: url, layer: layer, events: events, created: now, secret: secret,
-                    idempotencyKey: idempotencyKey)
+                    idempotencyKey: idempotencyKey, ordered: ordered)
                 return (hook, false)
             }
             let earlier = try db.query(
@@ -62,15 +62,18 @@ extension PostgresTracking {
         try db.query(
             """
             SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
-              idempotency_key
+              idempotency_key, ordered
             FROM \(unescaped: hooksTable) ORDER BY id
             """
         ).map {
-            let (id, tenant, url, layer, events, created, secret, previous, expires, disabled, key) = try $0.decode(
-                (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?, String?).self)
+            let (id, tenant, url, layer, events, created, secret, previous, expires, disabled, key, ordered) =
+                try $0.decode(
+                    (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?, String?, Bool)
+                        .self)
             return Hook(
                 id: id, tenant: tenant, url: url, layer: layer, events: events, created: created, secret: secret ?? "",
-                previousSecret: previous, previousSecretExpires: expires, disabled: disabled, idempotencyKey: key)
+                previousSecret: previous, previousSecretExpires: expires, disabled: disabled, idempotencyKey: key,
+                ordered: ordered)
         }
     }
 
@@ -87,12 +90,26 @@ extension PostgresTracking {
         }
     }
 
+    /// Whether the pending delivery `o` may go: always, unless its hook is ordered and an earlier
+    /// delivery of the same device's events to it is still pending or claimed (see
+    /// `Hook.ordered`).
+    var mayGo: String {
+        """
+        NOT EXISTS (
+          SELECT 1 FROM \(hooksTable) h JOIN \(eventsTable) oe ON oe.sequence = o.event
+          JOIN \(outboxTable) p ON p.hook = o.hook AND p.state = 'pending' AND p.event < o.event
+          JOIN \(eventsTable) pe ON pe.sequence = p.event AND pe.device = oe.device AND pe.tenant = oe.tenant
+          WHERE h.id = o.hook AND h.ordered)
+        """
+    }
+
     /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
     public func dueHooks(now: Date, limit: Int) throws -> [Int64] {
         try withConnection { db in
             try db.query(
                 """
-                SELECT hook FROM \(unescaped: outboxTable) WHERE state = 'pending' AND next_attempt <= \(now)
+                SELECT hook FROM \(unescaped: outboxTable) o
+                WHERE state = 'pending' AND next_attempt <= \(now) AND \(unescaped: mayGo)
                 GROUP BY hook ORDER BY min(next_attempt) LIMIT \(Int64(limit))
                 """
             ).map { try $0.decode(Int64.self) }
@@ -134,8 +151,9 @@ extension PostgresTracking {
     /// When the next pending delivery of any hook is due (nil when none is pending).
     public func nextDue() throws -> Date? {
         try withConnection { db in
-            try db.query("SELECT min(next_attempt) FROM \(unescaped: outboxTable) WHERE state = 'pending'").first?
-                .decode(Date?.self) ?? nil
+            try db.query(
+                "SELECT min(next_attempt) FROM \(unescaped: outboxTable) o WHERE state = 'pending' AND \(unescaped: mayGo)"
+            ).first?.decode(Date?.self) ?? nil
         }
     }
 
@@ -169,7 +187,7 @@ extension PostgresTracking {
                     """
                     SELECT \(unescaped: Self.entryColumns) FROM \(unescaped: outboxTable) o
                     JOIN \(unescaped: eventsTable) e ON e.sequence = o.event
-                    WHERE o.hook = \(hook) AND o.state = 'pending' AND o.next_attempt <= \(now)
+                    WHERE o.hook = \(hook) AND o.state = 'pending' AND o.next_attempt <= \(now) AND \(unescaped: mayGo)
                     ORDER BY o.event LIMIT \(Int64(limit))
                     """))
         }
@@ -191,9 +209,9 @@ extension PostgresTracking {
                     UPDATE \(unescaped: outboxTable) o SET next_attempt = \(until)
                     FROM \(unescaped: eventsTable) e
                     WHERE e.sequence = o.event AND o.id IN (
-                      SELECT id FROM \(unescaped: outboxTable)
-                      WHERE hook = \(hook) AND state = 'pending' AND next_attempt <= \(now)
-                      ORDER BY event LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED)
+                      SELECT id FROM \(unescaped: outboxTable) o
+                      WHERE hook = \(hook) AND state = 'pending' AND next_attempt <= \(now) AND \(unescaped: mayGo)
+                      ORDER BY event LIMIT \(Int64(limit)) FOR UPDATE OF o SKIP LOCKED)
                     RETURNING \(unescaped: Self.entryColumns)
                     """)
             ).sorted { $0.sequence < $1.sequence }
@@ -216,7 +234,10 @@ extension PostgresTracking {
     public func nextDue(hook: Int64) throws -> Date? {
         try withConnection { db in
             try db.query(
-                "SELECT min(next_attempt) FROM \(unescaped: outboxTable) WHERE hook = \(hook) AND state = 'pending'"
+                """
+                SELECT min(next_attempt) FROM \(unescaped: outboxTable) o
+                WHERE hook = \(hook) AND state = 'pending' AND \(unescaped: mayGo)
+                """
             ).first?.decode(Date?.self) ?? nil
         }
     }

@@ -123,7 +123,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                   ADD COLUMN IF NOT EXISTS previous_secret text,
                   ADD COLUMN IF NOT EXISTS previous_secret_expires timestamptz,
                   ADD COLUMN IF NOT EXISTS disabled timestamptz,
-                  ADD COLUMN IF NOT EXISTS idempotency_key text
+                  ADD COLUMN IF NOT EXISTS idempotency_key text,
+                  ADD COLUMN IF NOT EXISTS ordered boolean NOT NULL DEFAULT false
                 """,
                 """
                 CREATE UNIQUE INDEX IF NOT EXISTS geoq_hooks_idempotency

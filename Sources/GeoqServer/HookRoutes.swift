@@ -17,7 +17,7 @@ enum HookRoutes {
             let tenant = try context.principal(holding: .hooks).tenant
             let body = try await request.body.collect(upTo: 65_536)
             guard let asked = try? JSONDecoder().decode(HookRequest.self, from: Data(buffer: body)) else {
-                throw badRequest("the body must be a JSON object {\"url\", \"layer\"?, \"events\"?}")
+                throw badRequest("the body must be a JSON object {\"url\", \"layer\"?, \"events\"?, \"ordered\"?}")
             }
             let layers = Set(state.data?.layers.map(\.name) ?? [])
             if let problem = asked.problem(layers: layers) { throw badRequest("\(problem.field): \(problem.message)") }
@@ -47,12 +47,15 @@ enum HookRoutes {
             let hook: Hook
             if let key {
                 let added = try store.addHook(
-                    tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events, idempotencyKey: key)
+                    tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events, idempotencyKey: key,
+                    ordered: asked.ordered ?? false)
                 // Two retries at once: the one that lost the race answers as a replay.
                 if added.replayed { return try replay(added.hook, of: asked) }
                 hook = added.hook
             } else {
-                hook = try store.addHook(tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events)
+                hook = try store.addHook(
+                    tenant: tenant, url: asked.url, layer: asked.layer, events: asked.events,
+                    ordered: asked.ordered ?? false)
             }
             tracking.delivery.wake()
             // The secret is shown here and at a rotation only (and to a retry of the request that
@@ -110,7 +113,9 @@ enum HookRoutes {
     /// The answer to a retry of the request that made `hook` (its secret included: the first
     /// answer may never have arrived), or 422 when the key came with another request.
     static func replay(_ hook: Hook, of asked: HookRequest) throws -> Response {
-        guard hook.url == asked.url, hook.layer == asked.layer, hook.events == asked.events else {
+        guard hook.url == asked.url, hook.layer == asked.layer, hook.events == asked.events,
+            hook.ordered == (asked.ordered ?? false)
+        else {
             throw Problem(
                 type: "/problems/idempotency-key-reused", title: "Idempotency-Key reused", status: 422,
                 detail: "this Idempotency-Key made hook \(hook.id) for another request; use a new key")
@@ -129,6 +134,7 @@ enum HookRoutes {
         if let layer = hook.layer { object["layer"] = layer }
         if let events = hook.events { object["events"] = events }
         if let disabled = hook.disabled { object["disabled"] = ISO8601DateFormatter().string(from: disabled) }
+        object["ordered"] = hook.ordered
         return object
     }
 

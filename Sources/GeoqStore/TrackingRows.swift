@@ -77,12 +77,17 @@ public struct Hook: Sendable, Hashable {
     public var disabled: Date?
     /// The `Idempotency-Key` of the request that made it: a retry gets this hook back.
     public var idempotencyKey: String?
+    /// Each device's events in order: none is sent while an earlier one of the same device is
+    /// still pending (waiting for a retry, or in flight), so a receiver never sees `left`
+    /// before the `parked` it follows. Other devices' events go on meanwhile.
+    public var ordered: Bool
 
     public init(
         id: Int64, tenant: String, url: String, layer: String?, events: [String]?, created: Date, secret: String,
         previousSecret: String? = nil, previousSecretExpires: Date? = nil, disabled: Date? = nil,
-        idempotencyKey: String? = nil
+        idempotencyKey: String? = nil, ordered: Bool = false
     ) {
+        self.ordered = ordered
         self.disabled = disabled
         self.idempotencyKey = idempotencyKey
         self.id = id

@@ -15,7 +15,7 @@ public protocol TrackingTableAccess {
     func lastEventSequence() throws -> Int64
     func addHook(
         tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
-        now: Date
+        ordered: Bool, now: Date
     ) throws -> (hook: Hook, replayed: Bool)
     func hooks(tenant: String?) throws -> [Hook]
     func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date) throws -> Hook?

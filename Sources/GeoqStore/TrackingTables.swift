@@ -48,7 +48,8 @@ public final class TrackingTables {
         CREATE TABLE IF NOT EXISTS geoq_hooks (
           id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, layer TEXT, events TEXT,
           created REAL NOT NULL, tenant TEXT NOT NULL DEFAULT 'default', secret TEXT,
-          previous_secret TEXT, previous_secret_expires REAL, disabled REAL, idempotency_key TEXT);
+          previous_secret TEXT, previous_secret_expires REAL, disabled REAL, idempotency_key TEXT,
+          ordered INTEGER NOT NULL DEFAULT 0);
         CREATE UNIQUE INDEX IF NOT EXISTS geoq_hooks_idempotency ON geoq_hooks (tenant, idempotency_key);
         CREATE TABLE IF NOT EXISTS geoq_outbox (
           id INTEGER PRIMARY KEY, hook INTEGER NOT NULL,
@@ -95,7 +96,9 @@ public final class TrackingTables {
         where try hasColumn("geoq_hooks", column) == false {
             try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
         }
-        for (column, type) in [("disabled", "REAL"), ("idempotency_key", "TEXT")]
+        for (column, type) in [
+            ("disabled", "REAL"), ("idempotency_key", "TEXT"), ("ordered", "INTEGER NOT NULL DEFAULT 0"),
+        ]
         where try hasColumn("geoq_hooks", column) == false {
             try connection.execute("ALTER TABLE geoq_hooks ADD COLUMN \(column) \(type)")
         }
@@ -129,11 +132,11 @@ public final class TrackingTables {
         try connection.execute("ALTER TABLE geoq_tracks ADD COLUMN open INTEGER NOT NULL DEFAULT 1")
     }
 
-    /// Whether the store was written by an older geoq: its tracks lack the newest column (every
-    /// older change came before it). One question, as every call of the tracking store opens
-    /// its tables.
+    /// Whether the store was written by an older geoq: its hooks lack the newest column (every
+    /// older change came before it, the tracks' `open` among them). One question, as every
+    /// call of the tracking store opens its tables.
     private func needsMigration() throws(StoreError) -> Bool {
-        try hasColumn("geoq_tracks", "open") == false
+        try hasColumn("geoq_hooks", "ordered") == false
     }
 
     /// Switches the store to a write-ahead log, for a connection that commits batch after batch
@@ -319,13 +322,13 @@ public final class TrackingTables {
     /// made then comes back, `replayed` (a client's retry makes one hook).
     public func addHook(
         tenant: String, url: String, layer: String?, events: [String]?, secret: String, idempotencyKey: String?,
-        now: Date = Date()
+        ordered: Bool = false, now: Date = Date()
     ) throws(StoreError) -> (hook: Hook, replayed: Bool) {
         // The unique index on (tenant, idempotency_key) decides a race of two retries.
         let stmt = try connection.prepare(
             """
-            INSERT INTO geoq_hooks (tenant, url, layer, events, created, secret, idempotency_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, idempotency_key) DO NOTHING
+            INSERT INTO geoq_hooks (tenant, url, layer, events, created, secret, idempotency_key, ordered)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, idempotency_key) DO NOTHING
             """)
         try stmt.bind(tenant, at: 1)
         try stmt.bind(url, at: 2)
@@ -334,11 +337,12 @@ public final class TrackingTables {
         try stmt.bind(now.timeIntervalSince1970, at: 5)
         try stmt.bind(secret, at: 6)
         try stmt.bind(idempotencyKey, at: 7)
+        try stmt.bind(Int64(ordered ? 1 : 0), at: 8)
         try stmt.run()
         if try connection.scalarInt("SELECT changes()") == 1 {
             let hook = Hook(
                 id: connection.lastInsertRowID, tenant: tenant, url: url, layer: layer, events: events, created: now,
-                secret: secret, idempotencyKey: idempotencyKey)
+                secret: secret, idempotencyKey: idempotencyKey, ordered: ordered)
             return (hook, false)
         }
         let earlier = try connection.prepare("SELECT id FROM geoq_hooks WHERE tenant = ? AND idempotency_key = ?")
@@ -383,7 +387,7 @@ public final class TrackingTables {
         let stmt = try connection.prepare(
             """
             SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
-              idempotency_key
+              idempotency_key, ordered
             FROM geoq_hooks ORDER BY id
             """)
         var hooks: [Hook] = []
@@ -396,7 +400,7 @@ public final class TrackingTables {
                     previousSecret: stmt.text(at: 7),
                     previousSecretExpires: stmt.isNull(at: 8) ? nil : Date(timeIntervalSince1970: stmt.double(at: 8)),
                     disabled: stmt.isNull(at: 9) ? nil : Date(timeIntervalSince1970: stmt.double(at: 9)),
-                    idempotencyKey: stmt.text(at: 10)))
+                    idempotencyKey: stmt.text(at: 10), ordered: stmt.int64(at: 11) != 0))
         }
         return hooks
     }
@@ -417,11 +421,21 @@ public final class TrackingTables {
         }
     }
 
+    /// Whether the pending delivery `o` may go: always, unless its hook is ordered and an earlier
+    /// delivery of the same device's events to it is still pending (see ``Hook/ordered``).
+    static let mayGo = """
+        NOT EXISTS (
+          SELECT 1 FROM geoq_hooks h JOIN geoq_events oe ON oe.sequence = o.event
+          JOIN geoq_outbox p ON p.hook = o.hook AND p.state = 'pending' AND p.event < o.event
+          JOIN geoq_events pe ON pe.sequence = p.event AND pe.device = oe.device AND pe.tenant = oe.tenant
+          WHERE h.id = o.hook AND h.ordered)
+        """
+
     /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
     public func dueHooks(now: Date, limit: Int) throws(StoreError) -> [Int64] {
         let stmt = try connection.prepare(
             """
-            SELECT hook FROM geoq_outbox WHERE state = 'pending' AND next_attempt <= ?1
+            SELECT hook FROM geoq_outbox o WHERE state = 'pending' AND next_attempt <= ?1 AND \(Self.mayGo)
             GROUP BY hook ORDER BY min(next_attempt) LIMIT ?2
             """)
         try stmt.bind(now.timeIntervalSince1970, at: 1)
@@ -463,7 +477,8 @@ public final class TrackingTables {
 
     /// When the next pending delivery of any hook is due (nil when none is pending).
     public func nextDue() throws(StoreError) -> Date? {
-        let stmt = try connection.prepare("SELECT min(next_attempt) FROM geoq_outbox WHERE state = 'pending'")
+        let stmt = try connection.prepare(
+            "SELECT min(next_attempt) FROM geoq_outbox o WHERE state = 'pending' AND \(Self.mayGo)")
         guard try stmt.step(), !stmt.isNull(at: 0) else { return nil }
         return Date(timeIntervalSince1970: stmt.double(at: 0))
     }
@@ -500,7 +515,7 @@ public final class TrackingTables {
     /// When `hook`'s next pending delivery is due (nil when none is pending).
     public func nextDue(hook: Int64) throws(StoreError) -> Date? {
         let stmt = try connection.prepare(
-            "SELECT min(next_attempt) FROM geoq_outbox WHERE hook = ? AND state = 'pending'")
+            "SELECT min(next_attempt) FROM geoq_outbox o WHERE hook = ? AND state = 'pending' AND \(Self.mayGo)")
         try stmt.bind(hook, at: 1)
         guard try stmt.step(), !stmt.isNull(at: 0) else { return nil }
         return Date(timeIntervalSince1970: stmt.double(at: 0))
@@ -511,7 +526,7 @@ public final class TrackingTables {
         let condition =
             dueAt == nil
             ? "o.hook = ?1 ORDER BY o.event"
-            : "o.hook = ?1 AND o.state = 'pending' AND o.next_attempt <= ?2 ORDER BY o.event LIMIT ?3"
+            : "o.hook = ?1 AND o.state = 'pending' AND o.next_attempt <= ?2 AND \(Self.mayGo) ORDER BY o.event LIMIT ?3"
         let stmt = try connection.prepare(
             """
             SELECT o.id, o.hook, o.event, o.idempotency_key, o.attempts, o.next_attempt, o.state, o.last_error, e.body

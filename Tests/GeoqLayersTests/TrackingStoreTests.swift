@@ -270,6 +270,61 @@ import Testing
         #expect(try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/h").id == hook.id + 1)
     }
 
+    /// An ordered hook gets each device's events in order: while a device's earlier delivery
+    /// waits for its retry, its later ones are not due (nor is the hook, nor its next due time),
+    /// and another device's go on; a hook that is not ordered gets the later ones meanwhile.
+    @Test(arguments: Backend.available) func anOrderedHookHoldsADevicesLaterEventsBehindItsEarlierOne(
+        _ backend: Backend
+    ) throws {
+        let store = try store(backend)
+        let committed = Date(timeIntervalSince1970: 1_750_000_000)
+        let ordered = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/ordered", ordered: true)
+        let plain = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/plain")
+        #expect(try store.hooks(tenant: nil).map(\.ordered) == [true, false])
+        try store.commit(
+            tracks: [],
+            events: [
+                event("parked", device: "car-1"), event("left", device: "car-1"), event("enter", device: "car-2"),
+            ],
+            now: committed)
+        // Two replicas claiming at once on PostgreSQL: one device's delivery in flight at a
+        // time (the first claim takes each device's first event; the second finds the rest
+        // held behind them). On a GeoPackage, one process, a claim is the due list.
+        if backend == .postgreSQL {
+            let claimed = try store.claim(hook: ordered.id, now: committed, lease: .seconds(30), limit: 10)
+            #expect(claimed.map(\.sequence) == [1, 3])
+            #expect(try store.claim(hook: ordered.id, now: committed, lease: .seconds(30), limit: 10).isEmpty)
+            // The lease runs out unanswered: claimed again, the held one still held.
+            let afterLease = committed.addingTimeInterval(31)
+            #expect(
+                try store.claim(hook: ordered.id, now: afterLease, lease: .seconds(30), limit: 10).map(\.sequence)
+                    == [1, 3])
+            for entry in try store.outbox(hook: ordered.id) where entry.sequence != 2 {
+                try store.markFailed(entry.id, attempts: 0, nextAttempt: committed, error: "lease run out")
+            }
+        }
+        let retry = committed.addingTimeInterval(60)
+        for hook in [ordered, plain] {
+            let first = try #require(try store.due(hook: hook.id, now: committed, limit: 10).first)
+            #expect(first.sequence == 1)
+            try store.markFailed(first.id, attempts: 1, nextAttempt: retry, error: "HTTP status 503")
+        }
+        // car-1's `left` waits behind its `parked`; car-2 goes on.
+        #expect(try store.due(hook: ordered.id, now: committed, limit: 10).map(\.sequence) == [3])
+        #expect(try store.due(hook: plain.id, now: committed, limit: 10).map(\.sequence) == [2, 3])
+        let car2 = try #require(try store.due(hook: ordered.id, now: committed, limit: 10).first)
+        try store.markDelivered(car2.id, attempts: 1)
+        // Nothing of the ordered hook is due until the retry: not the hook, not its next time.
+        #expect(try store.due(hook: ordered.id, now: committed, limit: 10).isEmpty)
+        #expect(try store.dueHooks(now: committed, limit: 10) == [plain.id])
+        #expect(try store.nextDue(hook: ordered.id) == retry)
+        // At the retry, the `parked` alone; once it is delivered, the `left`.
+        let atRetry = try store.due(hook: ordered.id, now: retry, limit: 10)
+        #expect(atRetry.map(\.sequence) == [1])
+        try store.markDelivered(atRetry[0].id, attempts: 2)
+        #expect(try store.due(hook: ordered.id, now: retry, limit: 10).map(\.sequence) == [2])
+    }
+
     @Test(arguments: Backend.available) func aReopenedStoreStillHasItsPendingDeliveriesDue(_ backend: Backend) throws {
         let committed = Date(timeIntervalSince1970: 1_750_000_000)
         let hook: Hook

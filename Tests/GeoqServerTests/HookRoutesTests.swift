@@ -197,12 +197,17 @@ import Testing
             #expect(again.1["id"] as? Int == first.1["id"] as? Int)
             #expect(again.1["secret"] as? String == first.1["secret"] as? String)
             #expect(try fixture.store.hooks(tenant: "acme").count == 1)
-            // The same key with another body: refused, nothing made.
+            #expect(first.1["ordered"] as? Bool == false)
+            // The same key with another body: refused, nothing made (asking for order is another body).
             let reused = try await post(acme, #"{"url":"http://127.0.0.1:9/other"}"#, key: "retry-1")
             #expect(reused.0 == 422 && reused.1["type"] as? String == "/problems/idempotency-key-reused")
-            // Another tenant's same key is its own request.
-            let theirs = try await post(other, body, key: "retry-1")
+            let reordered = try await post(acme, #"{"url":"http://127.0.0.1:9/h","ordered":true}"#, key: "retry-1")
+            #expect(reordered.0 == 422)
+            // Another tenant's same key is its own request; this one asks for each device's order.
+            let theirs = try await post(other, #"{"url":"http://127.0.0.1:9/h","ordered":true}"#, key: "retry-1")
             #expect(theirs.0 == 201 && theirs.1["id"] as? Int != first.1["id"] as? Int)
+            #expect(theirs.1["ordered"] as? Bool == true)
+            #expect(try fixture.store.hooks(tenant: "other").map(\.ordered) == [true])
             #expect(try fixture.store.hooks(tenant: nil).count == 2)
             let tooLong = try await post(acme, body, key: String(repeating: "k", count: 256))
             #expect(tooLong.0 == 400)
