@@ -56,13 +56,15 @@ extension Hook {
         if let layer { object["layer"] = layer }
         if let events { object["events"] = events }
         if let disabled { object["disabled"] = ISO8601DateFormatter().string(from: disabled) }
+        object["ordered"] = ordered
         return object
     }
 
     /// A hook as one line of text: id, tenant, URL, then what it is limited to.
     var line: String {
         "\(id)\t\(tenant)\t\(url)\tlayer: \(layer ?? "any")\tevents: "
-            + (events?.joined(separator: ",") ?? "all") + "\tcreated " + ISO8601DateFormatter().string(from: created)
+            + (events?.joined(separator: ",") ?? "all") + (ordered ? "\tordered by device" : "") + "\tcreated "
+            + ISO8601DateFormatter().string(from: created)
             + (disabled.map { "\tdisabled " + ISO8601DateFormatter().string(from: $0) + " (410 Gone)" } ?? "")
     }
 }
@@ -85,14 +87,16 @@ struct HooksList: ParsableCommand {
     }
 }
 
-/// `geoq hooks add URL [--layer L] [--event E ...]`.
+/// `geoq hooks add URL [--layer L] [--event E ...] [--ordered]`.
 struct HooksAdd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a hook: events are POSTed to URL from now on.",
         discussion: """
             Only events committed after the hook is added are delivered to it. Without --layer \
-            the hook gets events of every layer; without --event, every kind.
+            the hook gets events of every layer; without --event, every kind. With --ordered, \
+            each device's events arrive in order: none is sent while an earlier one of the same \
+            device waits for its retry (other devices' go on).
             """)
 
     @Argument(help: "Where to POST events: an absolute http or https URL.")
@@ -109,6 +113,9 @@ struct HooksAdd: AsyncParsableCommand {
     @Option(name: .long, help: "The tenant whose events the hook receives.")
     var tenant = defaultTenant
 
+    @Flag(name: .long, help: "Each device's events in order (none while an earlier one of it waits for a retry).")
+    var ordered = false
+
     @OptionGroup var destinations: HookDestinationOptions
 
     @OptionGroup var options: StoreCommandOptions
@@ -117,7 +124,7 @@ struct HooksAdd: AsyncParsableCommand {
     static let optionOfField = ["url": "URL", "layer": "--layer", "events": "--event"]
 
     func run() async throws {
-        let request = HookRequest(url: url, layer: layer, events: events.isEmpty ? nil : events)
+        let request = HookRequest(url: url, layer: layer, events: events.isEmpty ? nil : events, ordered: ordered)
         // The layers are read only when one is named: a hook for every layer needs no catalog.
         let layers =
             layer == nil
@@ -135,7 +142,8 @@ struct HooksAdd: AsyncParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let hook = try options.withStore { store in
-            try store.addHook(tenant: tenant, url: request.url, layer: request.layer, events: request.events)
+            try store.addHook(
+                tenant: tenant, url: request.url, layer: request.layer, events: request.events, ordered: ordered)
         }
         var object = hook.object
         object["secret"] = hook.secret

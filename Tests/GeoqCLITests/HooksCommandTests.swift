@@ -35,7 +35,7 @@ import Testing
         let second = try store.geoq([
             "hooks", "add", "http://127.0.0.1:9000/arrivals", "--hook-allow-http", "--hook-allow", "127.0.0.0/8",
             "--layer", "pamplona-sectors", "--event", "parked",
-            "--event", "left", "--format", "json",
+            "--event", "left", "--ordered", "--format", "json",
         ])
         #expect(second.status == 0, "\(second.stderr)")
         let added = try Self.json(second.stdout)
@@ -43,11 +43,13 @@ import Testing
         #expect(added["url"] as? String == "http://127.0.0.1:9000/arrivals")
         #expect(added["layer"] as? String == "pamplona-sectors")
         #expect(added["events"] as? [String] == ["parked", "left"])
+        #expect(added["ordered"] as? Bool == true)
 
         // What the service would deliver to: the store holds exactly these two hooks.
         let held = try TrackingStore(storeFile: store.url).hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
         #expect(held.map(\.layer) == [nil, "pamplona-sectors"])
+        #expect(held.map(\.ordered) == [false, true])
         // Each secret shown once, as the store keeps it; a rotation shows the new one.
         #expect(first.stdout.hasSuffix("Its signing secret (shown once): \(held[0].secret)\n"))
         #expect(added["secret"] as? String == held[1].secret)
@@ -66,7 +68,8 @@ import Testing
         #expect(lines.count == 2)
         #expect(
             lines[1].hasPrefix(
-                "2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"))
+                "2\tdefault\thttp://127.0.0.1:9000/arrivals\tlayer: pamplona-sectors\tevents: parked,left"
+                    + "\tordered by device"))
         // Another tenant's hook: listed by its tenant, not by the default tenant's.
         let foreign = try store.geoq(["hooks", "add", "https://93.184.215.15/h", "--tenant", "other"])
         #expect(foreign.status == 0, "\(foreign.stderr)")
