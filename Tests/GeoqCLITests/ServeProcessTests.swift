@@ -1,5 +1,6 @@
 import Foundation
 import GeoqTestSupport
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -25,6 +26,27 @@ import Testing
         else { return nil }
         let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return Reply(status: http.statusCode, body: body)
+    }
+
+    /// `work`'s outcome, or nil when it has none within `seconds` (it is then cancelled and left).
+    static func within<T: Sendable>(seconds: Double, _ work: @escaping @Sendable () async throws -> T) async
+        -> Result<T, any Error>?
+    {
+        let first = FirstOfTwo()
+        return await withCheckedContinuation { (done: CheckedContinuation<Result<T, any Error>?, Never>) in
+            let worker = Task {
+                let outcome: Result<T, any Error>
+                do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
+                if first.take() { done.resume(returning: outcome) }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if first.take() {
+                    worker.cancel()
+                    done.resume(returning: nil)
+                }
+            }
+        }
     }
 
     /// Polls until `done` holds or `seconds` pass.
@@ -91,7 +113,10 @@ import Testing
         let inFlight = Task { [request] in try await URLSession.shared.upload(for: request, from: Data(body.utf8)) }
         try await Task.sleep(for: .milliseconds(20))
         kill(process.processIdentifier, SIGTERM)
-        let (answers, response) = try await inFlight.value
+        // Foundation's URLSession has been seen to wait for ever on a connection the server had
+        // closed: the answer is awaited for a minute at most, so that the run fails instead.
+        let answered = await Self.within(seconds: 60) { try await inFlight.value }
+        let (answers, response) = try #require(try answered?.get(), "no answer to the batch within 60 s of SIGTERM")
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let lines = String(decoding: answers, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 10_000 && lines.last?.contains("\"id\":\"p9999\"") == true)
@@ -103,5 +128,17 @@ import Testing
         }
         let log = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
         #expect(log.contains("reloaded") && log.contains("SIGHUP"), "\(log)")
+    }
+}
+
+/// Which of two racers came first: `take()` is true once, for the first.
+final class FirstOfTwo: Sendable {
+    private let taken = Mutex(false)
+
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }
