@@ -49,6 +49,23 @@ import Testing
         #expect(abs(times[1]! - 1_772_352_010.588) < 1e-6)
     }
 
+    /// A long fraction after a point that is not the first (a date mistyped with a point, as
+    /// the fuzzer wrote it) reaches ICU cut to the millisecond: ICU trapped on it, ending the
+    /// process (this test's). ICU reads the mistyped date leniently; the time is its own.
+    @Test func aLongFractionAfterAMistypedDateIsCutBeforeICU() throws {
+        let trace = try read(
+            """
+            time,lat,lon
+            2026-03-01T08:00:10.55555555555Z,42.81,-1.64
+            2026-03.01T08:00:10.5888888888888888888888888888888888888888+00:00,42.811,-1.64
+            """)
+        #expect(trace.fixes.count == 2)
+        #expect(
+            InstantText.millisecondsAtMost("2026-03.01T08:00:10.58888888888888888+00:00")
+                == "2026-03.01T08:00:10.588+00:00")
+        #expect(InstantText.millisecondsAtMost("2026-03-01T08:00:10Z") == "2026-03-01T08:00:10Z")
+    }
+
     @Test func withoutHeaderUnixTimesAndCRLF() throws {
         let trace = try read("1772352000,42.81,-1.64\r\n\r\n1772352060.5,42.82,-1.65\r\n")
         #expect(trace.fixCount == 2)
