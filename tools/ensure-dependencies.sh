@@ -3,7 +3,8 @@
 # Leaflet files `geoq serve` hands to its map page (libjs-leaflet) when they are missing; with
 # --tests also GDAL's command-line tools and Python bindings, which the tests use as a real
 # GeoPackage client (ogrinfo, ogr2ogr, GDAL's validate_gpkg), nginx, wrk and psql for the replicas
-# test (tools/replica-test; tools/postgres installs the PostgreSQL server and PostGIS); with --browser a headless browser
+# test (tools/replica-test; tools/postgres installs the PostgreSQL server and PostGIS), and redis-server,
+# which the tests of hooks that append to Redis streams start on loopback; with --browser a headless browser
 # and its WebDriver (chromium, chromium-driver) for tools/browser-test. Idempotent: does nothing,
 # and needs no network, when everything is present.
 set -euo pipefail
@@ -11,7 +12,7 @@ set -euo pipefail
 packages=(libgeos-dev libproj-dev proj-data libsqlite3-dev libxml2-dev zlib1g-dev pkg-config libjs-leaflet)
 with_tests=false
 with_browser=false
-[ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal nginx-light wrk postgresql-client-15)
+[ "${1:-}" = "--tests" ] && with_tests=true && packages+=(gdal-bin python3-gdal nginx-light wrk postgresql-client-15 redis-server)
 [ "${1:-}" = "--browser" ] && with_browser=true && packages+=(chromium chromium-driver python3-venv)
 
 have_all() {
@@ -21,7 +22,8 @@ have_all() {
         [ -f /usr/share/javascript/leaflet/leaflet.js ] &&
         { ! $with_browser || { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import ensurepip' 2>/dev/null; }; } &&
         { ! $with_tests || { command -v ogrinfo >/dev/null 2>&1 && /usr/bin/python3 -c 'import osgeo' 2>/dev/null &&
-            [ -x /usr/sbin/nginx ] && command -v wrk >/dev/null 2>&1 && command -v psql >/dev/null 2>&1; }; }
+            [ -x /usr/sbin/nginx ] && command -v wrk >/dev/null 2>&1 && command -v psql >/dev/null 2>&1 &&
+            [ -x /usr/bin/redis-server ] && [ -x /usr/bin/redis-cli ]; }; }
 }
 
 if have_all; then
@@ -40,6 +42,6 @@ $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 
 have_all || {
     echo "geoq: still missing after installing ${packages[*]}: check pkg-config geos proj sqlite3 libxml-2.0 zlib," \
-        "/usr/share/proj/proj.db, /usr/share/javascript/leaflet/leaflet.js$($with_tests && echo ", ogrinfo, Debian's python3 with osgeo, nginx, wrk, psql")$($with_browser && echo ", /usr/bin/chromium, /usr/bin/chromedriver and python3's venv")" >&2
+        "/usr/share/proj/proj.db, /usr/share/javascript/leaflet/leaflet.js$($with_tests && echo ", ogrinfo, Debian's python3 with osgeo, nginx, wrk, psql, redis-server")$($with_browser && echo ", /usr/bin/chromium, /usr/bin/chromedriver and python3's venv")" >&2
     exit 1
 }

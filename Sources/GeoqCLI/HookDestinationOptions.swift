@@ -7,6 +7,11 @@ struct HookDestinationOptions: ParsableArguments {
     @Flag(name: .customLong("hook-allow-http"), help: "Hooks may POST to plain http URLs.")
     var allowHTTP = false
 
+    @Flag(
+        name: .customLong("hook-allow-redis"),
+        help: "Hooks may append to Redis streams (redis://HOST:PORT?stream=NAME), still only at allowed addresses.")
+    var allowRedis = false
+
     @Option(
         name: .customLong("hook-allow"),
         help: ArgumentHelp(
@@ -23,6 +28,6 @@ struct HookDestinationOptions: ParsableArguments {
     }
 
     var rules: DestinationRules {
-        DestinationRules(allowHTTP: allowHTTP, allowed: allowed.compactMap(AddressRange.init))
+        DestinationRules(allowHTTP: allowHTTP, allowRedis: allowRedis, allowed: allowed.compactMap(AddressRange.init))
     }
 }

@@ -19,7 +19,9 @@ struct HooksCommand: ParsableCommand {
             is added or its secret rotated. A hook belongs to a tenant (--tenant, default \
             "default") and receives only that tenant's events; it may be limited to one layer and \
             to some event kinds. Its URL must be https and reach only global addresses, unless \
-            --hook-allow-http and --hook-allow say otherwise (as for geoq serve). Hooks live in the \
+            --hook-allow-http and --hook-allow say otherwise (as for geoq serve). A URL \
+            redis://HOST[:PORT]?stream=NAME[&maxlen=N] appends the same events to a Redis stream \
+            (XADD, fields id and body) where --hook-allow-redis allows it. Hooks live in the \
             store, so a running service sees those added here (and the same checks apply as for \
             POST /v1/hooks).
 
@@ -30,6 +32,8 @@ struct HooksCommand: ParsableCommand {
               geoq hooks list --tenant parking-app
               geoq hooks add http://10.0.0.5:9000/arrivals --hook-allow-http \\
                 --hook-allow 10.0.0.0/24 --layer pamplona-sectors --event parked
+              geoq hooks add "redis://10.0.0.7?stream=geoq-events&maxlen=1000000" \\
+                --hook-allow-redis --hook-allow 10.0.0.0/24
               geoq hooks list --format json
               geoq hooks rotate 3 --overlap 24h
               geoq hooks delete 3

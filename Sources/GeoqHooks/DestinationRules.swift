@@ -8,14 +8,19 @@ import Foundation
 /// operator's network, and read what comes back in its failures. As Stripe's smokescreen, every
 /// address that is not global unicast is refused (``deniedRanges``), unless the operator allows
 /// its range (`--hook-allow CIDR`); and https is required unless the operator allows http.
+/// A Redis stream (`redis://`) is a destination only where the operator allows Redis: a URL a
+/// client chose must not make the service speak Redis's protocol to whatever listens there.
 public struct DestinationRules: Sendable, Hashable {
     /// Plain http receivers may be reached (`--hook-allow-http`).
     public var allowHTTP: Bool
+    /// Redis streams may be appended to (`--hook-allow-redis`).
+    public var allowRedis: Bool
     /// Ranges reachable although denied (`--hook-allow CIDR`): an operator's internal receivers.
     public var allowed: [AddressRange]
 
-    public init(allowHTTP: Bool = false, allowed: [AddressRange] = []) {
+    public init(allowHTTP: Bool = false, allowRedis: Bool = false, allowed: [AddressRange] = []) {
         self.allowHTTP = allowHTTP
+        self.allowRedis = allowRedis
         self.allowed = allowed
     }
 
@@ -27,18 +32,24 @@ public struct DestinationRules: Sendable, Hashable {
     /// The URL's scheme, host and port when its form may be reached; else why not.
     public func target(of url: String) -> Result<(host: String, port: Int, tls: Bool), Refusal> {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+            ["http", "https", "redis"].contains(scheme), let host = parts.host, !host.isEmpty
         else { return .failure(Refusal(description: "the url must be an absolute https URL with a host")) }
         if scheme == "http", !allowHTTP {
             return .failure(
                 Refusal(description: "the url must be https (the operator allows http with --hook-allow-http)"))
+        }
+        if scheme == "redis", !allowRedis {
+            return .failure(
+                Refusal(description: "Redis streams are not allowed (the operator allows them with --hook-allow-redis)")
+            )
         }
         if parts.user != nil || parts.password != nil {
             return .failure(Refusal(description: "the url must not carry a user or password"))
         }
         // URLComponents keeps the brackets of an IPv6 literal in `host`.
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return .success((bare, parts.port ?? (scheme == "https" ? 443 : 80), scheme == "https"))
+        let port = parts.port ?? ["https": 443, "redis": RedisStreamAddress.defaultPort][scheme] ?? 80
+        return .success((bare, port, scheme == "https"))
     }
 
     /// Whether a receiver's URL may be reached now.

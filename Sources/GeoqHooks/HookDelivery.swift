@@ -39,6 +39,7 @@ public final class HookDelivery: Sendable {
     let signal = WakeSignal()
     let resolver: HostResolver
     let client = WebhookClient()
+    let redis = RedisStreamClient()
     /// The hooks a worker is serving now.
     private let busy = Mutex(Set<Int64>())
     /// One store call at a time on a GeoPackage.
@@ -201,6 +202,9 @@ public final class HookDelivery: Sendable {
         case .refused(let rule): return .refused(rule)
         case .unresolved(let why): return .failed(why, retryAfter: nil)
         }
+        let sink: RedisStreamAddress?
+        do { sink = try RedisStreamAddress(hook.url) } catch { return .refused(error.message) }
+        if let sink { return await append(entry, to: sink, port: target.port, addresses: addresses) }
         let post = WebhookClient.Post(
             host: target.host, port: target.port, tls: target.tls, target: Self.requestTarget(of: hook.url),
             headers: [("Content-Type", "application/json"), ("Idempotency-Key", entry.idempotencyKey)]
@@ -223,6 +227,26 @@ public final class HookDelivery: Sendable {
             } catch {
                 failure = error.description
                 // Only a connection that was never made is worth the next address.
+                if !failure.hasPrefix("cannot connect") { break }
+            }
+        }
+        return .failed(failure, retryAfter: nil)
+    }
+
+    /// Appends the event to a Redis stream as two fields, `id` (the idempotency key, by which a
+    /// consumer drops a repeat) and `body` (the JSON a webhook would get), at the first of the
+    /// host's addresses that takes a connection.
+    func append(_ entry: OutboxEntry, to sink: RedisStreamAddress, port: Int, addresses: [IPAddress]) async -> Outcome {
+        let append = RedisStreamClient.Append(
+            stream: sink.stream, maxLength: sink.maxLength,
+            fields: [("id", Data(entry.idempotencyKey.utf8)), ("body", entry.body)], port: port)
+        var failure = "no address"
+        for address in addresses {
+            do {
+                _ = try await redis.send(append, to: address, timeout: options.timeout)
+                return .delivered
+            } catch {
+                failure = error.description
                 if !failure.hasPrefix("cannot connect") { break }
             }
         }

@@ -18,14 +18,16 @@ public struct HookRequest: Codable, Sendable, Hashable {
         self.ordered = ordered
     }
 
-    /// Why the request cannot become a hook (nil when it can): the URL must be absolute http or
-    /// https with a host; the layer one of `layers`; each event one of ``eventKinds``.
+    /// Why the request cannot become a hook (nil when it can): the URL must be absolute http,
+    /// https or redis (``RedisStreamAddress``) with a host; the layer one of `layers`; each event
+    /// one of ``eventKinds``.
     public func problem(layers: Set<String>) -> (field: String, message: String)? {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+            ["http", "https", "redis"].contains(scheme), let host = parts.host, !host.isEmpty
         else {
-            return ("url", "url must be an absolute http or https URL with a host, got \"\(url)\"")
+            return ("url", "url must be an absolute http, https or redis URL with a host, got \"\(url)\"")
         }
+        do { _ = try RedisStreamAddress(url) } catch { return ("url", error.message) }
         if let layer, !layers.contains(layer) {
             return ("layer", "unknown layer \"\(layer)\"; known: \(layers.sorted().joined(separator: ", "))")
         }

@@ -12,11 +12,12 @@ import Testing
 /// same Idempotency-Key) and goes on with each device's track as it was.
 @Suite(.serialized) struct ServeKillTests {
     /// `geoq serve` on `port` over `store`, started and waited for until it answers /readyz.
-    static func serve(port: Int, store: URL) throws -> Process {
+    static func serve(port: Int, store: URL, more: [String] = []) throws -> Process {
         let log = store.deletingLastPathComponent().appendingPathComponent("serve-\(UUID()).log")
         // The webhook's receiver is a local one: plain http on loopback, which the service must be told it may reach.
         let process = try launch(
-            ["serve", "--port", "\(port)", "--store", store.path, "--hook-allow-http", "--hook-allow", "127.0.0.0/8"],
+            ["serve", "--port", "\(port)", "--store", store.path, "--hook-allow-http", "--hook-allow", "127.0.0.0/8"]
+                + more,
             log: log)
         for _ in 0..<240 {
             if (try? curl(["http://127.0.0.1:\(port)/readyz"]))?.contains("ready") == true { return process }
@@ -238,5 +239,70 @@ import Testing
         let tracks = try devices("geoq_tracks"), events = try devices("geoq_events")
         let lost = answered.filter { !tracks.contains($0) || !events.contains($0) }
         #expect(lost.isEmpty, "answered but not stored: \(lost.prefix(10))")
+    }
+
+    /// Killed with SIGKILL while eight clients post batches and a Redis stream takes their
+    /// events, then started again: every event stored before the kill reaches the stream (at
+    /// least once; a repeat carries the same id and body), read back with redis-cli.
+    @Test func killedAmidStreamAppendsEveryEventReachesTheStream() throws {
+        guard TestRedis.available else { return #expect(!TestPostgres.requiredInCI, "\(TestRedis.missing)") }
+        let redis = try TestRedis()
+        defer { redis.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("geoq.gpkg")
+        let port = try FreePort.next()
+        let key = try Self.key(store: store)
+        var server = try Self.serve(port: port, store: store, more: ["--hook-allow-redis"])
+        let hook = try Self.post(
+            "http://127.0.0.1:\(port)/v1/hooks", #"{"url":"redis://127.0.0.1:\#(redis.port)?stream=fleet"}"#, key: key)
+        let hookID = try #require(hook["id"] as? Int, "\(hook)")
+        let url = "http://127.0.0.1:\(port)/v1/fixes"
+        // Each batch a new device standing six seconds in Sector 2: one enter (a run of fixes).
+        let start = (Date().timeIntervalSince1970 - 120).rounded(.down)
+        let stop = Atomic<Bool>(false)
+        let clients = DispatchGroup()
+        for client in 0..<8 {
+            clients.enter()
+            Thread {
+                defer { clients.leave() }
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    n += 1
+                    let body = Self.fixes(base: start, from: 0, count: 6, at: (42.81, -1.64))
+                        .replacingOccurrences(of: "car-1", with: "d-\(client)-\(n)")
+                    _ = try? Self.post(url, body, key: key)
+                }
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 2)
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        stop.store(true, ordering: .relaxed)
+        clients.wait()
+
+        // What was stored before the kill, read with sqlite3 before any restart.
+        let sequences = try Self.output(
+            of: URL(fileURLWithPath: "/usr/bin/sqlite3"), [store.path, "SELECT sequence FROM geoq_events"]
+        ).split(separator: "\n").map(String.init)
+        #expect(sequences.count > 50, "only \(sequences.count) events stored in 2 s")
+        let expected = Set(sequences.map { "\(hookID)-\($0)" })
+        let before = Set(try redis.entries("fleet").compactMap { $0["id"] })
+        #expect(before.count < expected.count, "the kill came after every append: nothing was tested")
+
+        server = try Self.serve(port: port, store: store, more: ["--hook-allow-redis"])
+        defer { Self.stop(server) }
+        var entries: [[String: String]] = []
+        for _ in 0..<240 {
+            entries = try redis.entries("fleet")
+            if expected.isSubset(of: entries.compactMap { $0["id"] }) { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let missing = expected.subtracting(entries.compactMap { $0["id"] })
+        #expect(missing.isEmpty, "\(missing.count) of \(expected.count) events never reached the stream")
+        let byID = Dictionary(grouping: entries, by: { $0["id"] ?? "" })
+        #expect(byID.values.allSatisfy { Set($0.map { $0["body"] }).count == 1 }, "an id always carries the same event")
+        #expect(byID.keys.allSatisfy(expected.contains), "only stored events reach the stream")
     }
 }

@@ -106,19 +106,69 @@ with_token = phone_requests_per_second(token, "phone-1")
 
 # Fix to webhook: one hook for `enter`, then new devices inside Sector 2, each with two fixes
 # 5 s apart (an enter needs a run of fixes): timed from the second, the one that makes the enter.
-status, _ = post("/v1/hooks", json.dumps({"url": f"http://127.0.0.1:{receiver.server_port}/hook", "events": ["enter"]}))
-assert status == 201, status
-latencies = []
-for i in range(500):
-    device = f"latency-{i}"
-    post("/v1/fixes", fix(device, start_time + 100, 42.81, -1.64))
-    sent = time.perf_counter()
-    post("/v1/fixes", fix(device, start_time + 105, 42.81, -1.64))
-    with arrived:
-        arrived.wait_for(lambda: device in arrivals, timeout=10)
-    if device in arrivals:
-        latencies.append((arrivals[device] - sent) * 1000)
-latencies.sort()
+def fix_to_arrival(url, prefix):
+    """Milliseconds from the request of each new device's second fix to its event's arrival,
+    sorted, through a hook for `enter` at `url` (deleted again)."""
+    status, body = post("/v1/hooks", json.dumps({"url": url, "events": ["enter"]}))
+    assert status == 201, (status, body)
+    hook = json.loads(body)["id"]
+    latencies = []
+    for i in range(500):
+        device = f"{prefix}-{i}"
+        post("/v1/fixes", fix(device, start_time + 100, 42.81, -1.64))
+        sent = time.perf_counter()
+        post("/v1/fixes", fix(device, start_time + 105, 42.81, -1.64))
+        with arrived:
+            arrived.wait_for(lambda: device in arrivals, timeout=10)
+        if device in arrivals:
+            latencies.append((arrivals[device] - sent) * 1000)
+    connection.request("DELETE", f"/v1/hooks/{hook}", headers={"Authorization": f"Bearer {key}"})
+    connection.getresponse().read()
+    return sorted(latencies)
+
+
+def read_reply(stream):
+    """One RESP reply from a socket file: strings, integers, arrays (nil as None)."""
+    line = stream.readline()[:-2]
+    kind, rest = line[:1], line[1:]
+    if kind in (b"+", b":"):
+        return rest.decode()
+    if kind == b"-":
+        raise RuntimeError(rest.decode())
+    if kind == b"$":
+        return None if int(rest) < 0 else stream.read(int(rest) + 2)[:-2].decode()
+    if kind in (b"*", b">"):
+        return None if int(rest) < 0 else [read_reply(stream) for _ in range(int(rest))]
+    raise RuntimeError(f"not RESP: {line!r}")
+
+
+def read_stream(port, name):
+    """Notes the arrival of each entry of stream `name` (XREAD BLOCK), as the receiver does."""
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port))
+    stream = sock.makefile("rb")
+    last = "$"
+    while True:
+        words = ["XREAD", "BLOCK", "0", "STREAMS", name, last]
+        sock.sendall(f"*{len(words)}\r\n".encode() + b"".join(f"${len(w)}\r\n{w}\r\n".encode() for w in words))
+        for _, entries in read_reply(stream):
+            for entry_id, fields in entries:
+                now = time.perf_counter()
+                event = json.loads(dict(zip(fields[::2], fields[1::2]))["body"])
+                last = entry_id
+                with arrived:
+                    arrivals.setdefault(event["device"], now)
+                    arrived.notify_all()
+
+
+latencies = fix_to_arrival(f"http://127.0.0.1:{receiver.server_port}/hook", "latency")
+# The same through a Redis stream, when run.sh started a Redis server.
+redis_port = os.environ.get("GEOQ_REDIS_PORT")
+if redis_port:
+    threading.Thread(target=read_stream, args=(int(redis_port), "bench"), daemon=True).start()
+    time.sleep(0.2)
+    streamed = fix_to_arrival(f"redis://127.0.0.1:{redis_port}?stream=bench", "streamed")
 print("| measure | value |")
 print("|---|---:|")
 for label, rate in throughput:
@@ -128,3 +178,7 @@ print(f"| the same with the phone's device token | {with_token:,.0f} req/s ({wit
 print(f"| fix to webhook, p50 | {statistics.median(latencies):.2f} ms |")
 print(f"| fix to webhook, p99 | {latencies[int(len(latencies) * 0.99) - 1]:.2f} ms |")
 print(f"| webhooks received | {len(latencies)} of 500 |")
+if redis_port:
+    print(f"| fix to Redis stream (XADD, read with XREAD BLOCK), p50 | {statistics.median(streamed):.2f} ms |")
+    print(f"| fix to Redis stream, p99 | {streamed[int(len(streamed) * 0.99) - 1]:.2f} ms |")
+    print(f"| stream entries received | {len(streamed)} of 500 |")

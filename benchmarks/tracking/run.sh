@@ -4,7 +4,8 @@
 #  - fixes per second through POST /v1/fixes: 10,000 devices on random walks in the Pamplona
 #    sectors' box, NDJSON batches of 1,000 fixes, one connection;
 #  - fix-to-webhook latency: new devices' second fix, 5 s after the first (an enter needs a run
-#    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99;
+#    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99; and
+#    the same through a Redis stream (a private redis-server on loopback, read with XREAD BLOCK);
 #  - a city's fleet (fleet.py): 100,000 devices, NDJSON batches of 1,000 over 16 connections at
 #    once for 20 s, on a fresh service: fixes per second and the batch latency, p50 / p99;
 #  - and beside them, from the same build and machine, the engine in process
@@ -17,7 +18,7 @@
 # the shared store's row-locked path instead of a GeoPackage; its layers are imported first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tools/ensure-dependencies.sh >&2
+tools/ensure-dependencies.sh --tests >&2
 swift build -c release --product geoq >&2
 geoq="$(swift build -c release --show-bin-path)/geoq"
 export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
@@ -29,14 +30,18 @@ case "$store" in
 postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
 esac
 key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store" 2>/dev/null)"
-"$geoq" serve --port "$port" --store "$store" --hook-allow-http --hook-allow 127.0.0.0/8 >"$work/serve.log" 2>&1 &
+redis_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$work" --save "" --appendonly no >/dev/null &
+redis=$!
+"$geoq" serve --port "$port" --store "$store" --hook-allow-http --hook-allow-redis --hook-allow 127.0.0.0/8 \
+    >"$work/serve.log" 2>&1 &
 server=$!
-trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill -9 "$server" "$redis" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
     sleep 0.5
 done
-GEOQ_KEY="$key" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
+GEOQ_KEY="$key" GEOQ_REDIS_PORT="$redis_port" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
 kill -9 "$server"
 
 # The fleet, on a service of its own over a fresh store (of the same kind).
