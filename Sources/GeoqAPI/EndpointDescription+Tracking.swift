@@ -18,7 +18,9 @@ extension EndpointDescription {
         requestBody: Body(
             description: "url: an https URL (http only where the operator allows it) whose host resolves to "
                 + "global addresses only: loopback, private, link-local, CGNAT, unique-local and the other special "
-                + "ranges are refused (422) unless the operator allows them, here and again before each delivery. "
+                + "ranges are refused (422) unless the operator allows them, here and again before each delivery; "
+                + "or, where the operator allows Redis, redis://HOST[:PORT]?stream=NAME[&maxlen=N]: each event "
+                + "appended to that stream (XADD) with fields id (the idempotency key) and body (the event JSON). "
                 + "layer: only events of this layer; events: only these kinds; ordered: each device's events in "
                 + "order (none sent while an earlier one of the same device is pending). Each delivery is a POST of the "
                 + "event JSON with Idempotency-Key \"<hook id>-<event sequence>\", retried with exponential backoff "
