@@ -31,6 +31,9 @@ actor TenantTracks {
     /// The writer's failed commits when memory was last known to hold only what the store has
     /// or will have: a change means a batch applied here was never written.
     private var failuresSeen: Int
+    /// While a sweep waits for the fold before idle devices leave memory: the devices batches
+    /// touched meanwhile.
+    private var touchedWhileFolding: Set<String>?
 
     /// What a batch or a sweep did.
     struct Change {
@@ -77,15 +80,18 @@ actor TenantTracks {
         var touched: Set<String> = []
         var change = Change()
         for fix in fixes {
-            var track = tracks[fix.device]?[layer]
             touched.insert(fix.device)
-            let advance = fences.advance(&track, with: fix)
+            // Advanced where it is kept: a copy taken out would share its buffers with the
+            // dictionary's and copy them at the first change, for every fix.
+            let advance = fences.advance(&tracks[fix.device, default: [:]][layer], with: fix)
             if let ignored = advance.ignored { change.ignore(ignored) }
-            if let track { tracks[fix.device, default: [:]][layer] = track }
             change.events += advance.events
         }
+        // A new device whose every fix was ignored has no track.
+        for device in touched where tracks[device]?.isEmpty == true { tracks[device] = nil }
         devices += fresh.count
         freshDuringRecount? += fresh.count
+        touchedWhileFolding?.formUnion(touched)
         let changed = touched.sorted().compactMap { device in tracks[device]?[layer].map { (device, layer, $0) } }
         try await commit(changed, events: change.events)
         return change
@@ -114,8 +120,15 @@ actor TenantTracks {
         // Committed before any device leaves memory: every write handed over earlier is then
         // on disk, so that a device read back later finds its last track.
         try await commit(changed, events: events)
-        for (device, layers) in tracks where Self.isIdle(layers, now: now, idle: limits.idleInMemory) {
-            tracks[device] = nil
+        let idle = tracks.filter { Self.isIdle($0.value, now: now, idle: limits.idleInMemory) }.map(\.key)
+        if !idle.isEmpty {
+            // Read back from the tracks' table later: the log is folded into it first. A device
+            // a batch touched meanwhile may have tracks in the log again, and stays.
+            touchedWhileFolding = []
+            defer { touchedWhileFolding = nil }
+            try await writer.fold()
+            let touched = touchedWhileFolding ?? []
+            for device in idle where !touched.contains(device) { tracks[device] = nil }
         }
         return !events.isEmpty
     }
@@ -173,6 +186,9 @@ actor TenantTracks {
         let failures = writer.failures
         guard failures != failuresSeen else { return }
         tracks = [:]
+        // Tracks are read back from the tracks' table: what was committed to the log goes there
+        // first. Meanwhile a batch of this tenant comes here too, and waits for its own fold.
+        try await writer.fold()
         failuresSeen = failures
         try await recountDevices()
     }

@@ -15,12 +15,21 @@ import Synchronization
 /// before the failure was known: those were applied in memory on top of the failed ones.
 /// ``failures`` counts the failed commits; a tenant's actor that sees it change reads its
 /// tracks from the store again before its next batch.
+///
+/// Tracks go to the store's log (see `TrackingTables.commitLogged`), folded into the tracks'
+/// table between commits: planned once `foldInterval` has passed since the last plan, then
+/// written `foldSlice` tracks at a time, one slice after each group commit (or in a row while
+/// nothing waits), so that no batch waits behind a whole fold. ``fold()`` folds everything,
+/// for a device about to leave memory (it is read back from the table).
 final class TrackWriter: Sendable {
     /// The transactions run here, off Swift's cooperative threads: a sync takes milliseconds,
     /// and a cooperative thread waiting on it would hold up every request.
     private let queue: DispatchQueue
     private let tables: ConfinedTables
     private let state = Mutex(State())
+    private let folding = ConfinedFold()
+    private let foldInterval: Duration
+    private let foldSlice: Int
 
     private struct State {
         var waiting: [Job] = []
@@ -33,25 +42,37 @@ final class TrackWriter: Sendable {
         var work: Work
         /// ``failures`` when the job's batch was applied.
         var failuresSeen: Int
-        var done: CheckedContinuation<Answer, any Error>
+        /// Nil for the writer's own jobs (a sorted fold plan).
+        var done: CheckedContinuation<Answer, any Error>?
     }
 
     private enum Work {
         case write(tracks: [TrackRow], events: [StoredEvent])
         case erase(tenant: String, device: String)
         case countDevices(tenant: String)
+        case fold
+        /// A fold plan sorted off the writer's queue.
+        case plan(TrackingTables.FoldPlan)
+        /// A look at the fold when no write came: the log is folded while the service is idle too.
+        case tick
     }
 
     private enum Answer {
         case written
         case erased(Erasure)
         case devices(Int)
+        case folded
     }
 
     /// `queue`: where the transactions run (tests hold it to gather a group).
-    init(store: TrackingStore, queue: DispatchQueue = DispatchQueue(label: "geoq.track-writer")) {
+    init(
+        store: TrackingStore, queue: DispatchQueue = DispatchQueue(label: "geoq.track-writer"),
+        foldInterval: Duration = .seconds(5), foldSlice: Int = 4_000
+    ) {
         tables = ConfinedTables(store: store)
         self.queue = queue
+        self.foldInterval = foldInterval
+        self.foldSlice = foldSlice
     }
 
     /// How many commits have failed since the start.
@@ -85,27 +106,41 @@ final class TrackWriter: Sendable {
         return count
     }
 
+    /// Folds the whole tracks' log into the tracks' table, after every write handed over before.
+    func fold() async throws {
+        _ = try await submit(.fold)
+    }
+
     private func submit(_ work: Work, failuresSeen: Int? = nil) async throws -> Answer {
         let failuresSeen = failuresSeen ?? failures
         return try await withCheckedThrowingContinuation { done in
-            let start = state.withLock { state -> Bool in
-                state.waiting.append(Job(work: work, failuresSeen: failuresSeen, done: done))
-                defer { state.draining = true }
-                return !state.draining
-            }
-            if start { queue.async { self.drain() } }
+            enqueue(Job(work: work, failuresSeen: failuresSeen, done: done))
         }
     }
 
-    /// Commits what is waiting, group after group, until nothing is.
+    private func enqueue(_ job: Job) {
+        let start = state.withLock { state -> Bool in
+            state.waiting.append(job)
+            defer { state.draining = true }
+            return !state.draining
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    /// Commits what is waiting, group after group, with a slice of the fold in progress after
+    /// each, until nothing waits and no fold is in progress.
     private func drain() {
         while true {
+            let folding = self.folding
             let jobs = state.withLock { state -> [Job] in
                 defer { state.waiting = [] }
-                if state.waiting.isEmpty { state.draining = false }
+                if state.waiting.isEmpty && folding.plan == nil { state.draining = false }
                 return state.waiting
             }
-            if jobs.isEmpty { return }
+            if jobs.isEmpty && folding.plan == nil {
+                scheduleTick()
+                return
+            }
             var group: [Job] = []
             for job in jobs {
                 switch job.work {
@@ -113,52 +148,101 @@ final class TrackWriter: Sendable {
                 case .erase(let tenant, let device):
                     commit(group)
                     group = []
-                    job.done.resume(
+                    job.done?.resume(
                         with: Result { .erased(try tables.use { try $0.erase(tenant: tenant, device: device) }) })
                 case .countDevices(let tenant):
                     commit(group)
                     group = []
-                    job.done.resume(with: Result { .devices(try tables.use { try $0.deviceCount(tenant: tenant) }) })
+                    job.done?.resume(with: Result { .devices(try tables.use { try $0.deviceCount(tenant: tenant) }) })
+                case .fold:
+                    commit(group)
+                    group = []
+                    folding.plan = nil
+                    job.done?.resume(
+                        with: Result {
+                            _ = try tables.use { try $0.foldTrackLog() }
+                            folding.latest = [:]
+                            return .folded
+                        })
+                case .plan(let plan):
+                    folding.sorting = false
+                    folding.plan = plan.isEmpty ? nil : plan
+                case .tick:
+                    folding.tickScheduled = false
                 }
             }
             commit(group)
+            foldStep()
         }
     }
 
-    /// One transaction for `group`'s writes; each device's last track of the group is the one
-    /// written.
+    /// Comes back after `foldInterval` when tracks wait to be folded and nothing else will
+    /// bring the writer back (at most one such visit pending).
+    private func scheduleTick() {
+        guard !folding.latest.isEmpty, !folding.sorting, !folding.tickScheduled else { return }
+        folding.tickScheduled = true
+        queue.asyncAfter(deadline: .now() + foldInterval.timeInterval) {
+            self.enqueue(Job(work: .tick, failuresSeen: 0, done: nil))
+        }
+    }
+
+    /// Plans a fold when one is due, else writes the next slice of the one in progress. A
+    /// failure drops the plan: the log stays as it is, and a later plan folds it.
+    private func foldStep() {
+        do {
+            if var plan = folding.plan {
+                guard try tables.use({ try $0.applyFold(&plan, count: foldSlice) }) else {
+                    folding.plan = nil
+                    return
+                }
+                if plan.isDone {
+                    try tables.use { try $0.finishFold(plan) }
+                    folding.plan = nil
+                } else {
+                    folding.plan = plan
+                }
+            } else if !folding.sorting, !folding.latest.isEmpty,
+                ContinuousClock.now - folding.planned >= foldInterval
+            {
+                // Sorted on another thread: the batches waiting for this one do not wait for it.
+                folding.planned = .now
+                folding.sorting = true
+                let kept = folding.take()
+                DispatchQueue.global().async {
+                    let plan = ConfinedFold.plan(kept.tracks, through: kept.through)
+                    self.enqueue(Job(work: .plan(plan), failuresSeen: 0, done: nil))
+                }
+            }
+        } catch {
+            folding.plan = nil
+        }
+    }
+
+    /// One transaction for `group`'s writes: their tracks to the log, in the order handed over.
     private func commit(_ group: [Job]) {
         let failures = state.withLock { $0.failures }
         var stale: [Job] = []
         var fresh: [Job] = []
         for job in group { if job.failuresSeen == failures { fresh.append(job) } else { stale.append(job) } }
-        for job in stale { job.done.resume(throwing: TrackWriterError.earlierCommitFailed) }
+        for job in stale { job.done?.resume(throwing: TrackWriterError.earlierCommitFailed) }
         guard !fresh.isEmpty else { return }
         var tracks: [TrackRow] = []
-        var position: [String: Int] = [:]
         var events: [StoredEvent] = []
         for job in fresh {
             guard case .write(let jobTracks, let jobEvents) = job.work else { continue }
-            for track in jobTracks {
-                let key = "\(track.tenant)\u{0}\(track.device)\u{0}\(track.layer)"
-                if let at = position[key] {
-                    tracks[at] = track
-                } else {
-                    position[key] = tracks.count
-                    tracks.append(track)
-                }
-            }
+            tracks += jobTracks
             events += jobEvents
         }
-        // In key order: the rows' pages are then visited once each, in the order they lie.
-        tracks.sort { ($0.tenant, $0.device, $0.layer) < ($1.tenant, $1.device, $1.layer) }
         do {
-            try tables.use { try $0.commit(tracks: tracks, events: events) }
+            let now = Date()
+            if let logged = try tables.use({ try $0.commitLogged(tracks: tracks, events: events, now: now) }) {
+                folding.keep(tracks, at: now.timeIntervalSince1970, through: logged)
+            }
             state.withLock { $0.commits += 1 }
-            for job in fresh { job.done.resume(returning: .written) }
+            for job in fresh { job.done?.resume(returning: .written) }
         } catch {
             state.withLock { $0.failures += 1 }
-            for job in fresh { job.done.resume(throwing: error) }
+            for job in fresh { job.done?.resume(throwing: error) }
         }
     }
 }
@@ -175,6 +259,49 @@ enum TrackWriterError: Error, CustomStringConvertible {
         case .earlierCommitFailed: "an earlier batch's commit failed; this one was not written (send it again)"
         case .unexpectedAnswer: "the store's writer gave an answer of the wrong kind"
         }
+    }
+}
+
+/// The fold in progress and when the last was planned, touched only on the writer's queue
+/// (hence unchecked).
+private final class ConfinedFold: @unchecked Sendable {
+    var plan: TrackingTables.FoldPlan?
+    var planned = ContinuousClock.now
+    /// Each device's latest track logged since the last plan (by tenant, device and layer),
+    /// and the log row that holds the newest of them.
+    var latest: [Key: (row: TrackRow, updated: Double)] = [:]
+    var through: Int64 = 0
+
+    struct Key: Hashable {
+        var tenant: String
+        var device: String
+        var layer: String
+    }
+
+    func keep(_ tracks: [TrackRow], at time: Double, through row: Int64) {
+        for track in tracks {
+            latest[Key(tenant: track.tenant, device: track.device, layer: track.layer)] = (track, time)
+        }
+        through = row
+    }
+
+    /// A plan is being sorted off the queue.
+    var sorting = false
+    /// The writer will look again (``TrackWriter/scheduleTick()``).
+    var tickScheduled = false
+
+    /// The tracks kept, and the log row they reach; nothing kept after.
+    func take() -> (tracks: [(row: TrackRow, updated: Double)], through: Int64) {
+        defer { latest = [:] }
+        return (Array(latest.values), through)
+    }
+
+    /// `tracks` in key order (their pages are then visited once each, in the order they lie).
+    static func plan(_ tracks: [(row: TrackRow, updated: Double)], through: Int64) -> TrackingTables.FoldPlan {
+        let sorted = tracks.sorted {
+            ($0.row.tenant, $0.row.device, $0.row.layer) < ($1.row.tenant, $1.row.device, $1.row.layer)
+        }
+        return TrackingTables.FoldPlan(through: through, tracks: sorted)
     }
 }
 

@@ -9,6 +9,7 @@ extension TrackingTables {
         try connection.execute("PRAGMA secure_delete = ON")
         defer { try? connection.execute("PRAGMA secure_delete = FAST") }
         return try connection.transaction { () throws(StoreError) -> Erasure in
+            _ = try foldInTransaction()
             let deliveries = try run(
                 """
                 DELETE FROM geoq_outbox WHERE event IN
@@ -43,6 +44,7 @@ extension TrackingTables {
             }
         }
         if let tracksBefore {
+            try foldTrackLog()
             purge.tracks = try run(
                 "DELETE FROM geoq_tracks WHERE updated < ?1", .real(tracksBefore.timeIntervalSince1970))
         }

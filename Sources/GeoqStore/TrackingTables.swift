@@ -65,6 +65,7 @@ public final class TrackingTables {
           id TEXT PRIMARY KEY, tenant TEXT NOT NULL, scopes TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
           created REAL NOT NULL, expires REAL, revoked REAL, rate REAL);
         CREATE TABLE IF NOT EXISTS geoq_settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS geoq_track_log (id INTEGER PRIMARY KEY AUTOINCREMENT, records BLOB NOT NULL);
         """
 
     /// Tracks keyed by (device, layer), events and hooks without a tenant: the tables of a store
@@ -144,57 +145,51 @@ public final class TrackingTables {
     public func useWriteAheadLog() throws(StoreError) { try store.useWriteAheadLog() }
 
     /// Writes the tracks, the events and one outbox row per event and matching hook in one
-    /// transaction: all of it or (on any error) nothing. Returns the events' sequences.
+    /// transaction: all of it or (on any error) nothing. Returns the events' sequences. The
+    /// tracks' log is folded first, so that no older track of it lands over these later.
     @discardableResult
     public func commit(tracks: [TrackRow], events: [StoredEvent], now: Date = Date()) throws(StoreError) -> [Int64] {
         let time = now.timeIntervalSince1970
         return try connection.transaction { () throws(StoreError) -> [Int64] in
-            let hooks = try readHooks()
-            let putTrack = try connection.prepare(
-                // An update in place: a replace would delete the row and insert it anew, in both trees.
-                """
-                INSERT INTO geoq_tracks (tenant, device, layer, state, updated, open) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (tenant, device, layer) DO UPDATE
-                  SET state = excluded.state, updated = excluded.updated, open = excluded.open
-                """)
-            for track in tracks {
-                try putTrack.bind(track.tenant, at: 1)
-                try putTrack.bind(track.device, at: 2)
-                try putTrack.bind(track.layer, at: 3)
-                try putTrack.bind(blob: [UInt8](track.state), at: 4)
-                try putTrack.bind(time, at: 5)
-                try putTrack.bind(Int64(track.open ? 1 : 0), at: 6)
-                try putTrack.run()
-            }
-            let putEvent = try connection.prepare(
-                "INSERT INTO geoq_events (tenant, device, layer, kind, created, body) VALUES (?, ?, ?, ?, ?, ?)")
-            let putOutbox = try connection.prepare(
-                """
-                INSERT INTO geoq_outbox (hook, event, idempotency_key, attempts, next_attempt, state)
-                VALUES (?, ?, ?, 0, ?, 'pending')
-                """)
-            var sequences: [Int64] = []
-            for event in events {
-                try putEvent.bind(event.tenant, at: 1)
-                try putEvent.bind(event.device, at: 2)
-                try putEvent.bind(event.layer, at: 3)
-                try putEvent.bind(event.kind, at: 4)
-                try putEvent.bind(time, at: 5)
-                try putEvent.bind(blob: [UInt8](event.body), at: 6)
-                try putEvent.run()
-                let sequence = connection.lastInsertRowID
-                sequences.append(sequence)
-                try afterEventInserted?(sequence)
-                for hook in hooks where hook.matches(event) {
-                    try putOutbox.bind(hook.id, at: 1)
-                    try putOutbox.bind(sequence, at: 2)
-                    try putOutbox.bind(Self.idempotencyKey(hook: hook.id, sequence: sequence), at: 3)
-                    try putOutbox.bind(time, at: 4)
-                    try putOutbox.run()
-                }
-            }
-            return sequences
+            _ = try foldInTransaction()
+            try putTracks(tracks.map { ($0, time) }[...])
+            return try putEvents(events, time: time)
         }
+    }
+
+    /// Inserts `events` and one outbox row per event and matching hook, inside a transaction;
+    /// returns their sequences.
+    func putEvents(_ events: [StoredEvent], time: Double) throws(StoreError) -> [Int64] {
+        guard !events.isEmpty else { return [] }
+        let hooks = try readHooks()
+        let putEvent = try connection.prepare(
+            "INSERT INTO geoq_events (tenant, device, layer, kind, created, body) VALUES (?, ?, ?, ?, ?, ?)")
+        let putOutbox = try connection.prepare(
+            """
+            INSERT INTO geoq_outbox (hook, event, idempotency_key, attempts, next_attempt, state)
+            VALUES (?, ?, ?, 0, ?, 'pending')
+            """)
+        var sequences: [Int64] = []
+        for event in events {
+            try putEvent.bind(event.tenant, at: 1)
+            try putEvent.bind(event.device, at: 2)
+            try putEvent.bind(event.layer, at: 3)
+            try putEvent.bind(event.kind, at: 4)
+            try putEvent.bind(time, at: 5)
+            try putEvent.bind(blob: [UInt8](event.body), at: 6)
+            try putEvent.run()
+            let sequence = connection.lastInsertRowID
+            sequences.append(sequence)
+            try afterEventInserted?(sequence)
+            for hook in hooks where hook.matches(event) {
+                try putOutbox.bind(hook.id, at: 1)
+                try putOutbox.bind(sequence, at: 2)
+                try putOutbox.bind(Self.idempotencyKey(hook: hook.id, sequence: sequence), at: 3)
+                try putOutbox.bind(time, at: 4)
+                try putOutbox.run()
+            }
+        }
+        return sequences
     }
 
     /// The idempotency key of the delivery of event `sequence` to hook `hook`.
@@ -205,6 +200,7 @@ public final class TrackingTables {
     public func tracks(tenant: String?, device: String? = nil, layer: String? = nil, updatedSince: Date? = nil)
         throws(StoreError) -> [TrackRow]
     {
+        try foldTrackLog()
         let stmt = try connection.prepare(
             """
             SELECT tenant, device, layer, state, open FROM geoq_tracks
@@ -224,6 +220,7 @@ public final class TrackingTables {
     /// sweep and of the next batches), not each device ever seen; the rest is read back at the
     /// device's next fix.
     public func startingTracks(activeSince: Date) throws(StoreError) -> [TrackRow] {
+        try foldTrackLog()
         let stmt = try connection.prepare(
             """
             SELECT tenant, device, layer, state, open FROM geoq_tracks
@@ -249,6 +246,7 @@ public final class TrackingTables {
 
     /// How many devices each tenant has a track of.
     public func deviceCounts() throws(StoreError) -> [String: Int] {
+        try foldTrackLog()
         let stmt = try connection.prepare("SELECT tenant, count(DISTINCT device) FROM geoq_tracks GROUP BY tenant")
         var counts: [String: Int] = [:]
         while try stmt.step() { counts[stmt.text(at: 0) ?? ""] = Int(stmt.int64(at: 1)) }
@@ -257,7 +255,8 @@ public final class TrackingTables {
 
     /// The tracks of one device of `tenant`, on every layer: a look-up by the primary key's
     /// prefix, for a device the service reads back at its next fix (the general query above,
-    /// whose filters may each be absent, scans the whole table).
+    /// whose filters may each be absent, scans the whole table). The tracks' log is not folded
+    /// first: the service folds it before a device leaves its memory.
     public func deviceTracks(tenant: String, device: String) throws(StoreError) -> [TrackRow] {
         let stmt = try connection.prepare(
             "SELECT layer, state, open FROM geoq_tracks WHERE tenant = ?1 AND device = ?2 ORDER BY layer")
@@ -275,6 +274,7 @@ public final class TrackingTables {
 
     /// How many devices `tenant` has a track of.
     public func deviceCount(tenant: String) throws(StoreError) -> Int {
+        try foldTrackLog()
         let stmt = try connection.prepare("SELECT count(DISTINCT device) FROM geoq_tracks WHERE tenant = ?")
         try stmt.bind(tenant, at: 1)
         _ = try stmt.step()

@@ -112,10 +112,10 @@ import Testing
     @Test(arguments: [
         (
             ["ftp://example.org/x"],
-            "URL: url must be an absolute http or https URL with a host, got \"ftp://example.org/x\""
+            "URL: url must be an absolute http, https or redis URL with a host, got \"ftp://example.org/x\""
         ),
-        (["parking.example.org/events"], "URL: url must be an absolute http or https URL"),
-        (["http:///nohost"], "URL: url must be an absolute http or https URL with a host"),
+        (["parking.example.org/events"], "URL: url must be an absolute http, https or redis URL"),
+        (["http:///nohost"], "URL: url must be an absolute http, https or redis URL with a host"),
         (["http://127.0.0.1:9000/", "--layer", "nope"], "--layer: unknown layer \"nope\"; known: "),
         (
             ["http://127.0.0.1:9000/", "--event", "parked", "--event", "arrived"],

@@ -118,4 +118,44 @@ import Testing
         #expect(try store.events(tenant: "acme", since: 0, limit: 10).isEmpty)
         #expect(try await writer.deviceCount(tenant: "acme") == 1)
     }
+
+    /// The table itself, read with sqlite3 (no fold first).
+    func table() throws -> [String: String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [file.path, "SELECT device, CAST(state AS TEXT) FROM geoq_tracks"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var rows: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+            rows[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return rows
+    }
+
+    @Test func theLogIsFoldedInSlicesBetweenCommitsAndWholeOnRequest() async throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        // A fold as soon as anything is logged, two tracks a slice.
+        let writer = TrackWriter(store: store, foldInterval: .zero, foldSlice: 2)
+        for round in 0..<3 {
+            try await writer.write(
+                tracks: (0..<5).map { track("car-\($0)", "r\(round)") }, events: [], failuresSeen: 0)
+        }
+        // Slices follow the commits until the plans are written (a plan is sorted off the
+        // writer's queue, then written two tracks at a time, without waiting for more writes).
+        for _ in 0..<400 where try table() != Dictionary(uniqueKeysWithValues: (0..<5).map { ("car-\($0)", "r2") }) {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(try table() == Dictionary(uniqueKeysWithValues: (0..<5).map { ("car-\($0)", "r2") }))
+        // A fold on request, after the writes handed over before it: the table holds them at once.
+        let slow = TrackWriter(store: store, foldInterval: .seconds(3600))
+        try await slow.write(tracks: [track("car-1", "last")], events: [], failuresSeen: 0)
+        #expect(try table()["car-1"] == "r2")
+        try await slow.fold()
+        #expect(try table()["car-1"] == "last")
+    }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import GeoqLayers
+import GeoqStore
+import GeoqTestSupport
+import Testing
+
+/// The tracks' log of a GeoPackage: tracks committed to it reach the tracks' table at a fold,
+/// each device's latest; everything that reads or changes the table folds it first; a fold
+/// planned before another connection folded the log writes nothing. The table is read with
+/// sqlite3, geoq's code having no part in the reading.
+@Suite struct TrackLogTests {
+    let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("geoq-track-log-\(UUID().uuidString)").appendingPathComponent("geoq.gpkg")
+
+    func tables() throws -> TrackingTables { try TrackingStore(storeFile: file).connection() }
+
+    func row(_ device: String, _ state: String, open: Bool = false) -> TrackRow {
+        TrackRow(tenant: "acme", device: device, layer: "pamplona-sectors", state: Data(state.utf8), open: open)
+    }
+
+    /// `sql`'s rows as sqlite3 prints them (`|` between columns).
+    func sqlite(_ sql: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [file.path, sql]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    var table: [String] {
+        get throws { try sqlite("SELECT device, CAST(state AS TEXT), open FROM geoq_tracks ORDER BY device") }
+    }
+
+    @Test func aFoldWritesEachDevicesLatestTrackAndEmptiesTheLog() throws {
+        let writer = try tables()
+        try writer.commitLogged(tracks: [row("car-1", "a1"), row("car-2", "b1", open: true)], events: [])
+        try writer.commitLogged(tracks: [row("car-1", "a2", open: true)], events: [])
+        #expect(try table == [])
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["2"])
+        // A listing from another connection folds first.
+        let listed = try tables().tracks(tenant: "acme")
+        #expect(listed.map(\.device) == ["car-1", "car-2"])
+        #expect(listed.map { String(decoding: $0.state, as: UTF8.self) } == ["a2", "b1"])
+        #expect(try table == ["car-1|a2|1", "car-2|b1|1"])
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["0"])
+    }
+
+    @Test func startCountsAndErasureSeeLoggedTracks() throws {
+        let writer = try tables()
+        try writer.commitLogged(tracks: [row("car-1", "a1", open: true), row("car-2", "b1")], events: [])
+        #expect(try tables().deviceCounts() == ["acme": 2])
+        try writer.commitLogged(tracks: [row("car-3", "c1", open: true)], events: [])
+        #expect(try tables().startingTracks(activeSince: .distantFuture).map(\.device).sorted() == ["car-1", "car-3"])
+        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        let erased = try tables().erase(tenant: "acme", device: "car-1")
+        #expect(erased.tracks == 1)
+        #expect(try table == ["car-2|b1|0", "car-3|c1|1"])
+        #expect(try tables().deviceCount(tenant: "acme") == 2)
+    }
+
+    @Test func aDirectCommitIsNotOverwrittenByAnOlderLoggedTrack() throws {
+        try tables().commitLogged(tracks: [row("car-1", "logged")], events: [])
+        try tables().commit(tracks: [row("car-1", "direct")], events: [])
+        #expect(try tables().tracks(tenant: "acme").map { String(decoding: $0.state, as: UTF8.self) } == ["direct"])
+        #expect(try table == ["car-1|direct|0"])
+    }
+
+    @Test func aPlanIsWrittenInSlicesAndCutsOnlyWhatItFolded() throws {
+        let writer = try tables()
+        try writer.commitLogged(tracks: [row("car-3", "c1"), row("car-1", "a1"), row("car-2", "b1")], events: [])
+        var plan = try writer.planFold()
+        #expect(plan.tracks.map(\.row.device) == ["car-1", "car-2", "car-3"])
+        // A commit after the plan: its row stays in the log.
+        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        #expect(try writer.applyFold(&plan, count: 2))
+        #expect(!plan.isDone)
+        #expect(try table == ["car-1|a1|0", "car-2|b1|0"])
+        #expect(try writer.applyFold(&plan, count: 2))
+        #expect(plan.isDone)
+        try writer.finishFold(plan)
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["1"])
+        #expect(
+            try tables().tracks(tenant: "acme").map { String(decoding: $0.state, as: UTF8.self) } == ["a2", "b1", "c1"])
+    }
+
+    @Test func aPlanOvertakenByAnotherConnectionsFoldWritesNothing() throws {
+        let writer = try tables()
+        try writer.commitLogged(tracks: [row("car-1", "a1")], events: [])
+        var plan = try writer.planFold()
+        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        try tables().foldTrackLog()
+        #expect(try table == ["car-1|a2|0"])
+        #expect(try writer.applyFold(&plan, count: 10) == false)
+        #expect(try table == ["car-1|a2|0"], "the older track did not land over the newer")
+    }
+
+    @Test func aMalformedLogRowIsAnErrorNamingTheTable() throws {
+        try tables().commitLogged(tracks: [row("car-1", "a1")], events: [])
+        _ = try sqlite("UPDATE geoq_track_log SET records = X'0000000000000000FF'")
+        #expect {
+            try tables().foldTrackLog()
+        } throws: { error in
+            "\(error)".contains("geoq_track_log")
+        }
+        // Nothing was half-written: the row waits for a repair.
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["1"])
+    }
+}
