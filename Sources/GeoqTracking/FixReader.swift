@@ -63,11 +63,12 @@ public enum FixReader {
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             start = end + 1
             if line.allSatisfy(isBlank) { continue }
-            guard let object = try? JSONParser.parse(line, splittingFrom: .max) else {
+            var fields = Fields()
+            do throws(JSONParser.SyntaxError) { try JSONParser.parseMembers(line) { fields.take($0, $1) } } catch {
                 batch.errors.append(FixError(line: lineNumber, index: nil, field: nil, message: "not a JSON object"))
                 continue
             }
-            collect(object, line: lineNumber, index: nil, bounds: bounds, into: &batch)
+            collect(fields, line: lineNumber, index: nil, bounds: bounds, into: &batch)
         }
         return batch
     }
@@ -78,7 +79,34 @@ public enum FixReader {
     }
 
     private static func collect(_ item: JSONValue, line: Int?, index: Int?, bounds: Bounds, into batch: inout Batch) {
-        switch fix(from: item).flatMap({ fix in outside(bounds, fix).map { .failure($0) } ?? .success(fix) }) {
+        guard case .object(let object) = item else {
+            batch.errors.append(FixError(line: line, index: index, field: nil, message: "not a JSON object"))
+            return
+        }
+        var fields = Fields()
+        for (name, value) in object { fields.take(name, value) }
+        collect(fields, line: line, index: index, bounds: bounds, into: &batch)
+    }
+
+    /// The members of a fix object that a fix is made of (the others are ignored).
+    struct Fields {
+        var device, time, lat, lon, accuracy, speed: JSONValue?
+
+        mutating func take(_ name: String, _ value: JSONValue) {
+            switch name {
+            case "device": device = value
+            case "time": time = value
+            case "lat": lat = value
+            case "lon": lon = value
+            case "accuracy": accuracy = value
+            case "speed": speed = value
+            default: break
+            }
+        }
+    }
+
+    private static func collect(_ fields: Fields, line: Int?, index: Int?, bounds: Bounds, into batch: inout Batch) {
+        switch fix(from: fields).flatMap({ fix in outside(bounds, fix).map { .failure($0) } ?? .success(fix) }) {
         case .success(let fix): batch.fixes.append(fix)
         case .failure(let problem):
             batch.errors.append(
@@ -93,14 +121,11 @@ public enum FixReader {
         var key: Fix.CodingKeys { Fix.CodingKeys(rawValue: field ?? "") ?? .device }
     }
 
-    static func fix(from item: JSONValue) -> Result<Fix, Problem> {
-        guard case .object(let object) = item else {
-            return .failure(Problem(field: nil, message: "not a JSON object"))
-        }
-        guard case .string(let device)? = object["device"], !device.isEmpty else {
+    static func fix(from fields: Fields) -> Result<Fix, Problem> {
+        guard case .string(let device)? = fields.device, !device.isEmpty else {
             return .failure(Problem(field: "device", message: "device is missing or not a non-empty string"))
         }
-        guard case .string(let timeText)? = object["time"] else {
+        guard case .string(let timeText)? = fields.time else {
             return .failure(Problem(field: "time", message: "time is missing or not a string"))
         }
         guard let time = FixTime.parse(timeText) else {
@@ -108,8 +133,8 @@ public enum FixReader {
                 Problem(
                     field: "time", message: "time '\(timeText)' is not ISO 8601 with an offset (2026-03-02T09:00:00Z)"))
         }
-        func number(_ key: String, required: Bool) -> Result<Double?, Problem> {
-            switch object[key] {
+        func number(_ value: JSONValue?, _ key: String, required: Bool) -> Result<Double?, Problem> {
+            switch value {
             case nil, .null?:
                 return required ? .failure(Problem(field: key, message: "\(key) is missing")) : .success(nil)
             case .number(let n)?: return .success(n)
@@ -119,8 +144,10 @@ public enum FixReader {
         let values: (Double?, Double?, Double?, Double?)
         do {
             values = (
-                try number("lat", required: true).get(), try number("lon", required: true).get(),
-                try number("accuracy", required: false).get(), try number("speed", required: false).get()
+                try number(fields.lat, "lat", required: true).get(),
+                try number(fields.lon, "lon", required: true).get(),
+                try number(fields.accuracy, "accuracy", required: false).get(),
+                try number(fields.speed, "speed", required: false).get()
             )
         } catch { return .failure(error) }
         let fix = Fix(
