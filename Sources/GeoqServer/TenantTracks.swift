@@ -73,26 +73,32 @@ actor TenantTracks {
     /// cap is refused whole.
     func ingest(_ fixes: [Fix], layer: String, fences: Geofencer) async throws -> Change {
         try await forgetUnwrittenBatches()
-        let fresh = try readBack(Set(fixes.map(\.device)))
+        let touched = Set(fixes.map(\.device))
+        let fresh = try readBack(touched)
         if devices + fresh.count > limits.maxDevicesPerTenant {
             throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: limits.maxDevicesPerTenant)
         }
-        var touched: Set<String> = []
         var change = Change()
         for fix in fixes {
-            touched.insert(fix.device)
             // Advanced where it is kept: a copy taken out would share its buffers with the
             // dictionary's and copy them at the first change, for every fix.
             let advance = fences.advance(&tracks[fix.device, default: [:]][layer], with: fix)
             if let ignored = advance.ignored { change.ignore(ignored) }
             change.events += advance.events
         }
-        // A new device whose every fix was ignored has no track.
-        for device in touched where tracks[device]?.isEmpty == true { tracks[device] = nil }
         devices += fresh.count
         freshDuringRecount? += fresh.count
         touchedWhileFolding?.formUnion(touched)
-        let changed = touched.sorted().compactMap { device in tracks[device]?[layer].map { (device, layer, $0) } }
+        var changed: [(String, String, DeviceTrack)] = []
+        changed.reserveCapacity(touched.count)
+        for device in touched {
+            if let track = tracks[device]?[layer] {
+                changed.append((device, layer, track))
+            } else if tracks[device]?.isEmpty == true {
+                // A new device whose every fix was ignored has no track.
+                tracks[device] = nil
+            }
+        }
         try await commit(changed, events: change.events)
         return change
     }

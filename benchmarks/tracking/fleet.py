@@ -32,7 +32,7 @@ key = os.environ["GEOQ_KEY"]
 layer = "pamplona-sectors"
 # Fixes 5 s apart, the last of them a little in the past: the service refuses fixes ahead of
 # its clock, and ends the stays of devices silent for ten minutes.
-total = 4_000_000
+total = 8_000_000
 steps = min(120, -(-total // devices))
 start = int(time.time()) - 5 * steps - 5
 
