@@ -30,7 +30,8 @@ enum FixesRoute {
                     en: "the radius in metres of each fence around a point"))
             let fences = try tracking.fixes.geofencer(layer: layer, radius: radius, data: data)
             let body = try await Routes.body(of: request, limit: limits.maxBodyBytes)
-            let batch = FixReader.read(Data(buffer: body), within: tracking.fixBounds())
+            let bounds = tracking.fixBounds()
+            let batch = body.withUnsafeReadableBytes { FixReader.read($0, within: bounds) }
             let most = tracking.limits.maxFixesPerRequest
             if batch.fixes.count + batch.errors.count > most {
                 throw Problem.overLimit(

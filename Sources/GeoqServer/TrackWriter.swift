@@ -276,6 +276,10 @@ private final class ConfinedFold: @unchecked Sendable {
         var tenant: String
         var device: String
         var layer: String
+
+        // The device alone: tenants and layers are few, and hashing them too cost a fleet's
+        // writer 2 % of the CPU.
+        func hash(into hasher: inout Hasher) { hasher.combine(device) }
     }
 
     func keep(_ tracks: [TrackRow], at time: Double, through row: Int64) {

@@ -30,7 +30,12 @@ public enum FixReader {
     }
 
     public static func read(_ data: Data, within bounds: Bounds = .none) -> Batch {
-        data.withUnsafeBytes { raw in read(raw.bindMemory(to: UInt8.self), within: bounds) }
+        data.withUnsafeBytes { raw in read(raw, within: bounds) }
+    }
+
+    /// The same, from bytes held elsewhere (a request's buffer), without copying them.
+    public static func read(_ raw: UnsafeRawBufferPointer, within bounds: Bounds = .none) -> Batch {
+        read(raw.bindMemory(to: UInt8.self), within: bounds)
     }
 
     /// Read with geoq's JSON parser (strict, correctly rounded numbers), a line at a time for
