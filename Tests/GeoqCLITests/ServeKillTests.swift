@@ -125,6 +125,40 @@ import Testing
         }.joined(separator: "\n")
     }
 
+    /// Eight clients posting to `url` as fast as they are answered, each batch a new device
+    /// standing six seconds in Sector 2 (one enter: a run of fixes), for `seconds`; then
+    /// `geoq serve` (`server`) is killed with SIGKILL and the clients stop. Returns the devices
+    /// whose batch was answered with its fixes accepted and its event.
+    static func postUntilKilled(_ server: Process, url: String, key: String, seconds: Double) -> [String] {
+        let start = (Date().timeIntervalSince1970 - 120).rounded(.down)
+        let acknowledged = Mutex<[String]>([])
+        let stop = Atomic<Bool>(false)
+        let clients = DispatchGroup()
+        for client in 0..<8 {
+            clients.enter()
+            Thread {
+                defer { clients.leave() }
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    n += 1
+                    let device = "d-\(client)-\(n)"
+                    let body = Self.fixes(base: start, from: 0, count: 6, at: (42.81, -1.64))
+                        .replacingOccurrences(of: "car-1", with: device)
+                    guard let answer = try? Self.post(url, body, key: key),
+                        answer["accepted"] as? Int == 6, (answer["events"] as? [Any])?.count == 1
+                    else { continue }
+                    acknowledged.withLock { $0.append(device) }
+                }
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: seconds)
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        stop.store(true, ordering: .relaxed)
+        clients.wait()
+        return acknowledged.withLock { $0 }
+    }
+
     @Test func killedWithEventsUndeliveredNothingIsLost() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -201,36 +235,8 @@ import Testing
         let port = try FreePort.next()
         let key = try Self.key(store: store)
         let server = try Self.serve(port: port, store: store)
-        let url = "http://127.0.0.1:\(port)/v1/fixes"
-        // Each batch a new device standing six seconds in Sector 2: one enter (a run of fixes).
-        let start = (Date().timeIntervalSince1970 - 120).rounded(.down)
-        let acknowledged = Mutex<[String]>([])
-        let stop = Atomic<Bool>(false)
-        let clients = DispatchGroup()
-        for client in 0..<8 {
-            clients.enter()
-            Thread {
-                defer { clients.leave() }
-                var n = 0
-                while !stop.load(ordering: .relaxed) {
-                    n += 1
-                    let device = "d-\(client)-\(n)"
-                    let body = Self.fixes(base: start, from: 0, count: 6, at: (42.81, -1.64))
-                        .replacingOccurrences(of: "car-1", with: device)
-                    guard let answer = try? Self.post(url, body, key: key),
-                        answer["accepted"] as? Int == 6, (answer["events"] as? [Any])?.count == 1
-                    else { continue }
-                    acknowledged.withLock { $0.append(device) }
-                }
-            }.start()
-        }
-        Thread.sleep(forTimeInterval: 3)
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
-        stop.store(true, ordering: .relaxed)
-        clients.wait()
-
-        let answered = acknowledged.withLock { $0 }
+        let answered = Self.postUntilKilled(
+            server, url: "http://127.0.0.1:\(port)/v1/fixes", key: key, seconds: 3)
         #expect(answered.count > 50, "only \(answered.count) batches answered in 3 s")
         func devices(_ table: String) throws -> Set<String> {
             Set(
@@ -264,29 +270,7 @@ import Testing
         let hook = try Self.post(
             "http://127.0.0.1:\(port)/v1/hooks", #"{"url":"redis://127.0.0.1:\#(redis.port)?stream=fleet"}"#, key: key)
         let hookID = try #require(hook["id"] as? Int, "\(hook)")
-        let url = "http://127.0.0.1:\(port)/v1/fixes"
-        // Each batch a new device standing six seconds in Sector 2: one enter (a run of fixes).
-        let start = (Date().timeIntervalSince1970 - 120).rounded(.down)
-        let stop = Atomic<Bool>(false)
-        let clients = DispatchGroup()
-        for client in 0..<8 {
-            clients.enter()
-            Thread {
-                defer { clients.leave() }
-                var n = 0
-                while !stop.load(ordering: .relaxed) {
-                    n += 1
-                    let body = Self.fixes(base: start, from: 0, count: 6, at: (42.81, -1.64))
-                        .replacingOccurrences(of: "car-1", with: "d-\(client)-\(n)")
-                    _ = try? Self.post(url, body, key: key)
-                }
-            }.start()
-        }
-        Thread.sleep(forTimeInterval: 2)
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
-        stop.store(true, ordering: .relaxed)
-        clients.wait()
+        _ = Self.postUntilKilled(server, url: "http://127.0.0.1:\(port)/v1/fixes", key: key, seconds: 2)
 
         // What was stored before the kill, read with sqlite3 before any restart.
         let sequences = try Self.output(

@@ -20,15 +20,7 @@ import Testing
 
     /// `sql`'s rows as sqlite3 prints them (`|` between columns).
     func sqlite(_ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file.path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        try ExternalTool.run("/usr/bin/sqlite3", [file.path, sql]).output.split(separator: "\n").map(String.init)
     }
 
     var table: [String] {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GeoqLayers
 import GeoqStore
+import GeoqTestSupport
 import Testing
 
 @testable import GeoqServer
@@ -121,16 +122,10 @@ import Testing
 
     /// The table itself, read with sqlite3 (no fold first).
     func table() throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file.path, "SELECT device, CAST(state AS TEXT) FROM geoq_tracks"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let text = try ExternalTool.run(
+            "/usr/bin/sqlite3", [file.path, "SELECT device, CAST(state AS TEXT) FROM geoq_tracks"])
         var rows: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in text.output.split(separator: "\n") {
             let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
             rows[parts[0]] = parts.count > 1 ? parts[1] : ""
         }

@@ -51,17 +51,8 @@ public final class TestRedis: @unchecked Sendable {
 
     /// What `redis-cli` prints for `arguments` (raw, since it is not a terminal), line by line.
     public func cli(_ arguments: [String]) throws -> [String] {
-        let run = Process()
-        run.executableURL = Self.client
-        run.arguments = ["-h", "127.0.0.1", "-p", "\(port)"] + arguments
-        let output = Pipe()
-        run.standardOutput = output
-        run.standardError = FileHandle.nullDevice
-        try run.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        run.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .dropLast().map(String.init)
+        let run = try ExternalTool.run(Self.client.path, ["-h", "127.0.0.1", "-p", "\(port)"] + arguments)
+        return run.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
     /// Every entry of `stream`, oldest first: its fields by name (`redis-cli --json XRANGE`).
