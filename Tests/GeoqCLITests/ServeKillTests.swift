@@ -49,7 +49,20 @@ import Testing
     /// blocked, so `terminate()` would leave them running (and holding the test's output).
     static func stop(_ process: Process) {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        awaitDeath(process)
+    }
+
+    /// Waits until `process`, sent SIGKILL, is dead (gone or a zombie), 30 s at most.
+    /// Foundation's `waitUntilExit` can wait forever for a child that died while the test was
+    /// starting other processes (its exit notice is lost); the kernel's view is read instead.
+    static func awaitDeath(_ process: Process) {
+        for _ in 0..<3000 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first
+            else { return }
+            if state == "Z" { return }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 
     /// curl's output for `arguments` (silent; a failed connection is an empty string).
@@ -153,9 +166,9 @@ import Testing
         }
         Thread.sleep(forTimeInterval: seconds)
         kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
         stop.store(true, ordering: .relaxed)
         clients.wait()
+        awaitDeath(server)
         return acknowledged.withLock { $0 }
     }
 
@@ -179,7 +192,7 @@ import Testing
         let first = (parked["events"] as? [[String: Any]])?.map { $0["event"] as? String }
         #expect(first == ["enter", "dwell", "parked"])
         kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        Self.awaitDeath(server)
 
         let receiver = try Self.receiver(port: hookPort, log: log)
         defer { Self.stop(receiver) }
