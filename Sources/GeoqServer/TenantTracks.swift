@@ -31,10 +31,9 @@ actor TenantTracks {
     /// The writer's failed commits when memory was last known to hold only what the store has
     /// or will have: a change means a batch applied here was never written.
     private var failuresSeen: Int
-    /// Each device's commits handed over and not yet answered, and the writer's number of its
-    /// last answered one: a device leaves memory only once none is pending and that commit is
-    /// folded into the tracks' table, from which it is read back.
-    private var commits: [String: (pending: Int, last: Int)] = [:]
+    /// While a sweep waits for the fold before idle devices leave memory: the devices batches
+    /// touched meanwhile.
+    private var touchedWhileFolding: Set<String>?
 
     /// What a batch or a sweep did.
     struct Change {
@@ -89,6 +88,7 @@ actor TenantTracks {
         }
         devices += fresh.count
         freshDuringRecount? += fresh.count
+        touchedWhileFolding?.formUnion(touched)
         var changed: [(String, String, DeviceTrack)] = []
         changed.reserveCapacity(touched.count)
         for device in touched {
@@ -126,13 +126,15 @@ actor TenantTracks {
         // Committed before any device leaves memory: every write handed over earlier is then
         // on disk, so that a device read back later finds its last track.
         try await commit(changed, events: events)
-        // Read back from the tracks' table at its next fix: a device whose last commit is not
-        // folded yet stays until a later sweep.
-        let folded = writer.foldedThrough
-        for (device, layers) in tracks where Self.isIdle(layers, now: now, idle: limits.idleInMemory) {
-            if let written = commits[device], written.pending > 0 || written.last > folded { continue }
-            tracks[device] = nil
-            commits[device] = nil
+        let idle = tracks.filter { Self.isIdle($0.value, now: now, idle: limits.idleInMemory) }.map(\.key)
+        if !idle.isEmpty {
+            // Read back from the tracks' table later: the log is folded into it first. A device
+            // a batch touched meanwhile may have tracks in the log again, and stays.
+            touchedWhileFolding = []
+            defer { touchedWhileFolding = nil }
+            try await writer.fold()
+            let touched = touchedWhileFolding ?? []
+            for device in idle where !touched.contains(device) { tracks[device] = nil }
         }
         return !events.isEmpty
     }
@@ -140,7 +142,6 @@ actor TenantTracks {
     /// Erases `device` from the store (track, events, deliveries, in one transaction) and from memory.
     func erase(_ device: String) async throws -> Erasure {
         tracks[device] = nil
-        commits[device] = nil
         // After every write of the device handed over before; a fix applied meanwhile starts anew.
         let erased = try await writer.erase(tenant: tenant, device: device)
         try await recountDevices()
@@ -151,7 +152,6 @@ actor TenantTracks {
     func forget(before instant: Date) async {
         for (device, layers) in tracks where layers.values.allSatisfy({ $0.lastTime < instant }) {
             tracks[device] = nil
-            commits[device] = nil
         }
         try? await recountDevices()
     }
@@ -183,20 +183,7 @@ actor TenantTracks {
     private func commit(_ changed: [(String, String, DeviceTrack)], events: [TrackingEvent]) async throws {
         guard !changed.isEmpty || !events.isEmpty else { return }
         let rows = FixIngest.storable(tenant: tenant, tracks: changed, events: events)
-        for (device, _, _) in changed { commits[device, default: (0, 0)].pending += 1 }
-        let number: Int
-        do {
-            number = try await writer.write(tracks: rows.tracks, events: rows.events, failuresSeen: failuresSeen)
-        } catch {
-            for (device, _, _) in changed { commits[device]?.pending -= 1 }
-            throw error
-        }
-        for (device, _, _) in changed {
-            guard var written = commits[device] else { continue }
-            written.pending -= 1
-            written.last = max(written.last, number)
-            commits[device] = written
-        }
+        try await writer.write(tracks: rows.tracks, events: rows.events, failuresSeen: failuresSeen)
     }
 
     /// After a failed commit: memory may hold batches that were never written, so it is
@@ -205,7 +192,6 @@ actor TenantTracks {
         let failures = writer.failures
         guard failures != failuresSeen else { return }
         tracks = [:]
-        commits = [:]
         // Tracks are read back from the tracks' table: what was committed to the log goes there
         // first. Meanwhile a batch of this tenant comes here too, and waits for its own fold.
         try await writer.fold()

@@ -36,8 +36,6 @@ final class TrackWriter: Sendable {
         var draining = false
         var failures = 0
         var commits = 0
-        /// Every commit up to this number has its tracks in the tracks' table.
-        var folded = 0
     }
 
     private struct Job {
@@ -60,8 +58,7 @@ final class TrackWriter: Sendable {
     }
 
     private enum Answer {
-        /// The commit's number.
-        case written(Int)
+        case written
         case erased(Erasure)
         case devices(Int)
         case folded
@@ -82,24 +79,14 @@ final class TrackWriter: Sendable {
     var failures: Int { state.withLock { $0.failures } }
     /// How many transactions of writes have been committed since the start.
     var commits: Int { state.withLock { $0.commits } }
-    /// The number of the last commit whose tracks, and every earlier one's, are in the tracks'
-    /// table: a device last written by such a commit may leave memory (it is read back from
-    /// the table).
-    var foldedThrough: Int { state.withLock { $0.folded } }
     /// How many jobs wait for the writer.
     var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// Writes `tracks` and `events` (with their outbox rows) in the next group commit; returns
-    /// once it is on disk, with the commit's number (see ``foldedThrough``). `failuresSeen`:
-    /// ``failures`` when the caller applied the batch.
-    @discardableResult
-    func write(tracks: [TrackRow], events: [StoredEvent], failuresSeen: Int) async throws -> Int {
-        guard !tracks.isEmpty || !events.isEmpty else { return 0 }
-        guard
-            case .written(let number) = try await submit(
-                .write(tracks: tracks, events: events), failuresSeen: failuresSeen)
-        else { throw TrackWriterError.unexpectedAnswer }
-        return number
+    /// once it is on disk. `failuresSeen`: ``failures`` when the caller applied the batch.
+    func write(tracks: [TrackRow], events: [StoredEvent], failuresSeen: Int) async throws {
+        guard !tracks.isEmpty || !events.isEmpty else { return }
+        _ = try await submit(.write(tracks: tracks, events: events), failuresSeen: failuresSeen)
     }
 
     /// Erases `device` of `tenant` after every write handed over before, in a transaction of
@@ -175,7 +162,6 @@ final class TrackWriter: Sendable {
                         with: Result {
                             _ = try tables.use { try $0.foldTrackLog() }
                             folding.latest = [:]
-                            state.withLock { $0.folded = $0.commits }
                             return .folded
                         })
                 case .plan(let plan):
@@ -212,8 +198,6 @@ final class TrackWriter: Sendable {
                 if plan.isDone {
                     try tables.use { try $0.finishFold(plan) }
                     folding.plan = nil
-                    let through = folding.planCommit
-                    state.withLock { $0.folded = max($0.folded, through) }
                 } else {
                     folding.plan = plan
                 }
@@ -224,9 +208,8 @@ final class TrackWriter: Sendable {
                 folding.planned = .now
                 folding.sorting = true
                 let kept = folding.take()
-                folding.planCommit = state.withLock { $0.commits }
                 DispatchQueue.global().async {
-                    let plan = TrackingTables.foldPlan(kept.tracks, through: kept.through)
+                    let plan = ConfinedFold.plan(kept.tracks, through: kept.through)
                     self.enqueue(Job(work: .plan(plan), failuresSeen: 0, done: nil))
                 }
             }
@@ -255,11 +238,8 @@ final class TrackWriter: Sendable {
             if let logged = try tables.use({ try $0.commitLogged(tracks: tracks, events: events, now: now) }) {
                 folding.keep(tracks, at: now.timeIntervalSince1970, through: logged)
             }
-            let number = state.withLock { state -> Int in
-                state.commits += 1
-                return state.commits
-            }
-            for job in fresh { job.done?.resume(returning: .written(number)) }
+            state.withLock { $0.commits += 1 }
+            for job in fresh { job.done?.resume(returning: .written) }
         } catch {
             state.withLock { $0.failures += 1 }
             for job in fresh { job.done?.resume(throwing: error) }
@@ -287,28 +267,46 @@ enum TrackWriterError: Error, CustomStringConvertible {
 private final class ConfinedFold: @unchecked Sendable {
     var plan: TrackingTables.FoldPlan?
     var planned = ContinuousClock.now
-    /// Each device's latest track logged since the last plan, and the log row that holds the
-    /// newest of them.
-    var latest: [TrackingTables.TrackKey: (row: TrackRow, updated: Double)] = [:]
+    /// Each device's latest track logged since the last plan (by tenant, device and layer),
+    /// and the log row that holds the newest of them.
+    var latest: [Key: (row: TrackRow, updated: Double)] = [:]
     var through: Int64 = 0
 
-    func keep(_ tracks: [TrackRow], at time: Double, through row: Int64) {
-        for track in tracks { latest[TrackingTables.TrackKey(track)] = (track, time) }
-        through = row
+    struct Key: Hashable {
+        var tenant: String
+        var device: String
+        var layer: String
+
+        // The device alone: tenants and layers are few, and hashing them too cost a fleet's
+        // writer 2 % of the CPU.
+        func hash(into hasher: inout Hasher) { hasher.combine(device) }
     }
 
-    /// The tracks kept, and the log row they reach; nothing kept after.
-    func take() -> (tracks: [TrackingTables.TrackKey: (row: TrackRow, updated: Double)], through: Int64) {
-        defer { latest = [:] }
-        return (latest, through)
+    func keep(_ tracks: [TrackRow], at time: Double, through row: Int64) {
+        for track in tracks {
+            latest[Key(tenant: track.tenant, device: track.device, layer: track.layer)] = (track, time)
+        }
+        through = row
     }
 
     /// A plan is being sorted off the queue.
     var sorting = false
-    /// The number of the last commit whose tracks the plan (sorting or being written) holds.
-    var planCommit = 0
     /// The writer will look again (``TrackWriter/scheduleTick()``).
     var tickScheduled = false
+
+    /// The tracks kept, and the log row they reach; nothing kept after.
+    func take() -> (tracks: [(row: TrackRow, updated: Double)], through: Int64) {
+        defer { latest = [:] }
+        return (Array(latest.values), through)
+    }
+
+    /// `tracks` in key order (their pages are then visited once each, in the order they lie).
+    static func plan(_ tracks: [(row: TrackRow, updated: Double)], through: Int64) -> TrackingTables.FoldPlan {
+        let sorted = tracks.sorted {
+            ($0.row.tenant, $0.row.device, $0.row.layer) < ($1.row.tenant, $1.row.device, $1.row.layer)
+        }
+        return TrackingTables.FoldPlan(through: through, tracks: sorted)
+    }
 }
 
 /// The writer's connection to the store's tracking tables, touched only on the writer's queue
