@@ -68,11 +68,10 @@ extension TrackingTables {
 
     /// The fold inside a transaction already begun (a direct commit, an erasure).
     func foldInTransaction() throws(StoreError) -> Int {
-        var plan = try planFold()
+        let plan = try planFold()
         guard !plan.isEmpty else { return 0 }
         try putTracks(plan.tracks[...])
-        plan.applied = plan.tracks.count
-        try connection.execute("DELETE FROM geoq_track_log WHERE id <= \(plan.through)")
+        try finishFold(plan)
         return plan.tracks.count
     }
 

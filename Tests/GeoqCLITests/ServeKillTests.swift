@@ -45,6 +45,13 @@ import Testing
         return process
     }
 
+    /// A new folder of the test's own in the temporary directory (the caller removes it).
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// Stops a child for good. SIGKILL: the children of the test process start with SIGTERM
     /// blocked, so `terminate()` would leave them running (and holding the test's output).
     static func stop(_ process: Process) {
@@ -173,8 +180,7 @@ import Testing
     }
 
     @Test func killedWithEventsUndeliveredNothingIsLost() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("geoq.gpkg")
         let log = folder.appendingPathComponent("deliveries.tsv")
@@ -241,8 +247,7 @@ import Testing
     /// (read with sqlite3) and its device's track (the log folded by another process, then read
     /// with sqlite3 as well).
     @Test func killedAmidBatchesEveryAcknowledgedOneIsStored() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("geoq.gpkg")
         let port = try FreePort.next()
@@ -273,8 +278,7 @@ import Testing
         guard TestRedis.available else { return #expect(!TestPostgres.requiredInCI, "\(TestRedis.missing)") }
         let redis = try TestRedis()
         defer { redis.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-kill-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("geoq.gpkg")
         let port = try FreePort.next()
