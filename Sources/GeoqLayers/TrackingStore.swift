@@ -5,7 +5,7 @@ import GeoqStore
 /// Device tracks, events, hooks and the hooks' outbox: in the GeoPackage store beside the layers
 /// (tables `geoq_tracks`, `geoq_events`, `geoq_hooks`, `geoq_outbox`, made on first use), or in
 /// PostgreSQL (the same four tables in the address's schema; see ``PostgresTracking`` for why
-/// geofence state lives there under row locks, shared by every replica).
+/// geofence state lives there, shared by every replica).
 ///
 /// Events are opaque JSON bytes with a kind: the store knows nothing of how they were made.
 /// On a GeoPackage each call opens the file, works in its own connection and closes it, so the
@@ -95,10 +95,9 @@ public struct TrackingStore: Sendable {
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
     }
 
-    /// Ends stays: `end` gets every open stay (a track in a feature, ``TrackRow/open``) not being
-    /// changed by someone else at this moment and returns the tracks and events to write, in one
-    /// transaction. On PostgreSQL the tracks are
-    /// locked with `SKIP LOCKED`, so two replicas sweeping at once end each stay once.
+    /// Ends stays: `end` gets every open stay (a track in a feature, ``TrackRow/open``) and
+    /// returns the tracks and events to write, in one transaction. On PostgreSQL a stay is written only where no one wrote it since it was
+    /// read, so two replicas sweeping at once end each stay once.
     @discardableResult
     public func sweepLocked(
         now: Date = Date(), _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])

@@ -21,6 +21,8 @@ extension PostgresTracking {
                 db, "DELETE FROM \(unescaped: tracksTable) WHERE tenant = \(tenant) AND device = \(device)")
             return Erasure(tracks: tracks, events: events, deliveries: deliveries)
         }
+        // Nothing of the device kept in memory either (its rows are gone: never read back anyway).
+        recent.forget { $0.tenant == tenant && $0.device == device }
         // Outside the transaction (VACUUM cannot run in one); best effort: the rows are gone
         // for every reader already.
         try? withConnection { db in
@@ -54,6 +56,7 @@ extension PostgresTracking {
             purge.tracks = try inTransaction { db in
                 try count(db, "DELETE FROM \(unescaped: tracksTable) WHERE updated < \(tracksBefore)")
             }
+            recent.forget { _ in true }
         }
         return purge
     }

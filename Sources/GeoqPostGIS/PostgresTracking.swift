@@ -7,27 +7,29 @@ import Synchronization
 /// `S.geoq_events`, `S.geoq_hooks`, `S.geoq_outbox` in the address's schema `S`, made on first
 /// use), shared by every geoq replica on the database.
 ///
-/// Why geofence state lives here under row locks rather than in the memory of the replica a
-/// load balancer would pin each device to: a device then needs no owner, so any balancing works
-/// (round robin, least connections, retries to another replica) and a replica that dies takes
-/// no state with it. A batch of fixes is applied in one transaction that creates the missing
-/// track rows (`INSERT ... ON CONFLICT DO NOTHING`, so two replicas cannot both create one),
-/// locks its devices' rows (`SELECT ... FOR UPDATE`, in one order so that two batches cannot
-/// deadlock), advances them, writes tracks, events and outbox rows, and commits before the
-/// client is answered. A replica dying before its commit leaves nothing; the retried batch is
+/// Why geofence state lives here rather than in the memory of the replica a load balancer would
+/// pin each device to: a device then needs no owner, so any balancing works (round robin, least
+/// connections, retries to another replica) and a replica that dies takes no state with it. A
+/// batch of fixes is applied in one transaction that writes its tracks only where no other
+/// writer changed them since they were read (else again under row locks; see
+/// ``advanceLocked(_:now:maxDevices:_:)``), writes events and outbox rows, and commits before
+/// the client is answered. A replica dying before its commit leaves nothing; the retried batch is
 /// applied once, as the geofence engine ignores a fix not newer than the track's last. Nothing
 /// committed is lost. Events take their sequence under a transaction-level advisory lock held to
 /// the commit, so sequences increase in commit order and a reader of ``events(since:limit:)``
 /// never skips an event committed after it read with a lower number.
 ///
-/// The cost is a round trip to the database per batch and a wait when two replicas take the
-/// same device at once, against the in-memory tracks of the GeoPackage path.
+/// The cost is a few round trips to the database per batch and a second pass when two replicas
+/// take the same device at once, against the in-memory tracks of the GeoPackage path.
 ///
 /// Sendable: each call borrows a connection from a small pool (one statement stream per caller).
 public final class PostgresTracking: TrackingTableAccess, Sendable {
     public let address: PostgresAddress
     let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
+    /// The tracks this process last wrote, with their versions and places (see
+    /// ``advanceLocked(_:now:maxDevices:_:)``).
+    let recent = RecentTracks()
 
     /// The tracking tables of the store at `address`, over at most `connections` connections.
     public init(address: PostgresAddress, connections: Int = 4) {
@@ -42,6 +44,9 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     var outboxTable: String { "\(schema).geoq_outbox" }
     var keysTable: String { "\(schema).geoq_keys" }
     var settingsTable: String { "\(schema).geoq_settings" }
+    /// Where track versions come from: a row made again after an erasure never has a version an
+    /// earlier row of the same key had.
+    var versionsSequence: String { "\(schema).geoq_track_versions" }
 
     /// Runs `body` on a pooled connection, the tables made first when this process has not yet.
     @discardableResult
@@ -82,8 +87,9 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 // bytea: the track's record (`DeviceTrack.storage`), or JSON an older geoq wrote.
                 """
                 CREATE TABLE IF NOT EXISTS \(tracksTable) (
-                  tenant text NOT NULL DEFAULT 'default', device text NOT NULL, layer text NOT NULL, state bytea,
-                  updated timestamptz NOT NULL, open boolean NOT NULL DEFAULT true, PRIMARY KEY (tenant, device, layer))
+                  tenant text COLLATE "C" NOT NULL DEFAULT 'default', device text COLLATE "C" NOT NULL,
+                  layer text COLLATE "C" NOT NULL, state bytea, updated timestamptz NOT NULL,
+                  open boolean NOT NULL DEFAULT true, PRIMARY KEY (tenant, device, layer))
                 """,
                 // json (not jsonb): the body is POSTed byte for byte as the engine wrote it.
                 """
@@ -142,7 +148,27 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                   END IF;
                 END $$
                 """,
-                "CREATE INDEX IF NOT EXISTS geoq_tracks_updated ON \(tracksTable) (updated)",
+                // Every write of a track changes `updated`: indexed, no write could be a heap-only
+                // update, and each would add an entry to every index. The purge reads the table.
+                "DROP INDEX IF EXISTS \(schema).geoq_tracks_updated",
+                // The version a write checks (see advanceLocked); room on each page for the next
+                // version of its rows, so that a write stays on the page (a heap-only update).
+                "CREATE SEQUENCE IF NOT EXISTS \(schema).geoq_track_versions",
+                "ALTER TABLE \(tracksTable) ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0",
+                "ALTER TABLE \(tracksTable) ALTER COLUMN version SET DEFAULT nextval('\(schema).geoq_track_versions')",
+                "ALTER TABLE \(tracksTable) SET (fillfactor = 50)",
+                // Keys compared byte by byte (as SQLite does): the database's locale would make
+                // every comparison in the key's index a call to strcoll.
+                """
+                DO $$ BEGIN
+                  IF (SELECT c.collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation
+                      WHERE a.attrelid = '\(tracksTable)'::regclass AND a.attname = 'device') <> 'C'
+                  THEN
+                    ALTER TABLE \(tracksTable) ALTER COLUMN tenant TYPE text COLLATE "C",
+                      ALTER COLUMN device TYPE text COLLATE "C", ALTER COLUMN layer TYPE text COLLATE "C";
+                  END IF;
+                END $$
+                """,
                 // Tracks written before stays were marked open are taken as open (the sweep looks
                 // at each once; its next write says).
                 "ALTER TABLE \(tracksTable) ADD COLUMN IF NOT EXISTS open boolean NOT NULL DEFAULT true",
@@ -177,72 +203,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         try inTransaction { db in try write(tracks: tracks, events: events, now: now, on: db) }
     }
 
-    /// The locked batch: makes the rows of `keys` that are missing, locks all of them, hands
-    /// their tracks (those that have one) to `advance`, and writes what it returns, all in one
-    /// transaction. `advance` may run again if PostgreSQL rolled back a deadlock; it must
-    /// depend on its argument only. Returns the sequences of the events written.
-    @discardableResult
-    public func advanceLocked(
-        _ keys: [(tenant: String, device: String, layer: String)], now: Date = Date(), maxDevices: Int? = nil,
-        _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
-    ) throws -> [Int64] {
-        // One order for every batch, so that two batches wait for each other instead of deadlocking.
-        let sorted = Set(keys.map { "\($0.tenant)\u{0}\($0.device)\u{0}\($0.layer)" }).sorted().map {
-            $0.split(separator: "\u{0}", omittingEmptySubsequences: false)
-        }
-        let tenants = sorted.map { String($0[0]) }
-        let devices = sorted.map { String($0[1]) }
-        let layers = sorted.map { String($0[2]) }
-        return try inTransaction { db in
-            let made = try db.query(
-                """
-                INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated)
-                SELECT t, d, l, NULL, \(now)
-                FROM unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l) ORDER BY t, d, l
-                ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant
-                """)
-            // New devices: the tenant's count checked in the same transaction (refused: nothing kept).
-            if let maxDevices {
-                for tenant in Set(try made.map { try $0.decode(String.self) }) {
-                    let count =
-                        try db.query(
-                            "SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)"
-                        ).first?.decode(Int.self) ?? 0
-                    if count > maxDevices { throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: maxDevices) }
-                }
-            }
-            let locked = try db.query(
-                """
-                SELECT t.tenant, t.device, t.layer, t.state, t.open FROM \(unescaped: tracksTable) t
-                JOIN unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l)
-                  ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
-                ORDER BY t.tenant, t.device, t.layer FOR UPDATE OF t
-                """)
-            let change = try advance(try trackRows(locked))
-            return try write(tracks: change.tracks, events: change.events, now: now, on: db)
-        }
-    }
-
-    /// The locked sweep: locks every track not locked by someone else (`SKIP LOCKED`: a batch in
-    /// progress, or another replica's sweep, keeps its rows; the next sweep sees them), hands
-    /// them to `end`, and writes what it returns in the same transaction. Two replicas sweeping
-    /// at once thus end each stay once.
-    @discardableResult
-    public func sweepLocked(
-        now: Date = Date(), _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
-    ) throws -> [Int64] {
-        try inTransaction { db in
-            let locked = try db.query(
-                """
-                SELECT tenant, device, layer, state, open FROM \(unescaped: tracksTable) WHERE open AND state IS NOT NULL
-                ORDER BY tenant, device, layer FOR UPDATE SKIP LOCKED
-                """)
-            let change = try end(try trackRows(locked))
-            return try write(tracks: change.tracks, events: change.events, now: now, on: db)
-        }
-    }
-
-    private func trackRows(_ rows: [PostgresRow]) throws -> [TrackRow] {
+    func trackRows(_ rows: [PostgresRow]) throws -> [TrackRow] {
         try rows.compactMap { row in
             let (tenant, device, layer, state, open) = try row.decode((String, String, String, ByteBuffer?, Bool).self)
             return state.map {
@@ -252,7 +213,7 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     }
 
     /// The writes of a commit, in the caller's transaction.
-    private func write(tracks: [TrackRow], events: [StoredEvent], now: Date, on db: PGConnection) throws
+    func write(tracks: [TrackRow], events: [StoredEvent], now: Date, on db: PGConnection) throws
         -> [Int64]
     {
         if !tracks.isEmpty {
@@ -262,9 +223,15 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 SELECT t, d, l, s, \(now), o
                 FROM unnest(\(tracks.map(\.tenant))::text[], \(tracks.map(\.device))::text[], \(tracks.map(\.layer))::text[], \(tracks.map { ByteBuffer(bytes: $0.state) })::bytea[], \(tracks.map(\.open))::boolean[]) AS t(t, d, l, s, o)
                 ON CONFLICT (tenant, device, layer) DO UPDATE
-                  SET state = excluded.state, updated = excluded.updated, open = excluded.open
+                  SET state = excluded.state, updated = excluded.updated, open = excluded.open,
+                    version = nextval('\(unescaped: versionsSequence)')
                 """)
         }
+        return try writeEvents(events, now: now, on: db)
+    }
+
+    /// Events and their outbox rows, in the caller's transaction; returns their sequences.
+    func writeEvents(_ events: [StoredEvent], now: Date, on db: PGConnection) throws -> [Int64] {
         guard !events.isEmpty else { return [] }
         // Held to the commit: whoever takes sequences after us commits after us.
         try db.query("SELECT pg_advisory_xact_lock(hashtext(\(eventsTable)))")

@@ -20,7 +20,8 @@ import Synchronization
 /// from the store at the first batch or sweep, so that a restarted service goes on where it
 /// stopped; a device outside every feature and silent past ``TrackingLimits/idleInMemory`` leaves
 /// memory and is read back at its next fix. On a shared store (PostgreSQL, several replicas)
-/// nothing is kept: each batch and each sweep reads its tracks under row locks and commits
+/// nothing is kept but what the store remembers of its own writes: each batch and each sweep
+/// writes its tracks only where no other replica wrote them since they were read, and commits
 /// before it returns (see `TrackingStore.advanceLocked`), so that any replica may take any device.
 final class FixIngest: Sendable {
     let store: TrackingStore
@@ -113,7 +114,10 @@ final class FixIngest: Sendable {
         let layer = fences.name
         let change: TenantTracks.Change
         if store.isShared {
-            change = try ingestLocked(batch.fixes, tenant: tenant, layer: layer, fences: fences)
+            // Blocking on the database: off the few threads that run every request's tasks.
+            change = try await onThreadOfItsOwn {
+                try self.ingestLocked(batch.fixes, tenant: tenant, layer: layer, fences: fences)
+            }
         } else {
             change = try await shard(tenant).ingest(batch.fixes, layer: layer, fences: fences)
         }
@@ -129,7 +133,7 @@ final class FixIngest: Sendable {
     /// Ends the stays of devices silent past the timeout, and of devices in a feature a reload
     /// removed (synthetic exits); lets idle devices leave memory.
     func sweep(data: ServiceData, now: Date = Date()) async throws {
-        if store.isShared { return try sweepLocked(data: data, now: now) }
+        if store.isShared { return try await onThreadOfItsOwn { try self.sweepLocked(data: data, now: now) } }
         var ended = false
         for shard in try allShards() {
             ended = try await shard.sweep(fencer: { self.sweepingGeofencer(layer: $0, data: data) }, now: now) || ended
@@ -164,7 +168,7 @@ final class FixIngest: Sendable {
         -> TenantTracks.Change
     {
         var change = TenantTracks.Change()
-        let devices = Set(fixes.map(\.device)).sorted()
+        let devices = Array(Set(fixes.map(\.device)))
         try store.advanceLocked(
             devices.map { (tenant: tenant, device: $0, layer: layer) }, maxDevices: limits.maxDevicesPerTenant
         ) { rows in
