@@ -46,13 +46,13 @@ final class FixIngest: Sendable {
 
     init(
         store: TrackingStore, options: GeofenceOptions = GeofenceOptions(), limits: TrackingLimits = TrackingLimits(),
-        wake: (@Sendable () -> Void)? = nil
+        wake: (@Sendable () -> Void)? = nil, foldInterval: Duration = .seconds(5)
     ) {
         self.store = store
         self.options = options
         self.limits = limits
         self.delivery = wake
-        writer = TrackWriter(store: store)
+        writer = TrackWriter(store: store, foldInterval: foldInterval)
     }
 
     /// The geofence engine over `layer` of `data`: a polygon layer, with the park answer of the

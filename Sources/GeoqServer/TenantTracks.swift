@@ -31,9 +31,9 @@ actor TenantTracks {
     /// The writer's failed commits when memory was last known to hold only what the store has
     /// or will have: a change means a batch applied here was never written.
     private var failuresSeen: Int
-    /// While a sweep waits for the fold before idle devices leave memory: the devices batches
-    /// touched meanwhile.
-    private var touchedWhileFolding: Set<String>?
+    /// While a sweep waits for the writes before idle devices leave memory: the devices batches
+    /// touched meanwhile (their writes may not be committed yet).
+    private var touchedWhileSweeping: Set<String>?
 
     /// What a batch or a sweep did.
     struct Change {
@@ -88,7 +88,7 @@ actor TenantTracks {
         }
         devices += fresh.count
         freshDuringRecount? += fresh.count
-        touchedWhileFolding?.formUnion(touched)
+        touchedWhileSweeping?.formUnion(touched)
         var changed: [(String, String, DeviceTrack)] = []
         changed.reserveCapacity(touched.count)
         for device in touched {
@@ -123,18 +123,20 @@ actor TenantTracks {
             }
         }
         for (device, layer, track) in changed { tracks[device]?[layer] = track }
-        // Committed before any device leaves memory: every write handed over earlier is then
-        // on disk, so that a device read back later finds its last track.
-        try await commit(changed, events: events)
-        let idle = tracks.filter { Self.isIdle($0.value, now: now, idle: limits.idleInMemory) }.map(\.key)
-        if !idle.isEmpty {
-            // Read back from the tracks' table later: the log is folded into it first. A device
-            // a batch touched meanwhile may have tracks in the log again, and stays.
-            touchedWhileFolding = []
-            defer { touchedWhileFolding = nil }
-            try await writer.fold()
-            let touched = touchedWhileFolding ?? []
-            for device in idle where !touched.contains(device) { tracks[device] = nil }
+        // Committed before any device leaves memory, with every write handed over earlier, so
+        // that a device read back later finds its last track (in the writer's unfolded tracks
+        // or the tracks' table).
+        touchedWhileSweeping = []
+        defer { touchedWhileSweeping = nil }
+        if changed.isEmpty && events.isEmpty {
+            try await writer.barrier()
+        } else {
+            try await commit(changed, events: events)
+        }
+        let touched = touchedWhileSweeping ?? []
+        for (device, layers) in tracks
+        where !touched.contains(device) && Self.isIdle(layers, now: now, idle: limits.idleInMemory) {
+            tracks[device] = nil
         }
         return !events.isEmpty
     }
@@ -161,19 +163,22 @@ actor TenantTracks {
     private func readBack(_ wanted: Set<String>) throws -> Set<String> {
         var fresh: Set<String> = []
         for device in wanted where tracks[device] == nil {
-            let rows: [TrackRow]
+            // The writer's first: a track it folds meanwhile is then in the table.
+            let unfolded = writer.unfolded.tracks(tenant: tenant, device: device)
+            var rows: [String: TrackRow] = [:]
             do {
-                rows = try openTables().deviceTracks(tenant: tenant, device: device)
+                for row in try openTables().deviceTracks(tenant: tenant, device: device) { rows[row.layer] = row }
             } catch {
                 tables = nil
                 throw error
             }
+            rows.merge(unfolded) { $1 }
             if rows.isEmpty {
                 fresh.insert(device)
                 continue
             }
-            for row in rows {
-                tracks[device, default: [:]][row.layer] = try DeviceTrack(storage: row.state)
+            for (layer, row) in rows {
+                tracks[device, default: [:]][layer] = try DeviceTrack(storage: row.state)
             }
         }
         return fresh

@@ -19,8 +19,9 @@ import Synchronization
 /// Tracks go to the store's log (see `TrackingTables.commitLogged`), folded into the tracks'
 /// table between commits: planned once `foldInterval` has passed since the last plan, then
 /// written `foldSlice` tracks at a time, one slice after each group commit (or in a row while
-/// nothing waits), so that no batch waits behind a whole fold. ``fold()`` folds everything,
-/// for a device about to leave memory (it is read back from the table).
+/// nothing waits), so that no batch waits behind a whole fold. Until folded, each device's latest
+/// logged track is also in ``unfolded``, where a device read back after leaving memory is found.
+/// ``fold()`` folds everything (after a failed commit, memory is read back from the table).
 final class TrackWriter: Sendable {
     /// The transactions run here, off Swift's cooperative threads: a sync takes milliseconds,
     /// and a cooperative thread waiting on it would hold up every request.
@@ -28,6 +29,8 @@ final class TrackWriter: Sendable {
     private let tables: ConfinedTables
     private let state = Mutex(State())
     private let folding = ConfinedFold()
+    /// The tracks logged and not yet folded, for reading back devices.
+    let unfolded = UnfoldedTracks()
     private let foldInterval: Duration
     private let foldSlice: Int
 
@@ -51,6 +54,8 @@ final class TrackWriter: Sendable {
         case erase(tenant: String, device: String)
         case countDevices(tenant: String)
         case fold
+        /// Nothing but to wait for the writes handed over before.
+        case barrier
         /// A fold plan sorted off the writer's queue.
         case plan(TrackingTables.FoldPlan)
         /// A look at the fold when no write came: the log is folded while the service is idle too.
@@ -106,6 +111,11 @@ final class TrackWriter: Sendable {
         return count
     }
 
+    /// Returns once every write handed over before is committed (or has failed).
+    func barrier() async throws {
+        _ = try await submit(.barrier)
+    }
+
     /// Folds the whole tracks' log into the tracks' table, after every write handed over before.
     func fold() async throws {
         _ = try await submit(.fold)
@@ -148,8 +158,13 @@ final class TrackWriter: Sendable {
                 case .erase(let tenant, let device):
                     commit(group)
                     group = []
+                    // The erasure folds the whole log first.
                     job.done?.resume(
-                        with: Result { .erased(try tables.use { try $0.erase(tenant: tenant, device: device) }) })
+                        with: Result {
+                            let erased = try tables.use { try $0.erase(tenant: tenant, device: device) }
+                            unfolded.foldedAll()
+                            return .erased(erased)
+                        })
                 case .countDevices(let tenant):
                     commit(group)
                     group = []
@@ -162,8 +177,13 @@ final class TrackWriter: Sendable {
                         with: Result {
                             _ = try tables.use { try $0.foldTrackLog() }
                             folding.latest = [:]
+                            unfolded.foldedAll()
                             return .folded
                         })
+                case .barrier:
+                    commit(group)
+                    group = []
+                    job.done?.resume(returning: .written)
                 case .plan(let plan):
                     folding.sorting = false
                     folding.plan = plan.isEmpty ? nil : plan
@@ -192,11 +212,14 @@ final class TrackWriter: Sendable {
         do {
             if var plan = folding.plan {
                 guard try tables.use({ try $0.applyFold(&plan, count: foldSlice) }) else {
+                    // Folded by another connection meanwhile: the tracks are in the table.
+                    unfolded.folded(plan.tracks.lazy.map(\.row), through: plan.through)
                     folding.plan = nil
                     return
                 }
                 if plan.isDone {
                     try tables.use { try $0.finishFold(plan) }
+                    unfolded.folded(plan.tracks.lazy.map(\.row), through: plan.through)
                     folding.plan = nil
                 } else {
                     folding.plan = plan
@@ -237,6 +260,7 @@ final class TrackWriter: Sendable {
             let now = Date()
             if let logged = try tables.use({ try $0.commitLogged(tracks: tracks, events: events, now: now) }) {
                 folding.keep(tracks, at: now.timeIntervalSince1970, through: logged)
+                unfolded.keep(tracks, logRow: logged)
             }
             state.withLock { $0.commits += 1 }
             for job in fresh { job.done?.resume(returning: .written) }

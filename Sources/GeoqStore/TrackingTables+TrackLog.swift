@@ -12,7 +12,8 @@ import Foundation
 /// Only `geoq_tracks` is read, so everything that reads it (or changes it some other way) folds
 /// the whole log first, in its own transaction: the service's start, erasure, retention, device
 /// counts, listings, and any direct commit. The one exception is the service's read-back of a
-/// device that left its memory; the service folds before any device leaves it. A fold that
+/// device that left its memory: its writer keeps each device's unfolded track in memory too, and
+/// the read-back overlays the table's tracks with those. A fold that
 /// finds the log already folded by another connection since it was planned gives up (its older
 /// tracks would overwrite newer ones).
 ///

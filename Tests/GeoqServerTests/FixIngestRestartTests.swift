@@ -60,4 +60,35 @@ import Testing
             layer: Self.layer, data: data)
         #expect(next.accepted == 1 && next.ignored == 0)
     }
+
+    /// A device that left memory before the writer folded its track into the tracks' table is
+    /// read back from the writer's unfolded tracks: it goes on from its last fix, with no fold
+    /// of the log when it left.
+    @Test func aDeviceThatLeftMemoryBeforeItsTrackWasFoldedGoesOnFromIt() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "geoq-unfolded-\(UUID().uuidString).gpkg")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        }
+        let data = FixesRouteTests.data
+        let started = Date(timeIntervalSince1970: 1_780_000_000)
+        let ingest = FixIngest(
+            store: TrackingStore(storeFile: file), limits: TrackingLimits(idleInMemory: .seconds(60)),
+            foldInterval: .seconds(3600))
+        let walk = [Self.fix("walker-1", started, 42.70, -1.90), Self.fix("walker-1", started + 5, 42.70, -1.90)]
+        _ = try await ingest.ingest(
+            FixReader.read(Data(walk.joined(separator: "\n").utf8)), tenant: "acme", layer: Self.layer, data: data)
+        // Silent for two hours: it leaves memory at the sweep; its track is still only in the log.
+        try await ingest.sweep(data: data, now: started + 7_200)
+        #expect(
+            try TrackingStore(storeFile: file).connection().deviceTracks(tenant: "acme", device: "walker-1").isEmpty)
+        let older = try await ingest.ingest(
+            FixReader.read(Data(Self.fix("walker-1", started + 3, 42.70, -1.90).utf8)), tenant: "acme",
+            layer: Self.layer, data: data)
+        #expect(older.ignored == 1)
+        let next = try await ingest.ingest(
+            FixReader.read(Data(Self.fix("walker-1", started + 10, 42.70, -1.90).utf8)), tenant: "acme",
+            layer: Self.layer, data: data)
+        #expect(next.accepted == 1 && next.ignored == 0)
+    }
 }

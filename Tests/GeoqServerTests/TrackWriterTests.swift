@@ -36,6 +36,9 @@ import Testing
     typealias Write = (tracks: [TrackRow], events: [StoredEvent], failuresSeen: Int)
 
     func gathered(_ writes: [Write]) async -> [Result<Void, any Error>] {
+        // Held once the queue has finished what it runs (the last drain may still be looking
+        // for more jobs: it would take the first write at once, and `waiting` never grow).
+        queue.sync {}
         queue.suspend()
         var tasks: [Task<Result<Void, any Error>, Never>] = []
         // One after another: each waits before the next is handed over, so the order is known.
