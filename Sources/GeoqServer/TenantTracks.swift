@@ -162,9 +162,10 @@ actor TenantTracks {
     /// the devices the store has no track of (new ones).
     private func readBack(_ wanted: Set<String>) throws -> Set<String> {
         var fresh: Set<String> = []
-        for device in wanted where tracks[device] == nil {
-            // The writer's first: a track it folds meanwhile is then in the table.
-            let unfolded = writer.unfolded.tracks(tenant: tenant, device: device)
+        let missing = wanted.filter { tracks[$0] == nil }
+        // The writer's first: a track it folds meanwhile is then in the table.
+        let unfolded = writer.unfolded.tracks(tenant: tenant, devices: missing)
+        for device in missing {
             var rows: [String: TrackRow] = [:]
             do {
                 for row in try openTables().deviceTracks(tenant: tenant, device: device) { rows[row.layer] = row }
@@ -172,7 +173,7 @@ actor TenantTracks {
                 tables = nil
                 throw error
             }
-            rows.merge(unfolded) { $1 }
+            rows.merge(unfolded[device] ?? [:]) { $1 }
             if rows.isEmpty {
                 fresh.insert(device)
                 continue

@@ -18,12 +18,20 @@ final class UnfoldedTracks: Sendable {
 
     private let devices = Mutex<[Device: [String: (row: TrackRow, logRow: Int64)]]>([:])
 
-    /// `tracks`, just committed in log row `logRow`.
+    /// `tracks`, just committed in log row `logRow`. A thousand at a time: a tenant's actor
+    /// reading back devices waits for one such slice, not for a whole group commit's.
     func keep(_ tracks: [TrackRow], logRow: Int64) {
-        devices.withLock { devices in
-            for track in tracks {
-                devices[Device(tenant: track.tenant, device: track.device), default: [:]][track.layer] = (track, logRow)
+        var start = 0
+        while start < tracks.count {
+            let slice = tracks[start..<min(start + 1_000, tracks.count)]
+            devices.withLock { devices in
+                for track in slice {
+                    devices[Device(tenant: track.tenant, device: track.device), default: [:]][track.layer] = (
+                        track, logRow
+                    )
+                }
             }
+            start += slice.count
         }
     }
 
@@ -46,8 +54,17 @@ final class UnfoldedTracks: Sendable {
         _ = devices.withLock { $0.removeValue(forKey: Device(tenant: tenant, device: device)) }
     }
 
-    /// The device's unfolded tracks, by layer.
-    func tracks(tenant: String, device: String) -> [String: TrackRow] {
-        devices.withLock { $0[Device(tenant: tenant, device: device)]?.mapValues(\.row) ?? [:] }
+    /// The unfolded tracks of `tenant`'s `devices` (those that have any), by device and layer.
+    func tracks(tenant: String, devices wanted: some Collection<String>) -> [String: [String: TrackRow]] {
+        guard !wanted.isEmpty else { return [:] }
+        return devices.withLock { devices in
+            var found: [String: [String: TrackRow]] = [:]
+            for device in wanted {
+                if let layers = devices[Device(tenant: tenant, device: device)] {
+                    found[device] = layers.mapValues(\.row)
+                }
+            }
+            return found
+        }
     }
 }
