@@ -27,7 +27,7 @@ extension PostgresTracking {
         for key in keys { unique.insert(TrackKey(tenant: key.tenant, device: key.device, layer: key.layer)) }
         do {
             let done = try inTransaction { db in
-                try advanceIfUnchanged(Array(unique), now: now, maxDevices: maxDevices, on: db, advance)
+                try advanceIfUnchanged(unique, now: now, maxDevices: maxDevices, on: db, advance)
             }
             recent.remember(done.written)
             return done.sequences
@@ -66,22 +66,22 @@ extension PostgresTracking {
                     written[TrackKey(tenant: $0.tenant, device: $0.device, layer: $0.layer)] != nil
                 },
                 now: now, on: db)
-            return (sequences, Self.remembered(change.tracks, at: written))
+            return (sequences: sequences, written: Self.remembered(change.tracks, at: written))
         }
-        recent.remember(done.1)
-        return done.0
+        recent.remember(done.written)
+        return done.sequences
     }
 
     /// Another writer changed (or made) a track this batch read: roll back and lock.
     private struct WrittenMeanwhile: Error {}
 
     private func advanceIfUnchanged(
-        _ keys: [TrackKey], now: Date, maxDevices: Int?, on db: PGConnection,
+        _ keys: Set<TrackKey>, now: Date, maxDevices: Int?, on db: PGConnection,
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> (sequences: [Int64], written: [TrackKey: RecentTracks.Track]) {
         var rows: [TrackRow] = []
         var versions: [TrackKey: RowVersion] = [:]
-        var unread = Set(keys)
+        var unread = keys
         let remembered = recent.tracks(of: keys)
         if !remembered.isEmpty {
             // Still current: the key's row has the version remembered. Found through the key's

@@ -56,7 +56,7 @@ extension PostgresTracking {
             purge.tracks = try inTransaction { db in
                 try count(db, "DELETE FROM \(unescaped: tracksTable) WHERE updated < \(tracksBefore)")
             }
-            recent.forget { _ in true }
+            recent.forgetAll()
         }
         return purge
     }

@@ -71,4 +71,6 @@ final class RecentTracks: Sendable {
     func forget(where matches: (TrackKey) -> Bool) {
         tracks.withLock { tracks in tracks = tracks.filter { !matches($0.key) } }
     }
+
+    func forgetAll() { tracks.withLock { $0 = [:] } }
 }

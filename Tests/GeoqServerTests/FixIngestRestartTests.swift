@@ -17,6 +17,13 @@ import Testing
         #"{"device":"\#(device)","time":"\#(ISO8601DateFormatter().string(from: time))","lat":\#(lat),"lon":\#(lon),"accuracy":10}"#
     }
 
+    /// One fix of `walker-1` at `time`, outside every sector, for the tenant acme.
+    static func walkerFix(_ time: Date, to ingest: FixIngest) async throws -> FixIngest.Outcome {
+        try await ingest.ingest(
+            FixReader.read(Data(fix("walker-1", time, 42.70, -1.90).utf8)), tenant: "acme", layer: layer,
+            data: FixesRouteTests.data)
+    }
+
     @Test func aRestartedServiceKnowsEveryStoredDevice() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-restart-\(UUID()).gpkg")
         defer {
@@ -51,13 +58,9 @@ import Testing
                 layer: Self.layer, data: data)
         }
         // A walker goes on from its stored track: a fix older than its last is ignored as such.
-        let older = try await after.ingest(
-            FixReader.read(Data(Self.fix("walker-1", started - 10, 42.70, -1.90).utf8)), tenant: "acme",
-            layer: Self.layer, data: data)
+        let older = try await Self.walkerFix(started - 10, to: after)
         #expect(older.ignored == 1)
-        let next = try await after.ingest(
-            FixReader.read(Data(Self.fix("walker-1", started + 10, 42.70, -1.90).utf8)), tenant: "acme",
-            layer: Self.layer, data: data)
+        let next = try await Self.walkerFix(started + 10, to: after)
         #expect(next.accepted == 1 && next.ignored == 0)
     }
 
@@ -82,13 +85,9 @@ import Testing
         try await ingest.sweep(data: data, now: started + 7_200)
         #expect(
             try TrackingStore(storeFile: file).connection().deviceTracks(tenant: "acme", device: "walker-1").isEmpty)
-        let older = try await ingest.ingest(
-            FixReader.read(Data(Self.fix("walker-1", started + 3, 42.70, -1.90).utf8)), tenant: "acme",
-            layer: Self.layer, data: data)
+        let older = try await Self.walkerFix(started + 3, to: ingest)
         #expect(older.ignored == 1)
-        let next = try await ingest.ingest(
-            FixReader.read(Data(Self.fix("walker-1", started + 10, 42.70, -1.90).utf8)), tenant: "acme",
-            layer: Self.layer, data: data)
+        let next = try await Self.walkerFix(started + 10, to: ingest)
         #expect(next.accepted == 1 && next.ignored == 0)
     }
 }
