@@ -11,12 +11,23 @@ import Synchronization
 /// connection's whole fold has): read here first, then from the table, a track is never missed
 /// in between.
 final class UnfoldedTracks: Sendable {
-    private struct Device: Hashable {
+    private struct Key: Hashable {
         var tenant: String
         var device: String
+        var layer: String
+
+        // The device alone, as the fold's own map: tenants and layers are few.
+        func hash(into hasher: inout Hasher) { hasher.combine(device) }
     }
 
-    private let devices = Mutex<[Device: [String: (row: TrackRow, logRow: Int64)]]>([:])
+    private struct State {
+        /// One flat map (a map per device cost the writer an allocation per device).
+        var tracks: [Key: (row: TrackRow, logRow: Int64)] = [:]
+        /// Every layer a track was kept on: a read-back looks a device up on each.
+        var layers: Set<String> = []
+    }
+
+    private let state = Mutex(State())
 
     /// `tracks`, just committed in log row `logRow`. A thousand at a time: a tenant's actor
     /// reading back devices waits for one such slice, not for a whole group commit's.
@@ -24,11 +35,14 @@ final class UnfoldedTracks: Sendable {
         var start = 0
         while start < tracks.count {
             let slice = tracks[start..<min(start + 1_000, tracks.count)]
-            devices.withLock { devices in
+            state.withLock { state in
+                var lastLayer: String?
                 for track in slice {
-                    devices[Device(tenant: track.tenant, device: track.device), default: [:]][track.layer] = (
-                        track, logRow
-                    )
+                    if track.layer != lastLayer {
+                        state.layers.insert(track.layer)
+                        lastLayer = track.layer
+                    }
+                    state.tracks[Key(tenant: track.tenant, device: track.device, layer: track.layer)] = (track, logRow)
                 }
             }
             start += slice.count
@@ -37,31 +51,27 @@ final class UnfoldedTracks: Sendable {
 
     /// `tracks` are in the table, as of log row `through`: each leaves unless written again since.
     func folded(_ tracks: some Sequence<TrackRow>, through: Int64) {
-        devices.withLock { devices in
+        state.withLock { state in
             for track in tracks {
-                let device = Device(tenant: track.tenant, device: track.device)
-                guard let kept = devices[device]?[track.layer], kept.logRow <= through else { continue }
-                devices[device]?[track.layer] = nil
-                if devices[device]?.isEmpty == true { devices[device] = nil }
+                let key = Key(tenant: track.tenant, device: track.device, layer: track.layer)
+                if let kept = state.tracks[key], kept.logRow <= through { state.tracks[key] = nil }
             }
         }
     }
 
     /// The whole log is in the table (or the device was erased from it).
-    func foldedAll() { devices.withLock { $0 = [:] } }
-
-    func erased(tenant: String, device: String) {
-        _ = devices.withLock { $0.removeValue(forKey: Device(tenant: tenant, device: device)) }
-    }
+    func foldedAll() { state.withLock { $0.tracks = [:] } }
 
     /// The unfolded tracks of `tenant`'s `devices` (those that have any), by device and layer.
     func tracks(tenant: String, devices wanted: some Collection<String>) -> [String: [String: TrackRow]] {
         guard !wanted.isEmpty else { return [:] }
-        return devices.withLock { devices in
+        return state.withLock { state in
             var found: [String: [String: TrackRow]] = [:]
             for device in wanted {
-                if let layers = devices[Device(tenant: tenant, device: device)] {
-                    found[device] = layers.mapValues(\.row)
+                for layer in state.layers {
+                    if let kept = state.tracks[Key(tenant: tenant, device: device, layer: layer)] {
+                        found[device, default: [:]][layer] = kept.row
+                    }
                 }
             }
             return found
