@@ -266,16 +266,21 @@ final class FixIngest: Sendable {
         -> (tracks: [TrackRow], events: [StoredEvent])
     {
         (
-            tracks.map { device, layer, track in
-                TrackRow(
-                    tenant: tenant, device: device, layer: layer, state: track.storage, open: track.featureID != nil)
-            },
-            events.map { event in
-                StoredEvent(
-                    tenant: tenant, device: event.device, layer: event.layer, kind: event.event.rawValue,
-                    body: Data(JSONText.of(event)))
-            }
+            tracks.map { device, layer, track in trackRow(tenant: tenant, device: device, layer: layer, track: track) },
+            storable(tenant: tenant, events: events)
         )
+    }
+
+    static func trackRow(tenant: String, device: String, layer: String, track: DeviceTrack) -> TrackRow {
+        TrackRow(tenant: tenant, device: device, layer: layer, state: track.storage, open: track.featureID != nil)
+    }
+
+    static func storable(tenant: String, events: [TrackingEvent]) -> [StoredEvent] {
+        events.map { event in
+            StoredEvent(
+                tenant: tenant, device: event.device, layer: event.layer, kind: event.event.rawValue,
+                body: Data(JSONText.of(event)))
+        }
     }
 }
 

@@ -89,17 +89,20 @@ actor TenantTracks {
         devices += fresh.count
         freshDuringRecount? += fresh.count
         touchedWhileSweeping?.formUnion(touched)
-        var changed: [(String, String, DeviceTrack)] = []
-        changed.reserveCapacity(touched.count)
+        // Made into rows here, not kept as tracks until the commit: a track's copy held across
+        // the wait would be copied again by the next batch's change to it.
+        var rows: [TrackRow] = []
+        rows.reserveCapacity(touched.count)
         for device in touched {
-            if let track = tracks[device]?[layer] {
-                changed.append((device, layer, track))
-            } else if tracks[device]?.isEmpty == true {
+            guard let layers = tracks[device] else { continue }
+            if let track = layers[layer] {
+                rows.append(FixIngest.trackRow(tenant: tenant, device: device, layer: layer, track: track))
+            } else if layers.isEmpty {
                 // A new device whose every fix was ignored has no track.
                 tracks[device] = nil
             }
         }
-        try await commit(changed, events: change.events)
+        try await commit(rows, events: change.events)
         return change
     }
 
@@ -123,6 +126,7 @@ actor TenantTracks {
             }
         }
         for (device, layer, track) in changed { tracks[device]?[layer] = track }
+        let rows = changed.map { FixIngest.trackRow(tenant: tenant, device: $0, layer: $1, track: $2) }
         // Committed before any device leaves memory, with every write handed over earlier, so
         // that a device read back later finds its last track (in the writer's unfolded tracks
         // or the tracks' table).
@@ -131,7 +135,7 @@ actor TenantTracks {
         if changed.isEmpty && events.isEmpty {
             try await writer.barrier()
         } else {
-            try await commit(changed, events: events)
+            try await commit(rows, events: events)
         }
         let touched = touchedWhileSweeping ?? []
         for (device, layers) in tracks
@@ -185,11 +189,11 @@ actor TenantTracks {
         return fresh
     }
 
-    /// Hands `changed` tracks and `events` to the writer and waits for their commit.
-    private func commit(_ changed: [(String, String, DeviceTrack)], events: [TrackingEvent]) async throws {
-        guard !changed.isEmpty || !events.isEmpty else { return }
-        let rows = FixIngest.storable(tenant: tenant, tracks: changed, events: events)
-        try await writer.write(tracks: rows.tracks, events: rows.events, failuresSeen: failuresSeen)
+    /// Hands `rows` of tracks and `events` to the writer and waits for their commit.
+    private func commit(_ rows: [TrackRow], events: [TrackingEvent]) async throws {
+        guard !rows.isEmpty || !events.isEmpty else { return }
+        try await writer.write(
+            tracks: rows, events: FixIngest.storable(tenant: tenant, events: events), failuresSeen: failuresSeen)
     }
 
     /// After a failed commit: memory may hold batches that were never written, so it is

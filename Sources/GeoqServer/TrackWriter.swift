@@ -17,11 +17,12 @@ import Synchronization
 /// tracks from the store again before its next batch.
 ///
 /// Tracks go to the store's log (see `TrackingTables.commitLogged`), folded into the tracks'
-/// table between commits: planned once `foldInterval` has passed since the last plan, then
-/// written `foldSlice` tracks at a time, one slice after each group commit (or in a row while
-/// nothing waits), so that no batch waits behind a whole fold. Until folded, each device's latest
-/// logged track is also in ``unfolded``, where a device read back after leaving memory is found.
-/// ``fold()`` folds everything (after a failed commit, memory is read back from the table).
+/// table between commits: each device's latest logged track is kept in ``unfolded`` until
+/// folded, a plan is made of them once `foldInterval` has passed since the last, then written
+/// `foldSlice` tracks at a time, one slice after each group commit (or in a row while nothing
+/// waits), so that no batch waits behind a whole fold. A device read back after leaving memory
+/// is found there too. ``fold()`` folds everything (after a failed commit, memory is read back
+/// from the table).
 final class TrackWriter: Sendable {
     /// The transactions run here, off Swift's cooperative threads: a sync takes milliseconds,
     /// and a cooperative thread waiting on it would hold up every request.
@@ -29,7 +30,8 @@ final class TrackWriter: Sendable {
     private let tables: ConfinedTables
     private let state = Mutex(State())
     private let folding = ConfinedFold()
-    /// The tracks logged and not yet folded, for reading back devices.
+    /// The tracks logged and not yet folded: what the next plan folds, and where devices are
+    /// read back from first.
     let unfolded = UnfoldedTracks()
     private let foldInterval: Duration
     private let foldSlice: Int
@@ -176,7 +178,6 @@ final class TrackWriter: Sendable {
                     job.done?.resume(
                         with: Result {
                             _ = try tables.use { try $0.foldTrackLog() }
-                            folding.latest = [:]
                             unfolded.foldedAll()
                             return .folded
                         })
@@ -199,7 +200,7 @@ final class TrackWriter: Sendable {
     /// Comes back after `foldInterval` when tracks wait to be folded and nothing else will
     /// bring the writer back (at most one such visit pending).
     private func scheduleTick() {
-        guard !folding.latest.isEmpty, !folding.sorting, !folding.tickScheduled else { return }
+        guard !folding.sorting, !folding.tickScheduled, !unfolded.isEmpty else { return }
         folding.tickScheduled = true
         queue.asyncAfter(deadline: .now() + foldInterval.timeInterval) {
             self.enqueue(Job(work: .tick, failuresSeen: 0, done: nil))
@@ -213,26 +214,27 @@ final class TrackWriter: Sendable {
             if var plan = folding.plan {
                 guard try tables.use({ try $0.applyFold(&plan, count: foldSlice) }) else {
                     // Folded by another connection meanwhile: the tracks are in the table.
-                    unfolded.folded(plan.tracks.lazy.map(\.row), through: plan.through)
+                    unfolded.folded()
                     folding.plan = nil
                     return
                 }
                 if plan.isDone {
                     try tables.use { try $0.finishFold(plan) }
-                    unfolded.folded(plan.tracks.lazy.map(\.row), through: plan.through)
+                    unfolded.folded()
                     folding.plan = nil
                 } else {
                     folding.plan = plan
                 }
-            } else if !folding.sorting, !folding.latest.isEmpty,
-                ContinuousClock.now - folding.planned >= foldInterval
+            } else if !folding.sorting, ContinuousClock.now - folding.planned >= foldInterval,
+                !unfolded.isEmpty
             {
                 // Sorted on another thread: the batches waiting for this one do not wait for it.
                 folding.planned = .now
                 folding.sorting = true
-                let kept = folding.take()
+                let planned = unfolded.plan()
+                let through = folding.lastLogged
                 DispatchQueue.global().async {
-                    let plan = ConfinedFold.plan(kept.tracks, through: kept.through)
+                    let plan = TrackingTables.FoldPlan(through: through, tracks: planned.sorted())
                     self.enqueue(Job(work: .plan(plan), failuresSeen: 0, done: nil))
                 }
             }
@@ -259,8 +261,8 @@ final class TrackWriter: Sendable {
         do {
             let now = Date()
             if let logged = try tables.use({ try $0.commitLogged(tracks: tracks, events: events, now: now) }) {
-                folding.keep(tracks, at: now.timeIntervalSince1970, through: logged)
-                unfolded.keep(tracks, logRow: logged)
+                unfolded.keep(tracks, at: now.timeIntervalSince1970)
+                folding.lastLogged = logged
             }
             state.withLock { $0.commits += 1 }
             for job in fresh { job.done?.resume(returning: .written) }
@@ -291,46 +293,12 @@ enum TrackWriterError: Error, CustomStringConvertible {
 private final class ConfinedFold: @unchecked Sendable {
     var plan: TrackingTables.FoldPlan?
     var planned = ContinuousClock.now
-    /// Each device's latest track logged since the last plan (by tenant, device and layer),
-    /// and the log row that holds the newest of them.
-    var latest: [Key: (row: TrackRow, updated: Double)] = [:]
-    var through: Int64 = 0
-
-    struct Key: Hashable {
-        var tenant: String
-        var device: String
-        var layer: String
-
-        // The device alone: tenants and layers are few, and hashing them too cost a fleet's
-        // writer 2 % of the CPU.
-        func hash(into hasher: inout Hasher) { hasher.combine(device) }
-    }
-
-    func keep(_ tracks: [TrackRow], at time: Double, through row: Int64) {
-        for track in tracks {
-            latest[Key(tenant: track.tenant, device: track.device, layer: track.layer)] = (track, time)
-        }
-        through = row
-    }
-
+    /// The log row of the last commit: a plan made now folds through it.
+    var lastLogged: Int64 = 0
     /// A plan is being sorted off the queue.
     var sorting = false
     /// The writer will look again (``TrackWriter/scheduleTick()``).
     var tickScheduled = false
-
-    /// The tracks kept, and the log row they reach; nothing kept after.
-    func take() -> (tracks: [(row: TrackRow, updated: Double)], through: Int64) {
-        defer { latest = [:] }
-        return (Array(latest.values), through)
-    }
-
-    /// `tracks` in key order (their pages are then visited once each, in the order they lie).
-    static func plan(_ tracks: [(row: TrackRow, updated: Double)], through: Int64) -> TrackingTables.FoldPlan {
-        let sorted = tracks.sorted {
-            ($0.row.tenant, $0.row.device, $0.row.layer) < ($1.row.tenant, $1.row.device, $1.row.layer)
-        }
-        return TrackingTables.FoldPlan(through: through, tracks: sorted)
-    }
 }
 
 /// The writer's connection to the store's tracking tables, touched only on the writer's queue

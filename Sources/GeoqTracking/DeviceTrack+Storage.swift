@@ -14,14 +14,24 @@ extension DeviceTrack {
     public var storage: Data {
         var out = TrackRecordWriter()
         out.byte(Self.recordFormat)
-        var present: UInt32 = 0
-        let optionals: [Bool] = [
-            lastAccuracy != nil, featureID != nil, featureName != nil, visit != nil, enteredAt != nil,
-            exitedID != nil, leaving != nil, entering != nil, stay != nil, strayed != nil, car != nil,
-            excursion != nil, onFoot != nil, returning != nil,
-        ]
-        for (bit, isPresent) in optionals.enumerated() where isPresent { present |= 1 << UInt32(bit) }
-        out.word(present)
+        // Bit n for the n-th optional field, without an array of flags: this runs for every
+        // track a batch touches.
+        var present = PresenceMask()
+        present.next(lastAccuracy != nil)
+        present.next(featureID != nil)
+        present.next(featureName != nil)
+        present.next(visit != nil)
+        present.next(enteredAt != nil)
+        present.next(exitedID != nil)
+        present.next(leaving != nil)
+        present.next(entering != nil)
+        present.next(stay != nil)
+        present.next(strayed != nil)
+        present.next(car != nil)
+        present.next(excursion != nil)
+        present.next(onFoot != nil)
+        present.next(returning != nil)
+        out.word(present.bits)
         out.string(device)
         out.string(layer)
         out.date(lastTime)
@@ -108,6 +118,17 @@ public struct TrackRecordError: Error, CustomStringConvertible {
 }
 
 /// Writes the fields of a track record.
+/// The mask of the optional fields a record holds, bit by bit in their order.
+struct PresenceMask {
+    private(set) var bits: UInt32 = 0
+    private var bit: UInt32 = 1
+
+    mutating func next(_ isPresent: Bool) {
+        if isPresent { bits |= bit }
+        bit <<= 1
+    }
+}
+
 struct TrackRecordWriter {
     var bytes: [UInt8] = []
 
