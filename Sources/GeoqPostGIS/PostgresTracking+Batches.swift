@@ -5,8 +5,8 @@ import PostgresNIO
 /// Batches of fixes and sweeps of silent stays on the shared tracks' table.
 ///
 /// A batch is applied optimistically: its tracks are read without a lock (or taken from what
-/// this process wrote last, ``RecentTracks``, once checked to be still current), advanced, and
-/// written back only where each row still has the version read. Another replica that wrote one
+/// this process wrote last, ``RecentTracks``), advanced, and written back only where each row
+/// still has the version read (or remembered). Another replica that wrote one
 /// of those rows in between makes the count fall short; the transaction is then rolled back and
 /// the batch applied again under row locks. Why not lock at once: a lock writes every row twice
 /// (the lock, then the track), and a device is nearly always written by one replica at a time.
@@ -80,28 +80,20 @@ extension PostgresTracking {
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> (sequences: [Int64], written: [TrackKey: RecentTracks.Track]) {
         var rows: [TrackRow] = []
-        var versions: [TrackKey: RowVersion] = [:]
-        var unread = keys
-        let remembered = recent.tracks(of: keys)
-        if !remembered.isEmpty {
-            // Still current: the key's row has the version remembered. Found through the key's
-            // index rather than at the place remembered: only a search of the index prunes the
-            // page of the row's dead versions, which leaves room for the write to stay on it.
-            let current = try db.query(
-                """
-                SELECT u.n FROM unnest(\(remembered.map(\.key.tenant))::text[], \(remembered.map(\.key.device))::text[], \(remembered.map(\.key.layer))::text[], \(remembered.map(\.track.row.version))::bigint[]) WITH ORDINALITY AS u(t, d, l, v, n)
-                JOIN \(unescaped: tracksTable) t ON t.tenant = u.t AND t.device = u.d AND t.layer = u.l
-                WHERE t.version = u.v
-                """)
-            for row in current {
-                let (key, track) = remembered[Int(try row.decode(Int64.self)) - 1]
-                rows.append(
-                    TrackRow(
-                        tenant: key.tenant, device: key.device, layer: key.layer, state: track.state, open: track.open))
-                versions[key] = track.row
-                unread.remove(key)
-            }
+        // Remembered tracks are taken as they are and written through the key's index where the
+        // row still has the version remembered: a search of the index (unlike a write at a
+        // place) prunes the page of the row's dead versions, which leaves room for the write to
+        // stay on it. Another replica's write in between makes the count fall short.
+        var rememberedVersions: [TrackKey: Int64] = [:]
+        for (key, track) in recent.tracks(of: keys) {
+            rows.append(
+                TrackRow(tenant: key.tenant, device: key.device, layer: key.layer, state: track.state, open: track.open)
+            )
+            rememberedVersions[key] = track.version
         }
+        // Those read now are written at the place read.
+        var versions: [TrackKey: RowVersion] = [:]
+        let unread = keys.filter { rememberedVersions[$0] == nil }
         if !unread.isEmpty {
             let keys = Array(unread)
             let read = try readVersioned(
@@ -112,31 +104,38 @@ extension PostgresTracking {
                       ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
                     """))
             rows += read.rows
-            versions.merge(read.versions) { $1 }
+            versions = read.versions
         }
         let change = try advance(rows)
-        var known: [(row: TrackRow, version: RowVersion)] = []
+        var atPlace: [(row: TrackRow, version: RowVersion)] = []
+        var byKey: [(row: TrackRow, version: Int64)] = []
         var new: [TrackRow] = []
         for track in change.tracks {
-            if let version = versions[TrackKey(track)] { known.append((track, version)) } else { new.append(track) }
+            let key = TrackKey(track)
+            if let version = rememberedVersions[key] {
+                byKey.append((track, version))
+            } else if let version = versions[key] {
+                atPlace.append((track, version))
+            } else {
+                new.append(track)
+            }
         }
-        var written = try writeIfUnchanged(known, now: now, on: db)
-        if written.count != known.count { throw WrittenMeanwhile() }
+        var written = try writeIfUnchanged(atPlace, now: now, on: db)
+        written.merge(try writeIfUnchanged(byKey, now: now, on: db)) { $1 }
+        if written.count != atPlace.count + byKey.count { throw WrittenMeanwhile() }
         if !new.isEmpty {
             let made = try db.query(
                 """
                 INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated, open)
                 SELECT t, d, l, s, \(now), o
                 FROM unnest(\(new.map(\.tenant))::text[], \(new.map(\.device))::text[], \(new.map(\.layer))::text[], \(new.map { ByteBuffer(bytes: $0.state) })::bytea[], \(new.map(\.open))::boolean[]) AS n(t, d, l, s, o)
-                ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant, device, layer, version, ctid::text
+                ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant, device, layer, version
                 """)
             for row in made {
-                let (tenant, device, layer, version, place) = try row.decode(
-                    (String, String, String, Int64, String).self)
-                written[TrackKey(tenant: tenant, device: device, layer: layer)] = RowVersion(
-                    version: version, place: place)
+                let (tenant, device, layer, version) = try row.decode((String, String, String, Int64).self)
+                written[TrackKey(tenant: tenant, device: device, layer: layer)] = version
             }
-            if written.count != known.count + new.count { throw WrittenMeanwhile() }
+            if written.count != atPlace.count + byKey.count + new.count { throw WrittenMeanwhile() }
             if let maxDevices { try checkDeviceCounts(of: Set(new.map(\.tenant)), max: maxDevices, on: db) }
         }
         return (try writeEvents(change.events, now: now, on: db), Self.remembered(change.tracks, at: written))
@@ -201,39 +200,63 @@ extension PostgresTracking {
         return (rows, versions)
     }
 
-    /// Writes each track whose row still has the version read (in one statement, so each row once
-    /// and no lock taken before); returns the new version and place of each row written. A row
-    /// another writer changed since is left as that writer made it.
+    /// Writes each track whose row still has the version read, at the place read (in one
+    /// statement, so each row once and no lock taken before); returns the new version of each
+    /// row written. A row another writer changed since is left as that writer made it.
     private func writeIfUnchanged(_ tracks: [(row: TrackRow, version: RowVersion)], now: Date, on db: PGConnection)
-        throws -> [TrackKey: RowVersion]
+        throws -> [TrackKey: Int64]
     {
         guard !tracks.isEmpty else { return [:] }
         let rows = tracks.map(\.row)
-        let written = try db.query(
-            """
-            UPDATE \(unescaped: tracksTable) t
-            SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-            FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version.version))::bigint[], \(tracks.map(\.version.place))::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
-            WHERE t.ctid = u.c::tid AND t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
-            RETURNING u.n, t.version, t.ctid::text
-            """)
-        var versions: [TrackKey: RowVersion] = [:]
+        return try newVersions(
+            of: rows,
+            db.query(
+                """
+                UPDATE \(unescaped: tracksTable) t
+                SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
+                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version.version))::bigint[], \(tracks.map(\.version.place))::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
+                WHERE t.ctid = u.c::tid AND t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
+                RETURNING u.n, t.version
+                """))
+    }
+
+    /// The same, each row found through the key's index.
+    private func writeIfUnchanged(_ tracks: [(row: TrackRow, version: Int64)], now: Date, on db: PGConnection)
+        throws -> [TrackKey: Int64]
+    {
+        guard !tracks.isEmpty else { return [:] }
+        let rows = tracks.map(\.row)
+        return try newVersions(
+            of: rows,
+            db.query(
+                """
+                UPDATE \(unescaped: tracksTable) t
+                SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
+                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version))::bigint[]) WITH ORDINALITY AS u(t, d, l, s, o, v, n)
+                WHERE t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
+                RETURNING u.n, t.version
+                """))
+    }
+
+    /// The new version of each of `rows` an update returned (by its ordinal in `rows`).
+    private func newVersions(of rows: [TrackRow], _ written: [PostgresRow]) throws -> [TrackKey: Int64] {
+        var versions: [TrackKey: Int64] = [:]
         for row in written {
-            let (n, version, place) = try row.decode((Int64, Int64, String).self)
-            versions[TrackKey(rows[Int(n) - 1])] = RowVersion(version: version, place: place)
+            let (n, version) = try row.decode((Int64, Int64).self)
+            versions[TrackKey(rows[Int(n) - 1])] = version
         }
         return versions
     }
 
     /// What to remember of `tracks` once committed: those written, with their rows' new versions.
-    private static func remembered(_ tracks: [TrackRow], at written: [TrackKey: RowVersion])
+    private static func remembered(_ tracks: [TrackRow], at written: [TrackKey: Int64])
         -> [TrackKey: RecentTracks.Track]
     {
         var remembered: [TrackKey: RecentTracks.Track] = [:]
         for track in tracks {
             let key = TrackKey(track)
-            if let row = written[key] {
-                remembered[key] = RecentTracks.Track(state: track.state, open: track.open, row: row)
+            if let version = written[key] {
+                remembered[key] = RecentTracks.Track(state: track.state, open: track.open, version: version)
             }
         }
         return remembered

@@ -24,17 +24,17 @@ struct TrackKey: Hashable, Comparable, Sendable {
     }
 }
 
-/// Which version of a row was read or written, and where it is (`ctid`): a write goes straight
-/// to the place, with no search of the key's index, and finds that version there or writes
-/// nothing.
+/// Which version of a row was read, and where it is (`ctid`): the write goes straight to the
+/// place, with no search of the key's index, and finds that version there or writes nothing.
 struct RowVersion: Sendable, Hashable {
     var version: Int64
     var place: String
 }
 
-/// The tracks this process wrote last, each with its row's version and place, so that the next
-/// batch of the same devices need not read them back: it only checks, by place, that each row
-/// still has that version (another replica may have written it since; then that row is read).
+/// The tracks this process wrote last, each with its row's version, so that the next batch of
+/// the same devices need not read them back: it advances them as remembered and writes each only
+/// where the row still has that version (another replica may have written it since; then the
+/// batch is applied again under locks).
 ///
 /// Never trusted without that check, so it may hold anything stale; at most `capacity` rows
 /// (all forgotten at once when full: the next batches read theirs back).
@@ -42,7 +42,7 @@ final class RecentTracks: Sendable {
     struct Track: Sendable {
         var state: Data
         var open: Bool
-        var row: RowVersion
+        var version: Int64
     }
 
     let capacity: Int
