@@ -59,7 +59,9 @@ extension PostgresTracking {
                     WHERE open AND state IS NOT NULL
                     """))
             let change = try end(read.rows)
-            let changed = change.tracks.compactMap { track in read.versions[TrackKey(track)].map { (track, $0) } }
+            let changed = change.tracks.compactMap { track in
+                read.versions[TrackKey(track)].map { (row: track, version: $0.version, place: Optional($0.place)) }
+            }
             let written = try writeIfUnchanged(changed, now: now, on: db)
             let sequences = try writeEvents(
                 change.events.filter {
@@ -107,15 +109,15 @@ extension PostgresTracking {
             versions = read.versions
         }
         let change = try advance(rows)
-        var atPlace: [(row: TrackRow, version: RowVersion)] = []
-        var byKey: [(row: TrackRow, version: Int64)] = []
+        var atPlace: [(row: TrackRow, version: Int64, place: String?)] = []
+        var byKey: [(row: TrackRow, version: Int64, place: String?)] = []
         var new: [TrackRow] = []
         for track in change.tracks {
             let key = TrackKey(track)
             if let version = rememberedVersions[key] {
-                byKey.append((track, version))
-            } else if let version = versions[key] {
-                atPlace.append((track, version))
+                byKey.append((track, version, nil))
+            } else if let read = versions[key] {
+                atPlace.append((track, read.version, read.place))
             } else {
                 new.append(track)
             }
@@ -200,40 +202,24 @@ extension PostgresTracking {
         return (rows, versions)
     }
 
-    /// Writes each track whose row still has the version read, at the place read (in one
-    /// statement, so each row once and no lock taken before); returns the new version of each
-    /// row written. A row another writer changed since is left as that writer made it.
-    private func writeIfUnchanged(_ tracks: [(row: TrackRow, version: RowVersion)], now: Date, on db: PGConnection)
-        throws -> [TrackKey: Int64]
-    {
+    /// Writes each track whose row still has the version read or remembered (in one statement,
+    /// so each row once and no lock taken before); returns the new version of each row written.
+    /// A row another writer changed since is left as that writer made it. Rows with a place are
+    /// found there, the others through the key's index (one statement takes one kind).
+    private func writeIfUnchanged(
+        _ tracks: [(row: TrackRow, version: Int64, place: String?)], now: Date, on db: PGConnection
+    ) throws -> [TrackKey: Int64] {
         guard !tracks.isEmpty else { return [:] }
         let rows = tracks.map(\.row)
+        let atPlace = tracks[0].place != nil
         return try newVersions(
             of: rows,
             db.query(
                 """
                 UPDATE \(unescaped: tracksTable) t
                 SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version.version))::bigint[], \(tracks.map(\.version.place))::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
-                WHERE t.ctid = u.c::tid AND t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
-                RETURNING u.n, t.version
-                """))
-    }
-
-    /// The same, each row found through the key's index.
-    private func writeIfUnchanged(_ tracks: [(row: TrackRow, version: Int64)], now: Date, on db: PGConnection)
-        throws -> [TrackKey: Int64]
-    {
-        guard !tracks.isEmpty else { return [:] }
-        let rows = tracks.map(\.row)
-        return try newVersions(
-            of: rows,
-            db.query(
-                """
-                UPDATE \(unescaped: tracksTable) t
-                SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version))::bigint[]) WITH ORDINALITY AS u(t, d, l, s, o, v, n)
-                WHERE t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
+                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version))::bigint[], \(tracks.map { $0.place ?? "" })::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
+                WHERE \(unescaped: atPlace ? "t.ctid = u.c::tid AND " : "")t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
                 RETURNING u.n, t.version
                 """))
     }

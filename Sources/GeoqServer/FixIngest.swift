@@ -271,10 +271,12 @@ final class FixIngest: Sendable {
         )
     }
 
+    /// One track as the store keeps it.
     static func trackRow(tenant: String, device: String, layer: String, track: DeviceTrack) -> TrackRow {
         TrackRow(tenant: tenant, device: device, layer: layer, state: track.storage, open: track.featureID != nil)
     }
 
+    /// Events as the store keeps them.
     static func storable(tenant: String, events: [TrackingEvent]) -> [StoredEvent] {
         events.map { event in
             StoredEvent(
