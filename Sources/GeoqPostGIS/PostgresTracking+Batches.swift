@@ -138,7 +138,8 @@ extension PostgresTracking {
                 written[TrackKey(tenant: tenant, device: device, layer: layer)] = version
             }
             if written.count != atPlace.count + byKey.count + new.count { throw WrittenMeanwhile() }
-            if let maxDevices { try checkDeviceCounts(of: Set(new.map(\.tenant)), max: maxDevices, on: db) }
+            try checkDeviceCounts(
+                countDevices(new.map { ($0.tenant, $0.device) }, on: db), max: maxDevices)
         }
         return (try writeEvents(change.events, now: now, on: db), Self.remembered(change.tracks, at: written))
     }
@@ -156,12 +157,11 @@ extension PostgresTracking {
             SELECT t, d, l, NULL, \(now)
             FROM unnest(\(tenants)::text[], \(devices)::text[], \(layers)::text[]) AS k(t, d, l)
             ORDER BY t COLLATE "C", d COLLATE "C", l COLLATE "C"
-            ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant
+            ON CONFLICT (tenant, device, layer) DO NOTHING RETURNING tenant, device
             """)
         // New devices: the tenant's count checked in the same transaction (refused: nothing kept).
-        if let maxDevices {
-            try checkDeviceCounts(of: Set(try made.map { try $0.decode(String.self) }), max: maxDevices, on: db)
-        }
+        try checkDeviceCounts(
+            countDevices(try made.map { try $0.decode((String, String).self) }, on: db), max: maxDevices)
         let locked = try db.query(
             """
             SELECT t.tenant, t.device, t.layer, t.state, t.open FROM \(unescaped: tracksTable) t
@@ -173,13 +173,12 @@ extension PostgresTracking {
         return try write(tracks: change.tracks, events: change.events, now: now, on: db)
     }
 
-    /// Refuses (rolling back) a batch that gave one of `tenants` more than `max` devices.
-    private func checkDeviceCounts(of tenants: Set<String>, max: Int, on db: PGConnection) throws {
-        for tenant in tenants {
-            let count =
-                try db.query("SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)")
-                .first?.decode(Int.self) ?? 0
-            if count > max { throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: max) }
+    /// Refuses (rolling back) a batch that gave a tenant more than `max` devices (`counts`: the
+    /// tenants' counts after it).
+    private func checkDeviceCounts(_ counts: [String: Int], max: Int?) throws {
+        guard let max else { return }
+        for (tenant, count) in counts.sorted(by: { $0.key < $1.key }) where count > max {
+            throw TrackingLimitError.tooManyDevices(tenant: tenant, limit: max)
         }
     }
 

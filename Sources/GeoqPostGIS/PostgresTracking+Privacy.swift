@@ -19,6 +19,12 @@ extension PostgresTracking {
                 db, "DELETE FROM \(unescaped: eventsTable) WHERE tenant = \(tenant) AND device = \(device)")
             let tracks = try count(
                 db, "DELETE FROM \(unescaped: tracksTable) WHERE tenant = \(tenant) AND device = \(device)")
+            try db.query(
+                """
+                WITH gone AS (
+                  DELETE FROM \(unescaped: devicesTable) WHERE tenant = \(tenant) AND device = \(device) RETURNING tenant)
+                UPDATE \(unescaped: deviceCountsTable) c SET devices = devices - 1 FROM gone WHERE c.tenant = gone.tenant
+                """)
             return Erasure(tracks: tracks, events: events, deliveries: deliveries)
         }
         // Nothing of the device kept in memory either (its rows are gone: never read back anyway).
@@ -54,7 +60,22 @@ extension PostgresTracking {
         }
         if let tracksBefore {
             purge.tracks = try inTransaction { db in
-                try count(db, "DELETE FROM \(unescaped: tracksTable) WHERE updated < \(tracksBefore)")
+                let removed = try count(db, "DELETE FROM \(unescaped: tracksTable) WHERE updated < \(tracksBefore)")
+                if removed > 0 {
+                    // The devices left with no track, and the counts again (the retention runs
+                    // seldom; a batch reads one row).
+                    try db.query(
+                        """
+                        DELETE FROM \(unescaped: devicesTable) d WHERE NOT EXISTS (
+                          SELECT 1 FROM \(unescaped: tracksTable) t WHERE t.tenant = d.tenant AND t.device = d.device)
+                        """)
+                    try db.query(
+                        """
+                        UPDATE \(unescaped: deviceCountsTable) c
+                        SET devices = (SELECT count(*) FROM \(unescaped: devicesTable) d WHERE d.tenant = c.tenant)
+                        """)
+                }
+                return removed
             }
             recent.forgetAll()
         }

@@ -46,6 +46,11 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     var outboxTable: String { "\(schema).geoq_outbox" }
     var keysTable: String { "\(schema).geoq_keys" }
     var settingsTable: String { "\(schema).geoq_settings" }
+    /// Each tenant's devices (those with a row of `geoq_tracks` on some layer), and how many: a
+    /// batch that brings new devices checks the tenant's cap by one row, not by counting the
+    /// tenant's tracks (11 ms at 20,000 devices, and growing with them).
+    var devicesTable: String { "\(schema).geoq_devices" }
+    var deviceCountsTable: String { "\(schema).geoq_device_counts" }
     /// Where track versions come from: a row made again after an erasure never has a version an
     /// earlier row of the same key had.
     var versionsSequence: String { "\(schema).geoq_track_versions" }
@@ -185,6 +190,23 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                   END IF;
                 END $$
                 """,
+                """
+                CREATE TABLE IF NOT EXISTS \(devicesTable) (
+                  tenant text COLLATE "C" NOT NULL, device text COLLATE "C" NOT NULL, PRIMARY KEY (tenant, device))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS \(deviceCountsTable) (
+                  tenant text COLLATE "C" PRIMARY KEY, devices bigint NOT NULL)
+                """,
+                // A store written before the devices were kept apart: made from its tracks, once.
+                """
+                DO $$ BEGIN
+                  IF NOT EXISTS (SELECT 1 FROM \(deviceCountsTable)) AND EXISTS (SELECT 1 FROM \(tracksTable)) THEN
+                    INSERT INTO \(devicesTable) SELECT DISTINCT tenant, device FROM \(tracksTable) ON CONFLICT DO NOTHING;
+                    INSERT INTO \(deviceCountsTable) SELECT tenant, count(*) FROM \(devicesTable) GROUP BY tenant;
+                  END IF;
+                END $$
+                """,
                 "CREATE INDEX IF NOT EXISTS geoq_events_tenant ON \(eventsTable) (tenant, device, sequence)",
                 "CREATE INDEX IF NOT EXISTS geoq_events_created ON \(eventsTable) (created)",
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_event ON \(outboxTable) (event)",
@@ -219,7 +241,8 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         -> [Int64]
     {
         if !tracks.isEmpty {
-            try db.query(
+            // xmax 0: a row inserted, not updated.
+            let made = try db.query(
                 """
                 INSERT INTO \(unescaped: tracksTable) (tenant, device, layer, state, updated, open)
                 SELECT t, d, l, s, \(now), o
@@ -227,7 +250,13 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
                 ON CONFLICT (tenant, device, layer) DO UPDATE
                   SET state = excluded.state, updated = excluded.updated, open = excluded.open,
                     version = nextval('\(unescaped: versionsSequence)')
+                RETURNING tenant, device, xmax = 0
                 """)
+            _ = try countDevices(
+                try made.compactMap { row in
+                    let (tenant, device, inserted) = try row.decode((String, String, Bool).self)
+                    return inserted ? (tenant, device) : nil
+                }, on: db)
         }
         return try writeEvents(events, now: now, on: db)
     }
@@ -288,9 +317,33 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     /// How many devices `tenant` has a track of.
     public func deviceCount(tenant: String) throws -> Int {
         try withConnection { db in
-            try db.query("SELECT count(DISTINCT device) FROM \(unescaped: tracksTable) WHERE tenant = \(tenant)")
+            try db.query("SELECT devices FROM \(unescaped: deviceCountsTable) WHERE tenant = \(tenant)")
                 .first?.decode(Int.self) ?? 0
         }
+    }
+
+    /// Adds the devices among `keys` (tenant, device) that are new to their tenants, in the
+    /// caller's transaction, which made their first rows of `geoq_tracks`; returns each such
+    /// tenant's count after. Two transactions adding the same device count it once (the second
+    /// waits for the first's row; in key order, so that two such never wait for each other).
+    func countDevices(_ keys: [(tenant: String, device: String)], on db: PGConnection) throws -> [String: Int] {
+        guard !keys.isEmpty else { return [:] }
+        var counts: [String: Int] = [:]
+        for row in try db.query(
+            """
+            WITH new AS (
+              INSERT INTO \(unescaped: devicesTable) (tenant, device)
+              SELECT DISTINCT t, d FROM unnest(\(keys.map(\.tenant))::text[], \(keys.map(\.device))::text[]) AS k(t, d)
+              ORDER BY t, d ON CONFLICT DO NOTHING RETURNING tenant)
+            INSERT INTO \(unescaped: deviceCountsTable) (tenant, devices) SELECT tenant, count(*) FROM new GROUP BY tenant
+            ON CONFLICT (tenant) DO UPDATE SET devices = \(unescaped: deviceCountsTable).devices + excluded.devices
+            RETURNING tenant, devices
+            """)
+        {
+            let (tenant, devices) = try row.decode((String, Int).self)
+            counts[tenant] = devices
+        }
+        return counts
     }
 
     /// The sequence of the last event committed (0 when none).
