@@ -59,9 +59,7 @@ extension PostgresTracking {
                     WHERE open AND state IS NOT NULL
                     """))
             let change = try end(read.rows)
-            let changed = change.tracks.compactMap { track in
-                read.versions[TrackKey(track)].map { (row: track, version: $0.version, place: Optional($0.place)) }
-            }
+            let changed = change.tracks.compactMap { track in read.versions[TrackKey(track)].map { (track, $0) } }
             let written = try writeIfUnchanged(changed, now: now, on: db)
             let sequences = try writeEvents(
                 change.events.filter {
@@ -82,20 +80,20 @@ extension PostgresTracking {
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> (sequences: [Int64], written: [TrackKey: RecentTracks.Track]) {
         var rows: [TrackRow] = []
-        // Remembered tracks are taken as they are and written through the key's index where the
-        // row still has the version remembered: a search of the index (unlike a write at a
-        // place) prunes the page of the row's dead versions, which leaves room for the write to
-        // stay on it. Another replica's write in between makes the count fall short.
-        var rememberedVersions: [TrackKey: Int64] = [:]
+        var versions: [TrackKey: RowVersion] = [:]
+        // Remembered tracks are taken as they are, with no place: each is written through the
+        // key's index where the row still has the version remembered (a search of the index,
+        // unlike a write at a place, prunes the page of the row's dead versions, which leaves
+        // room for the write to stay on it). Another replica's write in between makes the count
+        // fall short.
         for (key, track) in recent.tracks(of: keys) {
             rows.append(
                 TrackRow(tenant: key.tenant, device: key.device, layer: key.layer, state: track.state, open: track.open)
             )
-            rememberedVersions[key] = track.version
+            versions[key] = RowVersion(version: track.version, place: nil)
         }
         // Those read now are written at the place read.
-        var versions: [TrackKey: RowVersion] = [:]
-        let unread = keys.filter { rememberedVersions[$0] == nil }
+        let unread = keys.filter { versions[$0] == nil }
         if !unread.isEmpty {
             let keys = Array(unread)
             let read = try readVersioned(
@@ -106,18 +104,15 @@ extension PostgresTracking {
                       ON t.tenant = k.t AND t.device = k.d AND t.layer = k.l
                     """))
             rows += read.rows
-            versions = read.versions
+            versions.merge(read.versions) { $1 }
         }
         let change = try advance(rows)
-        var atPlace: [(row: TrackRow, version: Int64, place: String?)] = []
-        var byKey: [(row: TrackRow, version: Int64, place: String?)] = []
+        var atPlace: [(row: TrackRow, version: RowVersion)] = []
+        var byKey: [(row: TrackRow, version: RowVersion)] = []
         var new: [TrackRow] = []
         for track in change.tracks {
-            let key = TrackKey(track)
-            if let version = rememberedVersions[key] {
-                byKey.append((track, version, nil))
-            } else if let read = versions[key] {
-                atPlace.append((track, read.version, read.place))
+            if let version = versions[TrackKey(track)] {
+                if version.place == nil { byKey.append((track, version)) } else { atPlace.append((track, version)) }
             } else {
                 new.append(track)
             }
@@ -203,21 +198,21 @@ extension PostgresTracking {
 
     /// Writes each track whose row still has the version read or remembered (in one statement,
     /// so each row once and no lock taken before); returns the new version of each row written.
-    /// A row another writer changed since is left as that writer made it. Rows with a place are
-    /// found there, the others through the key's index (one statement takes one kind).
-    private func writeIfUnchanged(
-        _ tracks: [(row: TrackRow, version: Int64, place: String?)], now: Date, on db: PGConnection
-    ) throws -> [TrackKey: Int64] {
+    /// A row another writer changed since is left as that writer made it. `tracks` are all of
+    /// one kind: with a place, found there, or without, found through the key's index.
+    private func writeIfUnchanged(_ tracks: [(row: TrackRow, version: RowVersion)], now: Date, on db: PGConnection)
+        throws -> [TrackKey: Int64]
+    {
         guard !tracks.isEmpty else { return [:] }
         let rows = tracks.map(\.row)
-        let atPlace = tracks[0].place != nil
+        let atPlace = tracks[0].version.place != nil
         return try newVersions(
             of: rows,
             db.query(
                 """
                 UPDATE \(unescaped: tracksTable) t
                 SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version))::bigint[], \(tracks.map { $0.place ?? "" })::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
+                FROM unnest(\(rows.map(\.tenant))::text[], \(rows.map(\.device))::text[], \(rows.map(\.layer))::text[], \(rows.map { ByteBuffer(bytes: $0.state) })::bytea[], \(rows.map(\.open))::boolean[], \(tracks.map(\.version.version))::bigint[], \(tracks.map { $0.version.place ?? "" })::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
                 WHERE \(unescaped: atPlace ? "t.ctid = u.c::tid AND " : "")t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
                 RETURNING u.n, t.version
                 """))

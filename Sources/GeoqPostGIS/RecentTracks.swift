@@ -24,11 +24,13 @@ struct TrackKey: Hashable, Comparable, Sendable {
     }
 }
 
-/// Which version of a row was read, and where it is (`ctid`): the write goes straight to the
-/// place, with no search of the key's index, and finds that version there or writes nothing.
+/// Which version of a row was read or remembered, and where it is (`ctid`) when read in this
+/// transaction: the write goes straight to the place, with no search of the key's index, and
+/// finds that version there or writes nothing. A remembered row (no place) is found through the
+/// key's index.
 struct RowVersion: Sendable, Hashable {
     var version: Int64
-    var place: String
+    var place: String?
 }
 
 /// The tracks this process wrote last, each with its row's version, so that the next batch of

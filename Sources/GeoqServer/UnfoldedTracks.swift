@@ -94,20 +94,21 @@ final class UnfoldedTracks: Sendable {
     /// The plan's tracks are in the table. Its map is let go on another thread: freeing a
     /// hundred thousand tracks takes a while, and the writer waits for nothing here.
     func folded() {
-        let done = state.withLock { state -> [Key: Entry] in
-            defer { state.planned = [:] }
-            return state.planned
-        }
-        DispatchQueue.global().async { withExtendedLifetime(done) {} }
+        letGo(state.withLock { Self.take(&$0.planned) })
     }
 
     /// The whole log is in the table (or the device was erased from it).
     func foldedAll() {
-        let done = state.withLock { state -> ([Key: Entry], [Key: Entry]) in
-            defer { (state.logged, state.planned) = ([:], [:]) }
-            return (state.logged, state.planned)
-        }
-        DispatchQueue.global().async { withExtendedLifetime(done) {} }
+        letGo(state.withLock { (Self.take(&$0.logged), Self.take(&$0.planned)) })
+    }
+
+    private static func take(_ map: inout [Key: Entry]) -> [Key: Entry] {
+        defer { map = [:] }
+        return map
+    }
+
+    private func letGo(_ maps: some Sendable) {
+        DispatchQueue.global().async { withExtendedLifetime(maps) {} }
     }
 
     /// The unfolded tracks of `tenant`'s `devices` (those that have any), by device and layer.

@@ -117,7 +117,6 @@ public struct TrackRecordError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Writes the fields of a track record.
 /// The mask of the optional fields a record holds, bit by bit in their order.
 struct PresenceMask {
     private(set) var bits: UInt32 = 0
@@ -129,6 +128,7 @@ struct PresenceMask {
     }
 }
 
+/// Writes the fields of a track record.
 struct TrackRecordWriter {
     var bytes: [UInt8] = []
 
