@@ -190,14 +190,20 @@ struct StripeTable: Sendable {
     func locate(_ p: Point, part: Int) -> Location {
         let meta = storage.parts[part]
         guard meta.boundingBox.contains(p) else { return .exterior }
-        var s = Int((p.y - meta.boundingBox.minY) * meta.stripesPerUnit)
-        if s < 0 { s = 0 } else if s >= meta.stripeCount { s = meta.stripeCount - 1 }
-        let lower = Int(storage.offsets[meta.offsetBase + s])
-        let upper = Int(storage.offsets[meta.offsetBase + s + 1])
+        let range = stripe(of: p.y, in: meta)
         // The edge numbers by their address: a copy of the array would retain its owner.
         return meta.isNarrow
-            ? locate(p, edges: storage.narrowEdges.base, lower..<upper, plus: Int(meta.edgeBase))
-            : locate(p, edges: storage.wideEdges.base, lower..<upper, plus: 0)
+            ? locate(p, edges: storage.narrowEdges.base, range, plus: Int(meta.edgeBase))
+            : locate(p, edges: storage.wideEdges.base, range, plus: 0)
+    }
+
+    /// Where the edge numbers of the stripe of `y` lie in the part's edge buffer (the stripe
+    /// clamped to the part's, so that any y has one).
+    @inlinable @inline(__always)
+    func stripe(of y: Double, in meta: Part) -> Range<Int> {
+        var s = Int((y - meta.boundingBox.minY) * meta.stripesPerUnit)
+        if s < 0 { s = 0 } else if s >= meta.stripeCount { s = meta.stripeCount - 1 }
+        return Int(storage.offsets[meta.offsetBase + s])..<Int(storage.offsets[meta.offsetBase + s + 1])
     }
 
     /// Location of `p` by the ray over edges `base + edges[i]` for `i` in `range`.
@@ -213,6 +219,19 @@ struct StripeTable: Sendable {
             if counter.isOnBoundary { return .boundary }
         }
         return counter.location
+    }
+
+    /// Each edge (its start and end) that part `part` lists in the stripe of `p`'s y, until
+    /// `body` returns false: the only edges a horizontal ray from `p` can cross. For a caller
+    /// with a crossing rule of its own (the validity proof's, which must tell a certain answer
+    /// from a near one).
+    func forEachEdge(inStripeOf p: Point, part: Int, _ body: (Point, Point) -> Bool) {
+        let meta = storage.parts[part]
+        let v = storage.vertices.points
+        for i in stripe(of: p.y, in: meta) {
+            let e = meta.isNarrow ? Int(meta.edgeBase) + Int(storage.narrowEdges[i]) : Int(storage.wideEdges[i])
+            guard body(v[e], v[e + 1]) else { return }
+        }
     }
 
     /// The edge numbers stripe `stripe` of part `part` lists, in order; for tests.

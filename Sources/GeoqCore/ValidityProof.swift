@@ -503,8 +503,9 @@ private struct RingNesting {
     /// Parts whose nesting among themselves is left to GEOS (their boundaries may meet).
     let together: Set<Int>
     let shellBoxes: [BoundingBox]
-    /// Rings asked about often (a mainland's shell, for each of its islands) get a locator.
-    private var locators: [Int: RingLocator] = [:]
+    /// Rings asked about often (a mainland's shell, for each of its islands) get a stripe table
+    /// of their own, the same one the layers' point-in-polygon reads.
+    private var locators: [Int: StripeTable] = [:]
     private var questions: [Int: Int] = [:]
 
     init(_ polygons: [Polygon], together: Set<Int> = []) {
@@ -555,87 +556,36 @@ private struct RingNesting {
     /// Whether `p` is strictly inside ring `ring` of part `polygon` (-1: its shell); nil when
     /// on an edge or too close to one for a certain answer.
     private mutating func inside(_ p: Point, polygon: Int, ring: Int) -> Bool? {
-        let points = (ring < 0 ? polygons[polygon].shell.points : polygons[polygon].holes[ring].points).array
-        guard points.count > 64 else { return RingLocator.inside(p, points[...]) }
+        let theRing = ring < 0 ? polygons[polygon].shell : polygons[polygon].holes[ring]
+        guard theRing.points.count > 64 else { return RayCrossing.inside(p, theRing.points.array[...]) }
         let id = polygon &* 1_000_003 &+ ring
-        if let locator = locators[id] { return locator.inside(p) }
+        if let locator = locators[id] { return RayCrossing.inside(p, locator) }
         questions[id, default: 0] += 1
-        if questions[id]! < 4 { return RingLocator.inside(p, points[...]) }
-        guard let locator = RingLocator(points) else { return nil }
+        if questions[id]! < 4 { return RayCrossing.inside(p, theRing.points.array[...]) }
+        let locator = StripeTable([Polygon(shell: theRing)])
         locators[id] = locator
-        return locator.inside(p)
+        return RayCrossing.inside(p, locator)
     }
 }
 
-/// A ring's edges sorted into horizontal stripes: the ray from a point crosses only edges of
-/// the point's stripe (the stripe number never decreases with y, so an edge spanning a
-/// point's y is in that point's stripe).
-private struct RingLocator {
-    let points: [Point]
-    let minY: Double
-    let scale: Double
-    let stripeStarts: [Int32]
-    let edges: [Int32]
-
-    init?(_ points: [Point]) {
-        let edgeCount = points.count - 1
-        var low = Double.infinity
-        var high = -Double.infinity
-        for p in points {
-            low = min(low, p.y)
-            high = max(high, p.y)
-        }
-        // Sixteen edges a stripe: a ring gets a locator for a few hundred questions at most
-        // (the islands around a mainland), so its build is what counts, and thinner stripes
-        // list a coastline's edges in more of them.
-        let stripes = max(1, edgeCount / 16)
-        let scale = high > low ? Double(stripes) / (high - low) : 0
-        func stripe(_ y: Double) -> Int { min(stripes - 1, Int((y - low) * scale)) }
-        // Each edge's first and last stripe, and the sizes counted by differences (one more from
-        // the first stripe, one less after the last): no loop whose end the data decide.
-        var first = [Int32](repeating: 0, count: edgeCount)
-        var last = [Int32](repeating: 0, count: edgeCount)
-        var counts = [Int32](repeating: 0, count: stripes + 2)
-        var total = 0
-        for i in 0..<edgeCount {
-            let s0 = stripe(min(points[i].y, points[i + 1].y))
-            let s1 = stripe(max(points[i].y, points[i + 1].y))
-            first[i] = Int32(s0)
-            last[i] = Int32(s1)
-            total += s1 - s0 + 1
-            counts[s0 + 1] &+= 1
-            counts[s1 + 2] &-= 1
-        }
-        guard total <= 32 * edgeCount else { return nil }
-        for s in 1...stripes { counts[s + 1] &+= counts[s] }
-        for s in 1...stripes { counts[s] &+= counts[s - 1] }
-        counts.removeLast()
-        var fill = counts
-        var edges = [Int32](repeating: 0, count: total)
-        for i in 0..<edgeCount {
-            for s in Int(first[i])...Int(last[i]) {
-                edges[Int(fill[s])] = Int32(i)
-                fill[s] += 1
-            }
-        }
-        self.points = points
-        minY = low
-        self.scale = scale
-        stripeStarts = counts
-        self.edges = edges
-    }
-
-    func inside(_ p: Point) -> Bool? {
-        let stripes = stripeStarts.count - 1
-        guard p.y >= minY else { return false }
-        let s = min(stripes - 1, Int((p.y - minY) * scale))
+/// The even-odd rule with certain answers only: a point on a ring's edge, or too close to one
+/// for the orientation to be certain, gets nil (the proof then leaves the polygon to GEOS).
+private enum RayCrossing {
+    /// Whether `p` is strictly inside the one ring of `table` (a table over one ring): the edges
+    /// of `p`'s stripe are the only ones the ray from `p` can cross.
+    static func inside(_ p: Point, _ table: StripeTable) -> Bool? {
+        guard table.boundingBox(of: 0).contains(p) else { return false }
         var crossings = 0
-        for k in Int(stripeStarts[s])..<Int(stripeStarts[s + 1]) {
-            let i = Int(edges[k])
-            guard let crossing = Self.crosses(p, points[i], points[i + 1]) else { return nil }
+        var certain = true
+        table.forEachEdge(inStripeOf: p, part: 0) { a, b in
+            guard let crossing = crosses(p, a, b) else {
+                certain = false
+                return false
+            }
             if crossing { crossings += 1 }
+            return true
         }
-        return crossings % 2 == 1
+        return certain ? crossings % 2 == 1 : nil
     }
 
     /// Whether `p` is strictly inside the ring `points` by the even-odd rule; nil when `p` is
