@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "GeoqSnapshot",
             dependencies: [
-                "GeoqAPI", "GeoqCore", "GeoqQuery", "GeoqLayers", "GeoqPROJ", "GeoqParking", "GeoqTariffs",
+                "GeoqAPI", "GeoqCore", "GeoqQuery", "GeoqLayers", "GeoqParking", "GeoqTariffs",
                 "GeoqIncidents", "GeoqNearby",
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
@@ -212,7 +212,7 @@ let package = Package(
             name: "GeoqCLI",
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
-                "GeoqTrips", "GeoqPROJ", "GeoqTracking",
+                "GeoqTrips", "GeoqTracking",
                 "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
                 "GeoqHooks", "GeoqPostGIS", "GeoqNearby", "GeoqAccess",
                 .product(name: "Logging", package: "swift-log"),

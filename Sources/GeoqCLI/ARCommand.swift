@@ -4,7 +4,6 @@ import GeoqAR
 import GeoqCore
 import GeoqFormats
 import GeoqLayers
-import GeoqPROJ
 
 /// `geoq ar LAT LON --heading DEG --targets FILE`: the augmented-reality overlay (SPEC §2),
 /// where each target's label goes on the camera image.
@@ -199,7 +198,7 @@ struct ARCommand: ParsableCommand {
             ExitStatus.report(error, format: format)
             return ExitStatus.of(error)
         }
-        let geodesic = Geodesic.wgs84
+        let geodesic = KarneyGeodesic.wgs84
         if !stream {
             let camera = try camera(heading: heading ?? 0, pitch: pitch, roll: roll)
             let labels = AROverlay.compute(camera: camera, targets: loaded, geodesic: geodesic, options: options)

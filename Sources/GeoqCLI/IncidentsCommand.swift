@@ -5,7 +5,6 @@ import GeoqFetch
 import GeoqFormats
 import GeoqIncidents
 import GeoqLayers
-import GeoqPROJ
 import GeoqQuery
 import GeoqSchedule
 
@@ -142,7 +141,7 @@ struct IncidentsList: ParsableCommand {
             types: Set(type), sources: Set(source), categories: category, near: near ? try position() : nil,
             withinMetres: within,
             since: since.flatMap(IncidentsAnswer.since))
-        var hits = query.run(IncidentSet(incidents), geodesic: Geodesic.wgs84)
+        var hits = query.run(IncidentSet(incidents), geodesic: KarneyGeodesic.wgs84)
         if let limit { hits = Array(hits.prefix(max(0, limit))) }
         var output = StandardOutput()
         output.write(IncidentsOutput.render(hits, held: incidents.count, refreshedAt: refreshedAt, format: format))

@@ -73,7 +73,7 @@ struct ParkCommand: ParsableCommand {
         let sectors = try ExitStatus.reporting(format: format) { () throws(LayerError) in
             SectorLookup(
                 layer: try library.layer(named: tariffs.sectorLayer ?? LayerCatalog.defaultLayerName),
-                geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
+                geodesic: EllipsoidGeodesic.wgs84)
         }
         let zones = try tariffs.zoneLayer.map { spec in
             try ExitStatus.reporting(format: format) { () throws(LayerError) in

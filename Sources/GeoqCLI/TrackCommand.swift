@@ -125,7 +125,7 @@ struct TrackCommand: ParsableCommand {
         }
         return ParkQuery(
             tariffs: tariffs,
-            sectors: SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84)),
+            sectors: SectorLookup(layer: layer, geodesic: EllipsoidGeodesic.wgs84),
             zones: zones)
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GeoqPROJ
+import GeoqCore
 import GeoqTrips
 
 /// `geoq trip FILE`: the length of a vehicle trip from its GPS trace (GPX or CSV).
@@ -76,7 +76,7 @@ struct TripCommand: ParsableCommand {
             return error.code == .fileMissing ? ExitStatus.noInput : ExitStatus.dataError
         }
         let trip = Trip(trace: trace, options: TripOptions(minStep: minStep, maxAccuracy: maxAccuracy))
-        let report = trip.report(geodesic: Geodesic.wgs84)
+        let report = trip.report(geodesic: KarneyGeodesic.wgs84)
         output.write(format == .text ? Self.text(report, file: file) : Self.json(report, file: file) + "\n")
         return ExitStatus.success
     }

@@ -161,7 +161,7 @@ final class QueryContext {
             locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
         lookup = SectorLookup(
-            layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
+            layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic.wgs84)
     }
 
     func answer(for point: Point) -> SectorAnswer {

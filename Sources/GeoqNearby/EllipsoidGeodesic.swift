@@ -21,6 +21,10 @@ public struct EllipsoidGeodesic: GeodesicSolving {
         self.fallback = fallback
     }
 
+    /// The geodesic of every sector answer, the command's and the service's alike: geoq's own
+    /// Karney solver (``KarneyGeodesic/wgs84``) behind the closed form.
+    public static let wgs84 = EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84)
+
     public func distanceAndBearing(from a: Point, to b: Point) -> (distance: Double, bearing: Double) {
         let line = ShortGeodesic(latitude: a.latitude, longitude: a.longitude)
         let end = EllipsoidPosition(latitude: b.latitude, longitude: b.longitude)

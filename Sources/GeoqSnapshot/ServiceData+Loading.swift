@@ -4,7 +4,6 @@ import GeoqCore
 import GeoqIncidents
 import GeoqLayers
 import GeoqNearby
-import GeoqPROJ
 import GeoqParking
 import GeoqQuery
 import GeoqTariffs
@@ -13,10 +12,10 @@ extension ServiceData {
     /// Loads every layer of the library (store first, then catalog files). A layer that fails
     /// to load is listed with its error and not served; the others are.
     public static func load(from library: LayerLibrary) -> ServiceData {
-        let geodesic = Geodesic.wgs84
         // The sector answers' edge distances: the short lines of a city in closed form, Karney
-        // beyond. The other answers keep Karney's own (nearest-N needs it for its near ties).
-        let sectorGeodesic = EllipsoidGeodesic(fallback: geodesic)
+        // beyond, as the command has them. The other answers take Karney's directly (nearest-N
+        // needs it for its near ties).
+        let sectorGeodesic = EllipsoidGeodesic.wgs84
         var lookups: [String: SectorLookup] = [:]
         var points: [String: PointLayer] = [:]
         var links: [String: [String: [String: Feature]]] = [:]

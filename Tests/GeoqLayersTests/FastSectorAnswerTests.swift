@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: ["pamplona-sectors", "valencia-census-sections"])
     func fastAnswersEqualKarneyAnswers(name: String) throws {
         let layer = try LayerLoader().load(name, from: try sharedCatalog())
-        let fast = SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
+        let fast = SectorLookup(layer: layer, geodesic: EllipsoidGeodesic.wgs84)
         let index = layer.index
         let box = index.boundingBox
         var rng = SeededRandom(seed: 1)

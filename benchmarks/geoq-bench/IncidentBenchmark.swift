@@ -3,7 +3,6 @@ import GeoqCore
 import GeoqFormats
 import GeoqIncidents
 import GeoqLayers
-import GeoqPROJ
 import GeoqQuery
 import GeoqTestSupport
 
@@ -57,7 +56,7 @@ enum IncidentBenchmark {
                     let held = try store.held().incidents
                     hitCount =
                         IncidentQuery(near: centre, withinMetres: 500).run(
-                            IncidentSet(held), geodesic: Geodesic.wgs84
+                            IncidentSet(held), geodesic: KarneyGeodesic.wgs84
                         ).count
                 })
         }

@@ -1,7 +1,7 @@
 import Foundation
 import GeoqCore
 import GeoqLayers
-import GeoqPROJ
+import GeoqNearby
 import GeoqQuery
 import GeoqTestSupport
 
@@ -40,7 +40,7 @@ enum TimezoneBenchmark {
         progress.note("time zones: geoq")
         var passTimes: [Double] = [], fullTimes: [Double] = []
         var sink = 0
-        let lookup = SectorLookup(layer: layer, geodesic: Geodesic.wgs84)
+        let lookup = SectorLookup(layer: layer, geodesic: EllipsoidGeodesic.wgs84)
         let fullPoints = Array(points.prefix(Swift.max(1, points.count / 10)))
         let instant = Date()
         for _ in 1...options.runs {

@@ -146,7 +146,7 @@ enum WhichSectorBenchmark {
 
         var geoqTimes: [Double] = [], geosTimes: [Double] = [], fullTimes: [Double] = []
         var sink = 0
-        let lookup = SectorLookup(layer: layer, geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84))
+        let lookup = SectorLookup(layer: layer, geodesic: EllipsoidGeodesic.wgs84)
         let fullPoints = points.prefix(Swift.max(1, points.count / 10))
         for run in 1...options.runs {
             progress.note("\(label): run \(run)/\(options.runs)")

@@ -26,7 +26,7 @@ enum WholeAnswerBenchmark {
         _ layer: Layer, others: [Layer], points: [Point], runs: Int, progress: Progress, label: String
     ) throws -> Result {
         let lookup = SectorLookup(
-            layer: layer, geodesic: EllipsoidGeodesic(fallback: KarneyGeodesic.wgs84),
+            layer: layer, geodesic: EllipsoidGeodesic.wgs84,
             swapCandidateExtents: others.map(\.index.boundingBox))
         let peer = try GEOSWholeAnswer(layer: layer, others: others)
         let inside = points.filter { layer.index.firstCovering($0) != nil }
