@@ -235,7 +235,8 @@ let package = Package(
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
+            name: "GeoqGEOSTests",
+            dependencies: ["GeoqGEOS", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqQueryTests",
             dependencies: ["GeoqQuery", "GeoqCore", "GeoqIncidents", "GeoqPROJ", "GeoqTestSupport"]),
@@ -245,9 +246,8 @@ let package = Package(
         .testTarget(
             name: "GeoqLayersTests",
             dependencies: [
-                "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
-                "GeoqSchedule", "GeoqPostGIS", "GeoqNearby",
-                "GeoqTestSupport",
+                "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ",
+                "GeoqIncidents", "GeoqJSON", "GeoqSchedule", "GeoqPostGIS", "GeoqNearby", "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
@@ -262,6 +262,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "GeoqCLITests",
@@ -286,7 +287,7 @@ let package = Package(
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
                 "GeoqParking", "GeoqTariffs", "GeoqGEOS",
-                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
+                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqJSON", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",
@@ -294,6 +295,7 @@ let package = Package(
                 "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
                 "GeoqQuery",
                 "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
+                "GeoqJSON", "GeoqSchedule", "GeoqTracking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -315,8 +317,7 @@ let package = Package(
         .testTarget(
             name: "GeoqTrackingTests",
             dependencies: [
-                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqQuery", "GeoqCore",
-                "GeoqPROJ", "GeoqTestSupport",
+                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqQuery", "GeoqCore", "GeoqTestSupport",
             ]),
     ]
 )
