@@ -17,13 +17,21 @@ public enum StoreAddress: Sendable, Hashable, CustomStringConvertible {
         relativeTo workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(LayerError) {
-        if PostgresAddress.looksLikeAddress(text) {
+        if Self.looksLikeAddress(text) {
             do { self = .postgreSQL(try PostgresAddress(parsing: text, environment: environment)) } catch {
                 throw .store(error)
             }
         } else {
             self = .geoPackage(URL(fileURLWithPath: text, relativeTo: workingDirectory).standardizedFileURL)
         }
+    }
+
+    /// Whether `text` is written as an address (`scheme://...`) rather than a file path: such a
+    /// text is never taken for a file name, whatever its scheme.
+    public static func looksLikeAddress(_ text: String) -> Bool {
+        guard let range = text.range(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
     }
 
     /// The GeoPackage file, or nil for a database.
