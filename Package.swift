@@ -20,7 +20,8 @@
 // the store's announcements) choose the backend. Only GeoqPostGIS and the faces import
 // PostgresNIO.
 //
-// Every target declares exactly the modules it imports.
+// Every target declares exactly the modules it imports; tools/check-imports checks that, and
+// the rules above, before tools/test builds.
 import PackageDescription
 
 let package = Package(
