@@ -8,8 +8,20 @@
 // adapters: the queries and the API work on values. Each C library is reached through one thin
 // adapter module: GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2
 // through GeoqXML; zlib (gzip for the service's answers) through one file of GeoqServer.
-// GeoqCore itself does no I/O and links no C library. Every target declares
-// exactly the modules it imports.
+// GeoqCore itself does no I/O and links no C library.
+//
+// The layers know no database client. GeoqLayers owns the protocols of a shared store
+// (SharedStoreBackend, SharedLayerTables, SharedTrackingTables, and SharedStoreError for their
+// failures); the GeoPackage is its embedded store (GeoqStore, SQLite), and GeoqPostGIS is the one
+// shared backend, implementing those protocols over postgres-nio. So GeoqPostGIS depends on
+// GeoqLayers, not the other way round: the backend plugs into the layers, and GeoqLayers,
+// GeoqHooks, GeoqSnapshot and their tests build no PostgreSQL client (GeoqLayers and GeoqSnapshot
+// not even SwiftNIO). The faces that read store addresses (GeoqCLI, and GeoqServer, which follows
+// the store's announcements) choose the backend. Only GeoqPostGIS and the faces import
+// PostgresNIO.
+//
+// Every target declares exactly the modules it imports; tools/check-imports checks that, and
+// the rules above, before tools/test builds.
 import PackageDescription
 
 let package = Package(
@@ -20,7 +32,7 @@ let package = Package(
         .library(name: "GeoqCore", targets: ["GeoqCore"]),
         .library(name: "GeoqLayers", targets: ["GeoqLayers"]),
         // The readers of outside bytes and the values the API answers from, for the fuzz package
-        // (fuzz/), which builds them alone: GeoqLayers would bring in PostgreSQL and SwiftNIO.
+        // (fuzz/), which builds them alone: GeoqLayers would bring in GEOS, PROJ and SQLite.
         .library(name: "GeoqFormats", targets: ["GeoqFormats"]),
         .library(name: "GeoqStore", targets: ["GeoqStore"]),
         .library(name: "GeoqTrips", targets: ["GeoqTrips"]),
@@ -120,29 +132,33 @@ let package = Package(
         // File formats -> core features (GeoJSON, KML, Shapefile, opendatasoft CSV). No CRS math.
         .target(name: "GeoqFormats", dependencies: ["GeoqCore", "GeoqXML"]),
         .target(name: "GeoqStore", dependencies: ["CSQLite", "GeoqCore"]),
+
+        // Named layers: the catalog in data/layers.json, loading (read, reproject, validate), the
+        // import into the store, the incident store and the tracking store. Gives GeoqQuery its
+        // layers. The store is a GeoPackage (GeoqStore) or a shared database behind the layers'
+        // own protocols (SharedStoreBackend and its tables), whose backend a face hands in: no
+        // database client here.
+        .target(
+            name: "GeoqLayers",
+            dependencies: [
+                "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
+            ]),
         // The store in PostgreSQL/PostGIS, for many geoq processes over one database: the same
         // layers, incidents, device tracks and webhook outbox as the GeoPackage, geometry as WKB
-        // in PostGIS columns, and LISTEN/NOTIFY for changes. postgres-nio behind a small
-        // blocking connection, so the store has one calling convention whichever backend it is;
-        // TLS as libpq's sslmode and sslrootcert say (swift-nio-ssl).
+        // in PostGIS columns, and LISTEN/NOTIFY for changes. The shared-store backend of the
+        // layers (PostGISBackend implements GeoqLayers' protocols, so it depends on GeoqLayers).
+        // postgres-nio behind a small blocking connection, so the store has one calling
+        // convention whichever backend it is; TLS as libpq's sslmode and sslrootcert say
+        // (swift-nio-ssl).
         .target(
             name: "GeoqPostGIS",
             dependencies: [
-                "GeoqCore", "GeoqStore",
+                "GeoqCore", "GeoqStore", "GeoqLayers",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
-
-        // Named layers: the catalog in data/layers.json, loading (read, reproject, validate), the
-        // import into the GeoPackage store, and the incident store. Gives GeoqQuery its layers.
-        .target(
-            name: "GeoqLayers",
-            dependencies: [
-                "GeoqCore", "GeoqQuery", "GeoqFormats", "GeoqGEOS", "GeoqPROJ", "GeoqStore", "GeoqIncidents",
-                "GeoqPostGIS",
             ]),
 
         // Who may ask: API keys (stored as hashes), device tokens (HMAC-signed, one device each),
@@ -235,39 +251,44 @@ let package = Package(
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
         .testTarget(
-            name: "GeoqGEOSTests", dependencies: ["GeoqGEOS", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
+            name: "GeoqGEOSTests",
+            dependencies: ["GeoqGEOS", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqQueryTests",
             dependencies: ["GeoqQuery", "GeoqCore", "GeoqIncidents", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(name: "GeoqPROJTests", dependencies: ["GeoqPROJ", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqFormatsTests", dependencies: ["GeoqFormats", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(name: "GeoqJSONTests", dependencies: ["GeoqJSON", "GeoqTestSupport"]),
+        // The layers over GeoPackage stores and catalog files: no database client. Their tests
+        // against PostgreSQL are GeoqPostGISTests'.
         .testTarget(
             name: "GeoqLayersTests",
             dependencies: [
-                "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqGEOS", "GeoqPROJ", "GeoqIncidents", "GeoqJSON",
-                "GeoqSchedule", "GeoqPostGIS", "GeoqNearby",
-                "GeoqTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "GeoqLayers", "GeoqQuery", "GeoqStore", "GeoqCore", "GeoqFormats", "GeoqGEOS", "GeoqPROJ",
+                "GeoqIncidents", "GeoqJSON", "GeoqSchedule", "GeoqNearby", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqAccessTests",
             dependencies: ["GeoqAccess", "GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
+        // The PostgreSQL store, and the layers, the incident store and the tracking store over it
+        // (beside the same over a GeoPackage where a test compares the two).
         .testTarget(
             name: "GeoqPostGISTests",
             dependencies: [
-                "GeoqPostGIS", "GeoqStore", "GeoqCore", "GeoqTestSupport",
+                "GeoqPostGIS", "GeoqLayers", "GeoqStore", "GeoqCore", "GeoqQuery", "GeoqPROJ", "GeoqIncidents",
+                "GeoqTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [
                 "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking", "GeoqTestSupport", "GeoqStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GeoqPostGIS", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(
@@ -286,7 +307,7 @@ let package = Package(
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
                 "GeoqParking", "GeoqTariffs", "GeoqGEOS",
-                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqTestSupport",
+                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqJSON", "GeoqTestSupport",
             ]),
         .testTarget(
             name: "GeoqServerTests",
@@ -294,6 +315,7 @@ let package = Package(
                 "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
                 "GeoqQuery",
                 "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
+                "GeoqJSON", "GeoqSchedule", "GeoqTracking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -315,8 +337,7 @@ let package = Package(
         .testTarget(
             name: "GeoqTrackingTests",
             dependencies: [
-                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqQuery", "GeoqCore",
-                "GeoqPROJ", "GeoqTestSupport",
+                "GeoqTracking", "GeoqParking", "GeoqTariffs", "GeoqLayers", "GeoqQuery", "GeoqCore", "GeoqTestSupport",
             ]),
     ]
 )

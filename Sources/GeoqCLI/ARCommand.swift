@@ -283,7 +283,7 @@ struct ARCommand: ParsableCommand {
         guard let path = targets else {
             // A layer of the store or catalog: the fallas by default, as the festival guide shows.
             let layer = try LayerLibrary(
-                locations: try DataLocations.resolve(), store: try StoreAddress.option(store)
+                locations: try DataLocations.resolveForCommand(), store: try StoreAddress.option(store)
             ).pointLayer(named: self.layer ?? "fallas")
             return zip(layer.features, layer.positions).map { ARTarget(feature: $0, position: $1) }
         }

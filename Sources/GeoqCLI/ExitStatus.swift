@@ -1,6 +1,5 @@
 import ArgumentParser
 import GeoqLayers
-import GeoqPostGIS
 
 /// geoq's exit statuses, in one place (documented in the README).
 ///
@@ -49,11 +48,11 @@ enum ExitStatus {
         }
     }
 
-    /// A PostgreSQL store's failure: what the operator must fix decides the status.
-    static func of(_ error: PostGISError) -> Int32 {
-        switch error {
+    /// A shared store's failure: what the operator must fix decides the status.
+    static func of(_ error: SharedStoreError) -> Int32 {
+        switch error.kind {
         case .badAddress: usage
-        case .unreachable, .connectionLost, .noPostGIS, .tlsRefused: unavailable
+        case .unreachable, .connectionLost, .noSpatialExtension, .tlsRefused: unavailable
         case .credentialsRefused: noPermission
         case .noDatabase: noInput
         case .queryFailed: ioError

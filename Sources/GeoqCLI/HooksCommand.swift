@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GeoqHooks
 import GeoqLayers
-import GeoqPostGIS
 import GeoqStore
 
 /// `geoq hooks`: the webhooks kept in the store, to which `geoq serve` delivers tracking events.

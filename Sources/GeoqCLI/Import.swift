@@ -108,7 +108,7 @@ struct Import: ParsableCommand {
         var notFetched: [LayerError] = []
         let target: StoreAddress
         do throws(LayerError) {
-            locations = try DataLocations.resolve()
+            locations = try DataLocations.resolveForCommand()
             target = try StoreAddress.option(store) ?? locations.store
             if all {
                 let catalog = try locations.loadCatalog()

@@ -49,7 +49,7 @@ struct IncidentsCommand: ParsableCommand {
     static func store(_ text: String?) throws -> IncidentStore {
         do throws(LayerError) {
             if let store = try StoreAddress.option(text) { return IncidentStore(store: store) }
-            return IncidentStore(store: try DataLocations.resolve().store)
+            return IncidentStore(store: try DataLocations.resolveForCommand().store)
         } catch {
             if case .store(let failure) = error {
                 IncidentsOutput.fail(failure.description, code: failure.code, format: .text)

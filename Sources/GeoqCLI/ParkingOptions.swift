@@ -54,7 +54,7 @@ struct ParkingOptions: ParsableArguments {
     /// The city's tariffs from data/tariffs beside the catalog.
     func loadTariffs() throws(TariffError) -> CityTariffs {
         let dataDirectory: URL
-        do { dataDirectory = try DataLocations.resolve().catalogFile.deletingLastPathComponent() } catch {
+        do { dataDirectory = try DataLocations.resolveForCommand().catalogFile.deletingLastPathComponent() } catch {
             throw .fileMalformed(file: "data/layers.json", path: "(file)", message: error.description)
         }
         return try CityTariffs.load(city: city, dataDirectory: dataDirectory)

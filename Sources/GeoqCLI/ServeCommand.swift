@@ -209,13 +209,20 @@ struct ServeCommand: AsyncParsableCommand {
         let storeAddress = try StoreAddress.option(store, format: .text)
         // Before the data, which takes a while to load: a wrong file is said at once.
         let certificate = try serviceTLS()
-        let locations = try ExitStatus.reporting(format: .text) { () throws(LayerError) in try DataLocations.resolve() }
+        let locations = try ExitStatus.reporting(format: .text) { () throws(LayerError) in
+            try DataLocations.resolveForCommand()
+        }
         let chosen = storeAddress ?? locations.store
         let startup: Startup
         switch chosen {
         case .geoPackage(let file): startup = try startFromFile(file, store: chosen, certificate: certificate)
-        case .postgreSQL(let address):
-            startup = try startReplica(of: address, store: chosen, certificate: certificate)
+        case .shared(let database as PostGISBackend):
+            startup = try startReplica(of: database, store: chosen, certificate: certificate)
+        case .shared(let database):
+            // A replica follows its store through PostgreSQL's LISTEN; the command line reads
+            // every address with the PostgreSQL backend, so another cannot come here.
+            FileHandle.standardError.write(Data("geoq serve: cannot follow the changes of \(database)\n".utf8))
+            throw ExitCode(ExitStatus.usage)
         }
         let trackingStore = TrackingStore(address: chosen)
         if let pageKey = access.pageKey {
@@ -284,7 +291,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Over a GeoPackage: load it, and watch the file.
     func startFromFile(_ file: URL, store: StoreAddress, certificate: ServiceTLS?) throws -> Startup {
         let library = try ExitStatus.reporting(format: .text) { () throws(LayerError) in
-            try LayerLibrary(locations: DataLocations.resolve(), store: store)
+            try LayerLibrary(locations: DataLocations.resolveForCommand(), store: store)
         }
         let data = Self.load(from: library)
         if !FileManager.default.fileExists(atPath: file.path) {
@@ -302,7 +309,7 @@ struct ServeCommand: AsyncParsableCommand {
         ) {
             // A new library each time: it opens the store afresh (the old one stays open for
             // the snapshot being replaced until that is released).
-            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolve(), store: store))
+            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolveForCommand(), store: store))
         }
         return Startup(state: state, reloader: reloader, loaded: Self.summary(of: data))
     }
@@ -311,16 +318,17 @@ struct ServeCommand: AsyncParsableCommand {
     /// A wrong address, password or database, or no PostGIS, ends the command (the operator
     /// must fix it); a server that does not answer yet does not: the replica starts unready
     /// (`/readyz` says why) and loads once the server answers.
-    func startReplica(of address: PostgresAddress, store: StoreAddress, certificate: ServiceTLS?) throws -> Startup {
+    func startReplica(of database: PostGISBackend, store: StoreAddress, certificate: ServiceTLS?) throws -> Startup {
+        let address = database.address
         let link = StoreLink(store: address.description)
         @Sendable func version() throws(LayerError) -> String {
-            String(try StoreContents.layerVersions(of: address).values.max() ?? 0)
+            String(try StoreContents.layerVersions(of: database).values.max() ?? 0)
         }
         var data: ServiceData?
         var loaded = "no layers yet (waiting for \(address.description))"
         do throws(LayerError) {
             let started = ContinuousClock.now
-            let library = try LayerLibrary(locations: DataLocations.resolve(), store: store)
+            let library = try LayerLibrary(locations: DataLocations.resolveForCommand(), store: store)
             // The versions the library read its layers at (one connection, not a second one).
             let current = String(library.layerVersions.values.max() ?? 0)
             let snapshot = Self.load(from: library)
@@ -341,7 +349,7 @@ struct ServeCommand: AsyncParsableCommand {
             following: StoreFollowing(listener: ChangeListener(address: address), link: link, version: version),
             certificate: certificate, logger: Logger(label: "geoq.reload")
         ) {
-            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolve(), store: store))
+            try ServiceData.load(from: LayerLibrary(locations: DataLocations.resolveForCommand(), store: store))
         }
         return Startup(state: state, reloader: reloader, loaded: loaded)
     }

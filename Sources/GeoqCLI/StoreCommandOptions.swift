@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoqLayers
-import GeoqPostGIS
 import GeoqStore
 
 /// The options of the commands that work on the store as its operator (`geoq hooks`, `geoq
@@ -25,12 +24,12 @@ struct StoreCommandOptions: ParsableArguments {
     /// usual store.
     func storeAddress() throws -> StoreAddress {
         if let store {
-            do { return try StoreAddress(parsing: store) } catch {
+            do throws(LayerError) { return try StoreAddress(option: store) } catch {
                 fail("--store: \(error.description)", code: "bad-arguments")
                 throw ExitCode(ExitStatus.usage)
             }
         }
-        do { return .geoPackage(try DataLocations.resolve().storeFile) } catch {
+        do { return .geoPackage(try DataLocations.resolveForCommand().storeFile) } catch {
             throw ValidationError(error.description)
         }
     }
@@ -44,7 +43,7 @@ struct StoreCommandOptions: ParsableArguments {
 
     /// Runs `body` over the tracking store; a store error is reported (text or JSON) and ends the
     /// command: 65 when the GeoPackage cannot be read, 74 when it could not be written, and the
-    /// database's own statuses (``ExitStatus/of(_:)-PostGISError``) for PostgreSQL.
+    /// database's own statuses (``ExitStatus/of(_:)-(SharedStoreError)``) for a shared store.
     func withStore<T>(_ body: (TrackingStore) throws -> T) throws -> T {
         let store = TrackingStore(address: try storeAddress())
         do { return try body(store) } catch let error as StoreError {
@@ -53,7 +52,7 @@ struct StoreCommandOptions: ParsableArguments {
             case .storeUnreadable, .notAGeoPackage: throw ExitCode(ExitStatus.dataError)
             default: throw ExitCode(ExitStatus.ioError)
             }
-        } catch let error as PostGISError {
+        } catch let error as SharedStoreError {
             fail(error.description, code: error.code)
             throw ExitCode(ExitStatus.of(error))
         }

@@ -116,7 +116,7 @@ struct TrackCommand: ParsableCommand {
 
     /// The Pamplona park answer for `parked`, when fencing the tariffs' own sector layer.
     private func parkQuery(for layer: Layer, _ library: LayerLibrary) -> ParkQuery? {
-        guard let dataDirectory = try? DataLocations.resolve().catalogFile.deletingLastPathComponent(),
+        guard let dataDirectory = try? DataLocations.resolveForCommand().catalogFile.deletingLastPathComponent(),
             let tariffs = try? CityTariffs.load(city: "pamplona", dataDirectory: dataDirectory),
             tariffs.sectorLayer == layer.name
         else { return nil }

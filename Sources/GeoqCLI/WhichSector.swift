@@ -158,7 +158,7 @@ final class QueryContext {
         self.language = language
         self.instant = instant
         library = try LayerLibrary(
-            locations: try DataLocations.resolve(), store: try StoreAddress.option(store),
+            locations: try DataLocations.resolveForCommand(), store: try StoreAddress.option(store),
             invalidPolygons: allowInvalid ? .keep : .fail)
         lookup = SectorLookup(
             layer: try library.layer(named: layerName), geodesic: EllipsoidGeodesic.wgs84)

@@ -9,8 +9,9 @@ import Foundation
 /// - the catalog is `$GEOQ_CATALOG` if set, else `<root>/data/layers.json`;
 /// - the shared data directory is `$GEOQ_DATA_DIR` if set (relative to the working
 ///   directory), else `<root>/../shared/data`;
-/// - the store is `$GEOQ_STORE` if set (a GeoPackage path, or a `postgresql://` address), else
-///   `<root>/data/geoq.gpkg` (a `--store` option, where a command has one, overrides both).
+/// - the store is `$GEOQ_STORE` if set (a GeoPackage path, or an address such as `postgresql://`
+///   that the program's shared-store backend reads), else `<root>/data/geoq.gpkg` (a `--store`
+///   option, where a command has one, overrides both).
 public struct DataLocations: Sendable {
     public var catalogFile: URL
     public var dataDirectory: URL
@@ -27,22 +28,25 @@ public struct DataLocations: Sendable {
         self.init(catalogFile: catalogFile, dataDirectory: dataDirectory, store: .geoPackage(storeFile))
     }
 
-    /// The GeoPackage file of the store, for what only a GeoPackage can hold; a PostgreSQL
-    /// store is an error here (its address is never a path).
+    /// The GeoPackage file of the store, for what only a GeoPackage can hold; a shared store is
+    /// an error here (its address is never a path).
     public var storeFile: URL {
         get throws(LayerError) {
             guard let file = store.file else {
-                throw .store(
-                    .badAddress(address: store.description, reason: "this needs a GeoPackage file, not a database"))
+                throw .store(.badAddress(store.description, reason: "this needs a GeoPackage file, not a database"))
             }
             return file
         }
     }
 
+    /// The locations by the rules above; `$GEOQ_STORE` is read as
+    /// ``StoreAddress/init(parsing:sharedBackend:relativeTo:environment:)`` reads it, an address
+    /// by `sharedBackend` (nil in a program that links no database client: then an address is an
+    /// error).
     public static func resolve(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        executable: URL? = Bundle.main.executableURL
+        executable: URL? = Bundle.main.executableURL, sharedBackend: (any SharedStoreBackend.Type)? = nil
     ) throws(LayerError) -> DataLocations {
         func nonEmpty(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         let root: URL? =
@@ -71,7 +75,8 @@ public struct DataLocations: Sendable {
         }
         let store: StoreAddress
         if let text = nonEmpty("GEOQ_STORE") {
-            store = try StoreAddress(parsing: text, relativeTo: workingDirectory, environment: environment)
+            store = try StoreAddress(
+                parsing: text, sharedBackend: sharedBackend, relativeTo: workingDirectory, environment: environment)
         } else {
             store = .geoPackage(catalog.deletingLastPathComponent().appendingPathComponent("geoq.gpkg"))
         }

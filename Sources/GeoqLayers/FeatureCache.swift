@@ -1,21 +1,20 @@
 import GeoqCore
-import GeoqPostGIS
 import Synchronization
 
-/// The features of PostgreSQL layers already read by this process, by (store, layer, version),
+/// The features of shared-store layers already read by this process, by (store, layer, version),
 /// so that a replica's reload after a change reads again only the layers whose version changed.
 ///
 /// One entry per (store, layer): a newer version replaces the older one, so the cache holds what
 /// the last snapshot holds and no more. Safe to use from any thread.
 public enum FeatureCache {
     struct Slot: Hashable {
-        var store: PostgresAddress
+        var store: StoreAddress
         var layer: String
     }
 
     struct State {
         var entries: [Slot: (version: Int64, features: [Feature])] = [:]
-        var reads: [PostgresAddress: Int] = [:]
+        var reads: [StoreAddress: Int] = [:]
     }
 
     static let state = Mutex(State())
@@ -25,8 +24,9 @@ public enum FeatureCache {
     /// The version must have been read before `read` runs (a layer's rows are then at least that
     /// new): a newer change is announced with a newer version, and read again then.
     public static func features(
-        store: PostgresAddress, layer: String, version: Int64, read: () throws -> [Feature]
+        store: any SharedStoreBackend, layer: String, version: Int64, read: () throws -> [Feature]
     ) rethrows -> [Feature] {
+        let store = StoreAddress.shared(store)
         let slot = Slot(store: store, layer: layer)
         if let entry = state.withLock({ $0.entries[slot] }), entry.version == version { return entry.features }
         let features = try read()
@@ -39,5 +39,7 @@ public enum FeatureCache {
     }
 
     /// How many times layers of `store` were read from the database (not from the cache).
-    public static func reads(of store: PostgresAddress) -> Int { state.withLock { $0.reads[store] ?? 0 } }
+    public static func reads(of store: any SharedStoreBackend) -> Int {
+        state.withLock { $0.reads[.shared(store)] ?? 0 }
+    }
 }

@@ -3,12 +3,11 @@ import GeoqCore
 import GeoqFormats
 import GeoqIncidents
 import GeoqPROJ
-import GeoqPostGIS
 import GeoqQuery
 import GeoqStore
 
-/// The incidents of every feed, kept as the `incidents` layer of the store (a GeoPackage or
-/// PostgreSQL) and refreshed one feed (source) at a time.
+/// The incidents of every feed, kept as the `incidents` layer of the store (a GeoPackage or a
+/// shared database) and refreshed one feed (source) at a time.
 ///
 /// A refresh reads the whole feed first (parse, reproject GML in other CRSs with PROJ), then
 /// merges by (source, id) and replaces the layer in one transaction: a feed that cannot be read
@@ -41,22 +40,35 @@ public struct IncidentStore: Sendable {
 
     /// The incidents held and when they were last refreshed (nil when never).
     public func held() throws(IncidentStoreError) -> (incidents: [Incident], refreshedAt: Date?) {
-        guard case .geoPackage(let storeFile) = store else {
-            do throws(LayerError) {
-                return try LayerLibrary.heldIncidents(in: store)
+        switch store {
+        case .geoPackage(let storeFile):
+            guard FileManager.default.fileExists(atPath: storeFile.path) else { return ([], nil) }
+            do {
+                let store = try GeoPackage.open(at: storeFile.path, create: false, readOnly: true)
+                guard let info = try store.layers().first(where: { $0.name == Self.layerName }) else {
+                    return ([], nil)
+                }
+                let incidents = try store.features(of: Self.layerName).compactMap(Incident.init(feature:))
+                return (incidents, Self.parseStamp(info.importedAt))
             } catch {
-                if case .store(let failure) = error { throw .store(failure) }
-                throw .storeUnreadable(path: store.description, reason: error.description)
+                throw .storeUnreadable(path: storeFile.path, reason: "\(error)")
             }
-        }
-        guard FileManager.default.fileExists(atPath: storeFile.path) else { return ([], nil) }
-        do {
-            let store = try GeoPackage.open(at: storeFile.path, create: false, readOnly: true)
-            guard let info = try store.layers().first(where: { $0.name == Self.layerName }) else { return ([], nil) }
-            let incidents = try store.features(of: Self.layerName).compactMap(Incident.init(feature:))
-            return (incidents, Self.parseStamp(info.importedAt))
-        } catch {
-            throw .storeUnreadable(path: storeFile.path, reason: "\(error)")
+        case .shared(let database):
+            // Through the features cache, as the service's snapshot reads them.
+            do {
+                let tables = try database.connectLayers()
+                guard let layer = try tables.layers().first(where: { $0.info.name == Self.layerName }) else {
+                    return ([], nil)
+                }
+                let features = try FeatureCache.features(
+                    store: database, layer: layer.info.name, version: layer.version
+                ) { try tables.features(of: layer.info.name) }
+                return (features.compactMap(Incident.init(feature:)), Self.parseStamp(layer.info.importedAt))
+            } catch let error as SharedStoreError {
+                throw .store(error)
+            } catch {
+                throw .storeUnreadable(path: database.description, reason: "\(error)")
+            }
         }
     }
 
@@ -128,7 +140,7 @@ public struct IncidentStore: Sendable {
             }
         } catch let error as IncidentStoreError {
             throw error
-        } catch let error as PostGISError {
+        } catch let error as SharedStoreError {
             throw .store(error)
         } catch {
             throw .storeWriteFailed(path: store.description, reason: "\(error)")
@@ -152,9 +164,9 @@ public enum IncidentStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case feedMalformed(String)
     case storeUnreadable(path: String, reason: String)
     case storeWriteFailed(path: String, reason: String)
-    /// The PostgreSQL store cannot be used (address, network, credentials, database, PostGIS,
-    /// or a statement refused).
-    case store(PostGISError)
+    /// The shared store cannot be used (address, network, credentials, database, spatial
+    /// extension, or a statement refused).
+    case store(SharedStoreError)
 
     public var code: String {
         switch self {
@@ -177,10 +189,10 @@ public enum IncidentStoreError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// Where a refresh writes: the GeoPackage (opened, and its folder made, on first write) or the
-/// PostgreSQL layer store, with the same two operations.
+/// shared store's layer tables, with the same two operations.
 enum IncidentWriter {
     case geoPackage(GeoPackage)
-    case postGIS(PostGISLayerStore)
+    case shared(any SharedLayerTables)
 
     static func open(_ store: StoreAddress) throws -> IncidentWriter {
         switch store {
@@ -195,8 +207,8 @@ enum IncidentWriter {
                     ? IncidentStoreError.storeUnreadable(path: storeFile.path, reason: "\(error)")
                     : IncidentStoreError.storeWriteFailed(path: storeFile.path, reason: "\(error)")
             }
-        case .postgreSQL(let address):
-            return .postGIS(try PostGISLayerStore.connect(to: address))
+        case .shared(let database):
+            return .shared(try database.connectLayers())
         }
     }
 
@@ -208,8 +220,8 @@ enum IncidentWriter {
         case .geoPackage(let package):
             try package.replacePartition(
                 of: name, column: column, value: value, source: source, notes: notes, with: makeFeatures)
-        case .postGIS(let database):
-            try database.replacePartition(
+        case .shared(let tables):
+            try tables.replacePartition(
                 of: name, column: column, value: value, source: source, notes: notes, with: makeFeatures)
         }
     }
@@ -217,7 +229,7 @@ enum IncidentWriter {
     func replaceLayer(_ layer: StoredLayerInput) throws {
         switch self {
         case .geoPackage(let package): try package.replaceLayer(layer)
-        case .postGIS(let database): try database.replaceLayer(layer)
+        case .shared(let tables): try tables.replaceLayer(layer)
         }
     }
 }

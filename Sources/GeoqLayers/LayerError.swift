@@ -1,5 +1,3 @@
-import GeoqPostGIS
-
 /// Why a layer could not be found or loaded. Every case names the file and, where it
 /// applies, the feature, so that a person can go and fix the data.
 ///
@@ -30,9 +28,9 @@ public enum LayerError: Error, Equatable, Sendable {
     case storeUnreadable(path: String, reason: String)
     /// Writing the store failed; the store is as it was before.
     case storeWriteFailed(path: String, reason: String)
-    /// The PostgreSQL store cannot be used: a bad address, the server unreachable, the
-    /// credentials refused, no such database, no PostGIS, or a statement refused.
-    case store(PostGISError)
+    /// The shared store cannot be used: a bad address, the server unreachable, the credentials
+    /// refused, no such database, no spatial extension, or a statement refused.
+    case store(SharedStoreError)
 
     /// A short stable identifier of the kind of error.
     public var code: String {

@@ -1,11 +1,10 @@
 import Dispatch
 import Foundation
 import GeoqCore
-import GeoqPostGIS
 import GeoqStore
 
-/// Imports a data file into the store (GeoPackage or PostgreSQL) as one layer, replacing any layer of that
-/// name in a single transaction: a failed import leaves the store as it was.
+/// Imports a data file into the store (a GeoPackage or a shared database) as one layer, replacing
+/// any layer of that name in a single transaction: a failed import leaves the store as it was.
 public struct LayerImporter: Sendable {
     public var invalidPolygons: LayerLoader.InvalidPolygonPolicy
     /// Whether a polygon layer imported into a GeoPackage gets its packed index stored beside it
@@ -29,9 +28,9 @@ public struct LayerImporter: Sendable {
     }
 
     /// Reads `spec`'s source at `url`, checks it, and writes it to `store`: a GeoPackage (created
-    /// if missing) or a PostgreSQL database (its tables made on first use; the layer's new
-    /// version announced to replicas). Returns the report of what was read, written, repaired,
-    /// skipped. A PostgreSQL failure is ``LayerError/store(_:)``.
+    /// if missing) or a shared database (its tables made on first use; the layer's new version
+    /// announced to replicas). Returns the report of what was read, written, repaired, skipped.
+    /// A failure of the database is ``LayerError/store(_:)``.
     public func importLayer(_ spec: LayerSpec, from url: URL, into store: StoreAddress) throws(LayerError) -> LoadReport
     {
         // Writing the rows and building the index take two threads of their own meanwhile (on
@@ -122,10 +121,10 @@ public struct LayerImporter: Sendable {
             let features = input.features
             let index = writesIndex ? StoredIndex.Building.start(features) : nil
             try Self.write(input, into: file, index: { index?.input }) { input.notes }
-        case .postgreSQL(let address):
+        case .shared(let backend):
             do {
-                try PostGISLayerStore.connect(to: address).replaceLayer(input)
-            } catch let error as PostGISError {
+                try backend.connectLayers().replaceLayer(input)
+            } catch let error as SharedStoreError {
                 throw .store(error)
             } catch {
                 throw .storeWriteFailed(path: store.description, reason: "\(error)")

@@ -1,16 +1,16 @@
 import Foundation
 import GeoqCore
 import GeoqIncidents
-import GeoqPostGIS
 import GeoqQuery
 import GeoqStore
 
 /// Where the query commands get their layers: the store first (what `geoq import` wrote, in a
-/// GeoPackage or in PostgreSQL), then, for a catalog layer not imported yet, its source file.
+/// GeoPackage or in a shared database), then, for a catalog layer not imported yet, its source
+/// file.
 ///
-/// Owns the store's connection (SQLite or PostgreSQL), so it is confined to one thread or task,
-/// like the connection itself. A PostgreSQL layer's features come through ``FeatureCache``: the
-/// layers' versions are read when the library opens, and a layer whose version this process
+/// Owns the store's connection (SQLite, or the shared store's), so it is confined to one thread
+/// or task, like the connection itself. A shared store's features come through ``FeatureCache``:
+/// the layers' versions are read when the library opens, and a layer whose version this process
 /// already read is not read again.
 public final class LayerLibrary {
     public let catalog: LayerCatalog
@@ -18,7 +18,7 @@ public final class LayerLibrary {
     public let store: StoreAddress
     private let backend: StoredLayers
     private let stored: [String: LayerInfo]
-    /// Each PostgreSQL layer's version when the library opened (empty for a GeoPackage).
+    /// Each shared-store layer's version when the library opened (empty for a GeoPackage).
     public let layerVersions: [String: Int64]
     private let loader: LayerLoader
     private var loaded: [String: Layer] = [:]
@@ -28,8 +28,9 @@ public final class LayerLibrary {
     public func indexOrigin(of name: String) -> IndexOrigin? { indexOrigins[name] }
 
     /// Opens the store (`store`, else the locations' one): a GeoPackage read-only if it exists,
-    /// a PostgreSQL database by connecting to it. A store that exists but cannot be read is an
-    /// error (it is never silently ignored); a PostgreSQL failure is ``LayerError/store(_:)``.
+    /// a shared database by connecting to it. A store that exists but cannot be read is an
+    /// error (it is never silently ignored); a failure of the database is
+    /// ``LayerError/store(_:)``.
     public init(
         locations: DataLocations, store: StoreAddress? = nil, invalidPolygons: LayerLoader.InvalidPolygonPolicy = .fail
     )
@@ -54,11 +55,11 @@ public final class LayerLibrary {
                 stored = [:]
             }
             layerVersions = [:]
-        case .postgreSQL(let address):
-            do throws(PostGISError) {
-                let database = try PostGISLayerStore.connect(to: address)
-                let layers = try database.layers()
-                backend = .postGIS(database)
+        case .shared(let database):
+            do throws(SharedStoreError) {
+                let tables = try database.connectLayers()
+                let layers = try tables.layers()
+                backend = .shared(tables, of: database)
                 stored = Dictionary(uniqueKeysWithValues: layers.map { ($0.info.name, $0.info) })
                 layerVersions = Dictionary(uniqueKeysWithValues: layers.map { ($0.info.name, $0.version) })
             } catch {
@@ -78,7 +79,8 @@ public final class LayerLibrary {
     private enum StoredLayers {
         case none
         case geoPackage(GeoPackage)
-        case postGIS(PostGISLayerStore)
+        /// The shared store's layer tables, and the store they are of (the cache's key).
+        case shared(any SharedLayerTables, of: any SharedStoreBackend)
     }
 
     /// The features of the stored layer `name` (which `stored` lists).
@@ -87,12 +89,12 @@ public final class LayerLibrary {
             switch backend {
             case .none: return []
             case .geoPackage(let package): return try package.features(of: name)
-            case .postGIS(let database):
+            case .shared(let tables, let database):
                 return try FeatureCache.features(
-                    store: database.address, layer: name, version: layerVersions[name] ?? 0
-                ) { try database.features(of: name) }
+                    store: database, layer: name, version: layerVersions[name] ?? 0
+                ) { try tables.features(of: name) }
             }
-        } catch let error as PostGISError {
+        } catch let error as SharedStoreError {
             throw .store(error)
         } catch {
             throw .storeUnreadable(path: store.description, reason: "\(error)")
@@ -100,7 +102,7 @@ public final class LayerLibrary {
     }
 
     /// The incidents the store holds (``IncidentStore/layerName``) and when they were last
-    /// refreshed, read through this library's connection (and, for PostgreSQL, its cache).
+    /// refreshed, read through this library's connection (and, for a shared store, its cache).
     public func heldIncidents() throws(IncidentStoreError) -> (incidents: [Incident], refreshedAt: Date?) {
         guard let info = stored[IncidentStore.layerName] else { return ([], nil) }
         do throws(LayerError) {
@@ -109,32 +111,6 @@ public final class LayerLibrary {
         } catch {
             if case .store(let failure) = error { throw .store(failure) }
             throw .storeUnreadable(path: store.description, reason: error.description)
-        }
-    }
-
-    /// The incidents held in the PostgreSQL or GeoPackage `store`, without a catalog.
-    static func heldIncidents(in store: StoreAddress) throws(LayerError) -> (
-        incidents: [Incident], refreshedAt: Date?
-    ) {
-        guard case .postgreSQL(let address) = store else { return ([], nil) }
-        do throws(PostGISError) {
-            let database = try PostGISLayerStore.connect(to: address)
-            guard let layer = try database.layers().first(where: { $0.info.name == IncidentStore.layerName }) else {
-                return ([], nil)
-            }
-            let features: [Feature]
-            do {
-                features = try FeatureCache.features(
-                    store: address, layer: layer.info.name, version: layer.version
-                ) { try database.features(of: layer.info.name) }
-            } catch let error as PostGISError {
-                throw error
-            } catch {
-                throw .queryFailed(address: address.description, sqlState: "22000", message: "\(error)")
-            }
-            return (features.compactMap(Incident.init(feature:)), IncidentStore.parseStamp(layer.info.importedAt))
-        } catch {
-            throw .store(error)
         }
     }
 

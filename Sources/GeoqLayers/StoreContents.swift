@@ -1,8 +1,7 @@
-import GeoqPostGIS
 import GeoqStore
 
 /// What of a store the service's snapshot is made of: each feature layer's name and import (or
-/// refresh) time and extent in a GeoPackage, each layer's name and version in PostgreSQL.
+/// refresh) time and extent in a GeoPackage, each layer's name and version in a shared store.
 ///
 /// Writes that change none of these — device tracks, events and the webhook outbox, written on
 /// every fix — leave the signature as it is, so that they do not make the service reload its
@@ -20,13 +19,13 @@ public enum StoreContents {
         }.joined(separator: "\n")
     }
 
-    /// The signature of `store`: a GeoPackage's as ``signature(ofStoreAt:)``, a PostgreSQL
-    /// store's as one `name@version` line per layer. Nil when it cannot be read.
+    /// The signature of `store`: a GeoPackage's as ``signature(ofStoreAt:)``, a shared store's
+    /// as one `name@version` line per layer. Nil when it cannot be read.
     public static func signature(of store: StoreAddress) -> String? {
         switch store {
         case .geoPackage(let file): return signature(ofStoreAt: file.path)
-        case .postgreSQL(let address):
-            guard let versions = try? layerVersions(of: address) else { return nil }
+        case .shared(let backend):
+            guard let versions = try? layerVersions(of: backend) else { return nil }
             return signature(versions: versions)
         }
     }
@@ -36,12 +35,12 @@ public enum StoreContents {
         versions.sorted { $0.key < $1.key }.map { "\($0.key)@\($0.value)" }.joined(separator: "\n")
     }
 
-    /// Each layer's version in the PostgreSQL store at `address` (empty before the first
-    /// import): a replica reads it after each announcement on the changes channel and reloads
-    /// when it differs from its snapshot's ``LayerLibrary/layerVersions``.
-    public static func layerVersions(of address: PostgresAddress) throws(LayerError) -> [String: Int64] {
-        do throws(PostGISError) {
-            return try PostGISLayerStore.connect(to: address).versions()
+    /// Each layer's version in the shared store `backend` (empty before the first import): a
+    /// replica reads it after each change announced and reloads when it differs from its
+    /// snapshot's ``LayerLibrary/layerVersions``.
+    public static func layerVersions(of backend: any SharedStoreBackend) throws(LayerError) -> [String: Int64] {
+        do throws(SharedStoreError) {
+            return try backend.connectLayers().versions()
         } catch {
             throw .store(error)
         }

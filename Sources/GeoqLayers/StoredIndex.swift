@@ -11,7 +11,7 @@ public enum IndexOrigin: Hashable, Sendable, CustomStringConvertible {
     case stored
     /// Built in memory because the stored index was missing, stale or damaged (the reason).
     case rebuilt(reason: String)
-    /// Built in memory: a catalog source file, or a store that keeps no indexes (PostgreSQL).
+    /// Built in memory: a catalog source file, or a store that keeps no indexes (a shared store).
     case built
 
     public var description: String {

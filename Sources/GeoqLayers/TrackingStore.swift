@@ -1,55 +1,52 @@
 import Foundation
-import GeoqPostGIS
 import GeoqStore
 
 /// Device tracks, events, hooks and the hooks' outbox: in the GeoPackage store beside the layers
 /// (tables `geoq_tracks`, `geoq_events`, `geoq_hooks`, `geoq_outbox`, made on first use), or in
-/// PostgreSQL (the same four tables in the address's schema; see ``PostgresTracking`` for why
-/// geofence state lives there, shared by every replica).
+/// a shared database (the same tables, shared by every replica; see ``SharedTrackingTables``).
 ///
 /// Events are opaque JSON bytes with a kind: the store knows nothing of how they were made.
 /// On a GeoPackage each call opens the file, works in its own connection and closes it, so the
 /// value is `Sendable` and many tasks (the service's routes, one delivery loop per hook) may
 /// use it at once; SQLite's write lock orders the writers. The file keeps the store's journal
-/// mode (rollback journal, synchronous FULL): a commit that returned is on disk. On PostgreSQL
-/// the calls share a small pool of connections, one per caller at a time.
+/// mode (rollback journal, synchronous FULL): a commit that returned is on disk. On a shared
+/// store the calls share the backend's few connections, one per caller at a time.
 ///
-/// Errors: `StoreError` from a GeoPackage, `PostGISError` from PostgreSQL.
+/// Errors: `StoreError` from a GeoPackage, ``SharedStoreError`` from a shared store's database.
 public struct TrackingStore: Sendable {
     public let address: StoreAddress
-    /// The PostgreSQL tables and their connections; nil for a GeoPackage.
-    let postgres: PostgresTracking?
+    /// The shared store's tables and their connections; nil for a GeoPackage.
+    let shared: (any SharedTrackingTables)?
 
     /// The tracking tables of the store at `address`.
     public init(address: StoreAddress) {
         self.address = address
-        if case .postgreSQL(let database) = address {
-            postgres = PostgresTracking(address: database)
+        if case .shared(let database) = address {
+            shared = database.trackingTables()
         } else {
-            postgres = nil
+            shared = nil
         }
     }
 
     /// The tracking tables of the GeoPackage `storeFile`.
     public init(storeFile: URL) { self.init(address: .geoPackage(storeFile)) }
 
-    /// The GeoPackage file, or nil for PostgreSQL.
+    /// The GeoPackage file, or nil for a shared store.
     public var storeFile: URL? { address.file }
 
-    /// Whether several processes share the tracks (PostgreSQL): then a batch of fixes must be
+    /// Whether several processes share the tracks (a shared store): then a batch of fixes must be
     /// applied through ``advanceLocked(_:now:_:)`` and the sweep through
     /// ``sweepLocked(now:_:)``, never from tracks kept in memory.
-    public var isShared: Bool { postgres != nil }
+    public var isShared: Bool { shared != nil }
 
     /// A connection of its own to the GeoPackage's tracking tables, for one owner that writes on
     /// every request (the service's fix ingest): it is opened, and the tables checked, once
     /// instead of per call. Not Sendable: keep it in one actor or thread.
     public func connection() throws(StoreError) -> TrackingTables { try open() }
 
-    /// The tables to work on: the shared PostgreSQL ones, or the GeoPackage's, opened for this
-    /// call.
+    /// The tables to work on: the shared store's, or the GeoPackage's, opened for this call.
     public func tables() throws -> any TrackingTableAccess {
-        if let postgres { return postgres }
+        if let shared { return shared }
         return try open()
     }
 
@@ -76,8 +73,8 @@ public struct TrackingStore: Sendable {
 
     /// Applies a batch to the tracks of `keys` with them locked against every other writer:
     /// `advance` gets their current tracks (those that exist) and returns the tracks and events
-    /// to write, all in one transaction. `advance` may run more than once (PostgreSQL retries a
-    /// transaction it rolled back to break a deadlock): it must depend on its argument only.
+    /// to write, all in one transaction. `advance` may run more than once (a shared store retries
+    /// a transaction rolled back to break a deadlock): it must depend on its argument only.
     /// With `maxDevices`, a batch that would give a tenant more devices than that is refused
     /// (``TrackingLimitError``) and nothing is written.
     @discardableResult
@@ -85,7 +82,7 @@ public struct TrackingStore: Sendable {
         _ keys: [(tenant: String, device: String, layer: String)], now: Date = Date(), maxDevices: Int? = nil,
         _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> [Int64] {
-        if let postgres { return try postgres.advanceLocked(keys, now: now, maxDevices: maxDevices, advance) }
+        if let shared { return try shared.advanceLocked(keys, now: now, maxDevices: maxDevices, advance) }
         let tables = try open()
         var rows: [TrackRow] = []
         for key in Set(keys.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Data()) }) {
@@ -96,13 +93,14 @@ public struct TrackingStore: Sendable {
     }
 
     /// Ends stays: `end` gets every open stay (a track in a feature, ``TrackRow/open``) and
-    /// returns the tracks and events to write, in one transaction. On PostgreSQL a stay is written only where no one wrote it since it was
-    /// read, so two replicas sweeping at once end each stay once.
+    /// returns the tracks and events to write, in one transaction. On a shared store a stay is
+    /// written only where no one wrote it since it was read, so two replicas sweeping at once end
+    /// each stay once.
     @discardableResult
     public func sweepLocked(
         now: Date = Date(), _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
     ) throws -> [Int64] {
-        if let postgres { return try postgres.sweepLocked(now: now, end) }
+        if let shared { return try shared.sweepLocked(now: now, end) }
         let tables = try open()
         let change = try end(try tables.tracks(tenant: nil).filter(\.open))
         return try tables.commit(tracks: change.tracks, events: change.events, now: now)
@@ -230,11 +228,12 @@ public struct TrackingStore: Sendable {
         try tables().due(hook: hook, now: now, limit: limit)
     }
 
-    /// `hook`'s deliveries due at `now`, taken for delivery: on PostgreSQL claimed for `lease`
-    /// so that no other replica sends them meanwhile (see ``PostgresTracking/claim(hook:now:lease:limit:)``);
-    /// on a GeoPackage, which one process serves, the same as ``due(hook:now:limit:)``.
+    /// `hook`'s deliveries due at `now`, taken for delivery: on a shared store claimed for `lease`
+    /// so that no other replica sends them meanwhile
+    /// (``SharedTrackingTables/claim(hook:now:lease:limit:)``); on a GeoPackage, which one
+    /// process serves, the same as ``due(hook:now:limit:)``.
     public func claim(hook: Int64, now: Date = Date(), lease: Duration, limit: Int) throws -> [OutboxEntry] {
-        if let postgres { return try postgres.claim(hook: hook, now: now, lease: lease, limit: limit) }
+        if let shared { return try shared.claim(hook: hook, now: now, lease: lease, limit: limit) }
         return try open().due(hook: hook, now: now, limit: limit)
     }
 

@@ -45,14 +45,6 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     /// payload is the store's new version, nothing else): `<schema>_changes`.
     public var changesChannel: String { "\(schema)_changes" }
 
-    /// Whether `text` is written as an address (`scheme://...`) rather than a file path: such a
-    /// text is never taken for a file name, whatever its scheme.
-    public static func looksLikeAddress(_ text: String) -> Bool {
-        guard let range = text.range(of: "://") else { return false }
-        let scheme = text[..<range.lowerBound]
-        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-    }
-
     /// Parses a `postgresql://` or `postgres://` address. `environment` supplies `PGPASSWORD`
     /// when the address has no password, `PGUSER` (else `USER`) when it has no user, and
     /// `PGSSLMODE` and `PGSSLROOTCERT` when it has no `sslmode` or `sslrootcert`.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoqLayers
 import GeoqStore
 import PostgresNIO
 import Synchronization
@@ -23,7 +24,9 @@ import Synchronization
 /// take the same device at once, against the in-memory tracks of the GeoPackage path.
 ///
 /// Sendable: each call borrows a connection from a small pool (one statement stream per caller).
-public final class PostgresTracking: TrackingTableAccess, Sendable {
+/// The tracking store of the layers calls it as their ``SharedTrackingTables``: a failure of the
+/// database leaves every call as a ``SharedStoreError`` (see ``withConnection(_:)``).
+public final class PostgresTracking: SharedTrackingTables {
     public let address: PostgresAddress
     let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
@@ -56,15 +59,13 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
     var versionsSequence: String { "\(schema).geoq_track_versions" }
 
     /// Runs `body` on a pooled connection, the tables made first when this process has not yet.
+    ///
+    /// Every call of the tracking tables goes through here or ``inTransaction(_:)``, which is
+    /// where a ``PostGISError`` becomes the layers' ``SharedStoreError``: the tracking store
+    /// reports the database's failures in one type whichever backend it is on.
     @discardableResult
     func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
-        try pool.withConnection { db in
-            if !tablesMade.withLock({ $0 }) {
-                try makeTables(db)
-                tablesMade.withLock { $0 = true }
-            }
-            return try body(db)
-        }
+        do { return try onPooledConnection(body) } catch let error as PostGISError { throw SharedStoreError(error) }
     }
 
     /// Runs `body` in a transaction, again (up to three times) when PostgreSQL broke a deadlock
@@ -74,12 +75,26 @@ public final class PostgresTracking: TrackingTableAccess, Sendable {
         while true {
             attempt += 1
             do {
-                return try withConnection { db in try db.transaction { try body(db) } }
+                return try onPooledConnection { db in try db.transaction { try body(db) } }
             } catch PostGISError.queryFailed(_, let state, _)
                 where (state == "40P01" || state == "40001") && attempt < 3
             {
                 continue
+            } catch let error as PostGISError {
+                throw SharedStoreError(error)
             }
+        }
+    }
+
+    /// ``withConnection(_:)`` with the database's failures as they are (the retry above reads
+    /// their SQLSTATE).
+    private func onPooledConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {
+        try pool.withConnection { db in
+            if !tablesMade.withLock({ $0 }) {
+                try makeTables(db)
+                tablesMade.withLock { $0 = true }
+            }
+            return try body(db)
         }
     }
 

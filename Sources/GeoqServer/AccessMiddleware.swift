@@ -1,6 +1,6 @@
 import GeoqAPI
 import GeoqAccess
-import GeoqPostGIS
+import GeoqLayers
 import HTTPTypes
 import Hummingbird
 
@@ -70,7 +70,7 @@ extension AccessMiddleware {
     /// The problem answered for an error of the store or the service: what failed, and only to
     /// an `admin` the error's own text (it may name the store's path, user, host or query).
     static func problem(for error: any Error, admin: Bool) -> Problem {
-        if error is PostGISError {
+        if error is SharedStoreError {
             return .storeUnavailable(admin ? "\(error)" : "the tracking store cannot be reached; try again")
         }
         return .internalError(admin ? "\(error)" : "the request could not be completed")

@@ -2,7 +2,6 @@ import Foundation
 import GeoqAPI
 import GeoqJSON
 import GeoqParking
-import GeoqPostGIS
 import GeoqSchedule
 import Hummingbird
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqPostGIS
 import GeoqTestSupport
 import Testing
 
@@ -169,7 +170,7 @@ import Testing
         let other = try GeoqBinaryTests.run(["hooks", "add", "https://93.184.215.14/e", "--store", address])
         #expect(other.status == 0, "\(other.stderr)")
 
-        let store = TrackingStore(address: try StoreAddress(parsing: address))
+        let store = TrackingStore(address: try StoreAddress(parsing: address, sharedBackend: PostGISBackend.self))
         let held = try store.hooks(tenant: nil)
         #expect(held.map(\.id) == [1, 2])
         #expect(held.map(\.url) == ["http://127.0.0.1:9000/arrivals", "https://93.184.215.14/e"])

@@ -137,13 +137,4 @@ struct PGConnectionTests {
             "\(error)".contains("u:***@h") && !"\(error)".contains("hunter2")
         }
     }
-
-    @Test(arguments: [
-        ("postgresql://u@h/db", true), ("postgres://h/db", true), ("https://example.org/x.gpkg", true),
-        ("data/geoq.gpkg", false), ("/var/lib/geoq/geoq.gpkg", false), ("postgresql:", false),
-        ("./weird://name", false),
-    ])
-    func looksLikeAddress(text: String, expected: Bool) {
-        #expect(PostgresAddress.looksLikeAddress(text) == expected)
-    }
 }

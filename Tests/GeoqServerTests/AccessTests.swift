@@ -3,6 +3,7 @@ import GeoqAPI
 import GeoqAccess
 import GeoqHooks
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 import GeoqTestSupport
 import HTTPTypes
@@ -41,7 +42,8 @@ import Testing
             case .postgreSQL:
                 let address = try #require(TestPostgres.address(schema: "access"))
                 let parts = address.components(separatedBy: "schema=")
-                tracking = TrackingStore(address: try StoreAddress(parsing: address))
+                tracking = TrackingStore(
+                    address: try StoreAddress(parsing: address, sharedBackend: PostGISBackend.self))
                 (file, database) = (nil, (String(parts[0].dropLast()), parts[1]))
             }
         }

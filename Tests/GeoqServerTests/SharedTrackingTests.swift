@@ -2,6 +2,7 @@ import Foundation
 import GeoqAPI
 import GeoqHooks
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 import GeoqTestSupport
 import GeoqTracking
@@ -23,7 +24,8 @@ struct SharedTrackingTests {
 
     /// A fresh schema's store; each call is a replica of its own (its own connections).
     func replicas(_ count: Int) throws -> [TrackingStore] {
-        let address = try StoreAddress(parsing: try #require(TestPostgres.address(schema: "shared")))
+        let address = try StoreAddress(
+            parsing: try #require(TestPostgres.address(schema: "shared")), sharedBackend: PostGISBackend.self)
         return (0..<count).map { _ in TrackingStore(address: address) }
     }
 
@@ -129,7 +131,8 @@ struct SharedTrackingTests {
         }
         let trace = try FixesRouteTests.trace(parkedSeconds: 300).ndjson.split(separator: "\n")
         let fixes = FixReader.read(Data(trace.prefix(30).joined(separator: "\n").utf8)).fixes
-        let fencer = try FixIngest(store: TrackingStore(address: try StoreAddress(parsing: address)))
+        let database = try StoreAddress(parsing: address, sharedBackend: PostGISBackend.self)
+        let fencer = try FixIngest(store: TrackingStore(address: database))
             .geofencer(layer: Self.layer, data: Self.data)
         var track: DeviceTrack?
         for fix in fixes.dropLast() { _ = fencer.advance(&track, with: fix) }
@@ -143,7 +146,7 @@ struct SharedTrackingTests {
             INSERT INTO \(schema).geoq_tracks VALUES ('default', 'car-1', '\(Self.layer)', '\(json)', now());
             """)
 
-        let store = TrackingStore(address: try StoreAddress(parsing: address))
+        let store = TrackingStore(address: database)
         let rows = try store.tracks(tenant: nil)
         #expect(try rows.map { try DeviceTrack(storage: $0.state) } == [track])
         #expect(

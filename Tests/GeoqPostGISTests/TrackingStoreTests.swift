@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 import GeoqTestSupport
 import Testing
@@ -24,7 +25,9 @@ import Testing
     func store(_ backend: Backend) throws -> TrackingStore {
         switch backend {
         case .geoPackage: return TrackingStore(storeFile: file)
-        case .postgreSQL: return TrackingStore(address: try StoreAddress(parsing: try #require(database)))
+        case .postgreSQL:
+            return TrackingStore(
+                address: try StoreAddress(parsing: try #require(database), sharedBackend: PostGISBackend.self))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 import GeoqTestSupport
 import Testing
@@ -15,7 +16,8 @@ struct SharedTracksTests {
     /// A replica that has made (or found) the tables already: making them takes the tables'
     /// lock, which a batch left open inside another replica's transaction would hold.
     func replica() throws -> TrackingStore {
-        let store = TrackingStore(address: try StoreAddress(parsing: try #require(database)))
+        let store = TrackingStore(
+            address: try StoreAddress(parsing: try #require(database), sharedBackend: PostGISBackend.self))
         _ = try store.lastEventSequence()
         return store
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqLayers
+import GeoqPostGIS
 import GeoqStore
 import GeoqTestSupport
 import Testing
@@ -14,7 +15,7 @@ struct SharedDeviceCountTests {
     let database = TestPostgres.address(schema: "device_counts")
 
     func replica() throws -> TrackingStore {
-        TrackingStore(address: try StoreAddress(parsing: try #require(database)))
+        TrackingStore(address: try StoreAddress(parsing: try #require(database), sharedBackend: PostGISBackend.self))
     }
 
     /// One fix's worth for each of `devices` on `layer`: a track each, no event.

@@ -18,6 +18,9 @@ struct PostGISLibraryTests {
         try PostgresAddress(parsing: try #require(TestPostgres.address(schema: "library")))
     }
 
+    /// The store in `database`, as a face makes it from the address.
+    static func store(_ database: PostgresAddress) -> StoreAddress { .shared(PostGISBackend(address: database)) }
+
     static func locations(store: StoreAddress) -> DataLocations {
         DataLocations(
             catalogFile: TestData.packageRoot.appendingPathComponent("data/layers.json"),
@@ -33,7 +36,7 @@ struct PostGISLibraryTests {
             let spec = try catalog.spec(named: name)
             let url = catalog.sourceURL(of: spec)
             _ = try LayerImporter(invalidPolygons: .repair).importLayer(spec, from: url, into: .geoPackage(file))
-            _ = try LayerImporter(invalidPolygons: .repair).importLayer(spec, from: url, into: .postgreSQL(database))
+            _ = try LayerImporter(invalidPolygons: .repair).importLayer(spec, from: url, into: Self.store(database))
         }
         return (file, database)
     }
@@ -45,7 +48,7 @@ struct PostGISLibraryTests {
         #expect(names.count >= 6)
         let (file, database) = try Self.importBoth(names)
         let package = try LayerLibrary(locations: Self.locations(store: .geoPackage(file)))
-        let postGIS = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database)))
+        let postGIS = try LayerLibrary(locations: Self.locations(store: Self.store(database)))
         #expect(Set(postGIS.layerVersions.keys) == Set(names))
         for name in names {
             let expected = try package.features(of: name)
@@ -70,7 +73,7 @@ struct PostGISLibraryTests {
         let (file, database) = try Self.importBoth([name])
         let fileLibrary = try LayerLibrary(locations: Self.locations(store: .geoPackage(file)))
         let fromFile = SectorLookup(layer: try fileLibrary.layer(named: name), geodesic: Geodesic.wgs84)
-        let databaseLibrary = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database)))
+        let databaseLibrary = try LayerLibrary(locations: Self.locations(store: Self.store(database)))
         let fromDatabase = SectorLookup(layer: try databaseLibrary.layer(named: name), geodesic: Geodesic.wgs84)
         // The GeoPackage answers through the index stored beside the layer; PostgreSQL stores
         // none, and its layers are indexed at load.
@@ -120,7 +123,7 @@ struct PostGISLibraryTests {
 
     @Test func incidentsRefreshKeepsTheOtherSourcesRows() throws {
         let database = try Self.database()
-        let store = IncidentStore(store: .postgreSQL(database))
+        let store = IncidentStore(store: Self.store(database))
         func feed(_ items: [(String, String, Double, Double)]) -> Data {
             let entries = items.map { guid, title, lat, lon in
                 "<item><title>\(title)</title><guid>\(guid)</guid><description>d</description><georss:point>\(lat) \(lon)</georss:point></item>"
@@ -148,23 +151,36 @@ struct PostGISLibraryTests {
     /// A reload reads again only the layers whose version changed.
     @Test func reloadReadsOnlyChangedLayers() throws {
         let (_, database) = try Self.importBoth(["pamplona-sectors", "pamplona-barrios"])
-        _ = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database))).features(of: "pamplona-sectors")
-        let first = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database)))
+        _ = try LayerLibrary(locations: Self.locations(store: Self.store(database))).features(of: "pamplona-sectors")
+        let first = try LayerLibrary(locations: Self.locations(store: Self.store(database)))
         _ = try first.features(of: "pamplona-sectors")
         _ = try first.features(of: "pamplona-barrios")
-        let reads = FeatureCache.reads(of: database)
+        let reads = FeatureCache.reads(of: PostGISBackend(address: database))
         #expect(reads == 2)
         let catalog = try sharedCatalog()
         let spec = try catalog.spec(named: "pamplona-barrios")
-        _ = try LayerImporter().importLayer(spec, from: catalog.sourceURL(of: spec), into: .postgreSQL(database))
-        let second = try LayerLibrary(locations: Self.locations(store: .postgreSQL(database)))
+        _ = try LayerImporter().importLayer(spec, from: catalog.sourceURL(of: spec), into: Self.store(database))
+        let second = try LayerLibrary(locations: Self.locations(store: Self.store(database)))
         #expect(second.layerVersions["pamplona-barrios"]! > first.layerVersions["pamplona-barrios"]!)
         #expect(second.layerVersions["pamplona-sectors"] == first.layerVersions["pamplona-sectors"])
         _ = try second.features(of: "pamplona-sectors")
         _ = try second.features(of: "pamplona-barrios")
-        #expect(FeatureCache.reads(of: database) == reads + 1)
+        #expect(FeatureCache.reads(of: PostGISBackend(address: database)) == reads + 1)
         #expect(
-            StoreContents.signature(of: .postgreSQL(database))
+            StoreContents.signature(of: Self.store(database))
                 == StoreContents.signature(versions: second.layerVersions))
     }
+}
+
+/// The repository's catalog over the shared data.
+private func sharedCatalog() throws -> LayerCatalog {
+    try LayerCatalog.load(
+        from: TestData.packageRoot.appendingPathComponent("data/layers.json"), dataDirectory: TestData.directory)
+}
+
+/// A fresh temporary directory for files a test writes.
+private func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
 }

@@ -1,0 +1,33 @@
+import Foundation
+import GeoqStore
+
+/// The tracking tables of a shared store: the operations every backend offers
+/// (``TrackingTableAccess``, as a GeoPackage's `TrackingTables` does), and what only a store that
+/// several processes write at once needs.
+///
+/// A batch of fixes and the sweep of silent stays are applied with the tracks they change safe
+/// from every other writer, and the outbox's deliveries are claimed for a lease, so that one
+/// replica sends each. Sendable: many tasks call at once, each on a connection of its own.
+/// Failures of the database are ``SharedStoreError``s.
+public protocol SharedTrackingTables: TrackingTableAccess, Sendable {
+    /// Applies a batch to the tracks of `keys`: `advance` gets their current tracks (those that
+    /// exist) and returns the tracks and events to write, all committed in one transaction with
+    /// no other writer's change to those tracks in between. `advance` may run more than once: it
+    /// must depend on its argument only. With `maxDevices`, a batch that would give a tenant more
+    /// devices than that is refused (`TrackingLimitError`) and nothing is written. Returns the
+    /// sequences of the events written.
+    func advanceLocked(
+        _ keys: [(tenant: String, device: String, layer: String)], now: Date, maxDevices: Int?,
+        _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+    ) throws -> [Int64]
+
+    /// Ends stays: `end` gets every open stay and returns the tracks and events to write; a stay
+    /// is written only where no one wrote it since it was read, so two replicas sweeping at once
+    /// end each stay once.
+    func sweepLocked(
+        now: Date, _ end: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+    ) throws -> [Int64]
+
+    /// `hook`'s deliveries due at `now`, taken for `lease`: no other replica gets them meanwhile.
+    func claim(hook: Int64, now: Date, lease: Duration, limit: Int) throws -> [OutboxEntry]
+}
