@@ -66,19 +66,13 @@ import Testing
 
     /// curl's exit status, the answer's status code and its body.
     static func curl(_ arguments: [String]) throws -> (exit: Int32, status: Int, body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "20", "-w", "\n%{http_code}"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let run = try ExternalTool.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "20", "-w", "\n%{http_code}"] + arguments,
+            standardError: .dropped)
+        let text = run.stdout
         let split = text.lastIndex(of: "\n") ?? text.endIndex
         let status = Int(text[split...].dropFirst()) ?? 0
-        return (process.terminationStatus, status, String(text[..<split]))
+        return (run.status, status, String(text[..<split]))
     }
 
     @Test func curlOverTLSGetsThePlainServicesAnswer() async throws {
