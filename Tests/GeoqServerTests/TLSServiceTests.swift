@@ -1,6 +1,5 @@
 import Foundation
 import GeoqTestSupport
-import Logging
 import Testing
 
 @testable import GeoqServer
@@ -49,18 +48,11 @@ import Testing
         metrics: RequestMetrics = RequestMetrics(),
         _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let app = Routes.application(
-            state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0), tls: tls,
-            metrics: metrics, connections: connections, logger: logger, onListening: { listening.yield($0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(port)
-            group.cancelAll()
+        try await LiveService.run(body) { onListening in
+            Routes.application(
+                state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
+                tls: tls, metrics: metrics, connections: connections, logger: LiveService.quietLogger,
+                onListening: onListening)
         }
     }
 
@@ -189,11 +181,9 @@ import Testing
         defer { files.remove() }
         let served = try files.served()
         let tls = try ServiceTLS(files: served)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         let reloader = ReloadService(
             state: ServiceState(try RoutesTests.data()), watching: nil, certificate: tls, trapSIGHUP: false,
-            logger: logger
+            logger: LiveService.quietLogger
         ) { try RoutesTests.data() }
         let firstPrint = try TestCertificates.fingerprint(of: files.first.certificate)
         let secondPrint = try TestCertificates.fingerprint(of: files.second.certificate)
