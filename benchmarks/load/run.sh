@@ -27,6 +27,7 @@
 # Installs wrk and nginx with apt if they are missing. Everything it starts is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 mode=fixed
 seed=20261125
 while [ $# -gt 0 ]; do
@@ -47,8 +48,7 @@ tools/ensure-dependencies.sh >&2
 if [ -n "${GEOQ_BIN:-}" ]; then
     geoq="$GEOQ_BIN" # a release build made already
 else
-    swift build -c release --product geoq >&2
-    geoq="$(swift build -c release --show-bin-path)/geoq"
+    geoq="$(release_geoq)"
 fi
 [ -f "${GEOQ_STORE:-data/geoq.gpkg}" ] || "$geoq" import --all >&2
 
@@ -75,12 +75,7 @@ if [ -n "$pin" ]; then
     taskset -c 0 "$geoq" serve --port "$pinned_geoq_port" --threads 1 2>"$work/geoq-pinned.log" &
     pids+=($!)
 fi
-for port in "$geoq_port" ${pin:+"$pinned_geoq_port"}; do
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-        sleep 0.5
-    done
-done
+for port in "$geoq_port" ${pin:+"$pinned_geoq_port"}; do wait_until_ready "$port"; done
 path="/v1/sector?lat=42.81&lon=-1.64"
 curl -sf "http://127.0.0.1:$geoq_port$path" >"$work/answer.json"
 
