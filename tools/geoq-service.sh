@@ -1,5 +1,5 @@
 # Sourced (not run) by the scripts that start `geoq serve` and measure or test it over
-# loopback: benchmarks/access, load, tracking and tools/schemathesis.
+# loopback: benchmarks/access, load and tracking, tools/schemathesis and tools/browser-test.
 #
 #   . tools/geoq-service.sh      (from the package root)
 
