@@ -218,31 +218,34 @@ if [ "$mode" = realistic ]; then
     exit 0
 fi
 
-# Also geoq's /healthz: the same HTTP stack with no lookup, the floor of what the stack
-# allows on this machine.
+# fixed_table LABEL GEOQ_PORT NGINX_PORT [WRK_CORE]: a row per connection count. On shared cores
+# (no WRK_CORE) also geoq's /healthz: the same HTTP stack with no lookup, the floor of what the
+# stack allows on this machine.
+fixed_table() {
+    local c healthz_head="" healthz_rule="" healthz
+    [ -z "${4:-}" ] && healthz_head=" geoq /healthz req/s (/ nginx) |" && healthz_rule="---:|"
+    echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx |$healthz_head"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|$healthz_rule"
+    for c in 1 16 64; do
+        progress "$1, $c connections"
+        IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$2$path" "$c" "${4:-}")"
+        IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$3/v1/sector" "$c" "${4:-}")"
+        healthz=""
+        if [ -z "${4:-}" ]; then
+            IFS='|' read -r h_rps _ _ <<<"$(measure "http://127.0.0.1:$2/healthz" "$c")"
+            healthz=" $h_rps ($(ratio "$h_rps" "$n_rps")) |"
+        fi
+        echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") |$healthz"
+    done
+}
 echo "Shared cores (wrk -t2; geoq and nginx with one thread or worker per core):"
 echo
-echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx | geoq /healthz req/s (/ nginx) |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for c in 1 16 64; do
-    progress "shared, $c connections"
-    IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$geoq_port$path" "$c")"
-    IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$nginx_port/v1/sector" "$c")"
-    IFS='|' read -r h_rps _ _ <<<"$(measure "http://127.0.0.1:$geoq_port/healthz" "$c")"
-    echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") | $h_rps ($(ratio "$h_rps" "$n_rps")) |"
-done
+fixed_table shared "$geoq_port" "$nginx_port"
 if [ -n "$pin" ]; then
     echo
     echo "Pinned (server on core 0: geoq --threads 1, one nginx worker; wrk -t1 on core 1):"
     echo
-    echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-    for c in 1 16 64; do
-        progress "pinned, $c connections"
-        IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$pinned_geoq_port$path" "$c" 1)"
-        IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$pinned_nginx_port/v1/sector" "$c" 1)"
-        echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") |"
-    done
+    fixed_table pinned "$pinned_geoq_port" "$pinned_nginx_port" 1
 fi
 echo
 echo "wrk ${duration} s per run on loopback, $cores cores; geoq and nginx answer the same $(wc -c <"$work/answer.json") bytes."
