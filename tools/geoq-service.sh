@@ -14,6 +14,12 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Prints the CPU time process PID has used so far, in clock ticks (getconf CLK_TCK a second):
+# user, then system.
+cpu_ticks() {
+    awk '{ print $14, $15 }' "/proc/$1/stat"
+}
+
 # Waits until the service on PORT answers /readyz, checking every PAUSE seconds (default 0.5)
 # at most TRIES times (default 120). Returns either way: the first request shows a service that
 # never came up.

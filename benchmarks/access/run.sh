@@ -45,15 +45,13 @@ cmp -s <(curl -sf "http://127.0.0.1:$open_port$path") \
     <(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$private_port$path") ||
     { echo "access: the two services answer differently" >&2; exit 1; }
 
-# The process's CPU ticks: user and system.
-ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
 # One round: requests/s, CPU µs per request and user-space CPU µs per request of the server on
 # PORT (pid PID), with HEADER.
 round() {
     local port=$1 pid=$2 before after
-    before=$(ticks "$pid")
+    before=$(cpu_ticks "$pid")
     taskset -c 1 wrk -t1 -c16 -d"${duration}s" ${3:+-H "$3"} "http://127.0.0.1:$port$path" >"$work/wrk.txt"
-    after=$(ticks "$pid")
+    after=$(cpu_ticks "$pid")
     grep -q "Non-2xx" "$work/wrk.txt" && { echo "access: non-2xx answers on $port" >&2; cat "$work/wrk.txt" >&2; exit 1; }
     read -r user_before system_before <<<"$before"
     read -r user_after system_after <<<"$after"

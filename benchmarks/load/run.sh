@@ -133,9 +133,9 @@ else
 fi
 
 # The CPU time (user and system, in clock ticks) the processes given have used so far.
-cpu_ticks() {
+total_cpu_ticks() {
     local pid
-    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ s += $1 } END { print s + 0 }'
+    for pid in "$@"; do cpu_ticks "$pid"; done | awk '{ s += $1 + $2 } END { print s + 0 }'
 }
 
 # The server's processes: geoq's pid, or nginx's master and workers (from its pid file).
@@ -159,7 +159,7 @@ measure() {
     [ "$connections" -eq 1 ] && threads=1
     [ -n "${4:-}" ] && script=(-s benchmarks/load/realistic.lua)
     local ticks=0
-    [ -n "${5:-}" ] && ticks=$(cpu_ticks $5)
+    [ -n "${5:-}" ] && ticks=$(total_cpu_ticks $5)
     if [ -n "${3:-}" ]; then
         taskset -c "$3" wrk -t1 -c"$connections" -d"${duration}s" --latency "${script[@]}" "$url" \
             ${4:+-- "$4" "$seed"} >"$work/wrk.txt"
@@ -169,7 +169,7 @@ measure() {
     fi
     local rps p50 p99 cpu=""
     if [ -n "${5:-}" ]; then
-        ticks=$(($(cpu_ticks $5) - ticks))
+        ticks=$(($(total_cpu_ticks $5) - ticks))
         cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$(awk '/requests in/ { print $1 }' "$work/wrk.txt")" \
             'BEGIN { printf "|%.1f", t * 1e6 / hz / n }')
     fi

@@ -50,9 +50,9 @@ fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store
 "$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
 server=$!
 wait_until_ready "$port"
-read -r user_before system_before <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+read -r user_before system_before <<<"$(cpu_ticks "$server")"
 fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 1000 20)"
-read -r user_after system_after <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+read -r user_after system_after <<<"$(cpu_ticks "$server")"
 cpu=$(((user_after - user_before) + (system_after - system_before)))
 python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
