@@ -19,6 +19,8 @@ let package = Package(
     targets: [
         // libFuzzer's driver, called from each target's main (SwiftPM gives executables their own).
         .target(name: "CFuzzerDriver"),
+        // The geometries and foreign WKB the two WKB-reading targets seed their corpora with.
+        .target(name: "GeometrySeeds", dependencies: [.product(name: "GeoqCore", package: "geoq")]),
 
         .executableTarget(name: "FuzzGeoJSON", dependencies: readers("GeoqFormats")),
         .executableTarget(name: "FuzzKML", dependencies: readers("GeoqFormats")),
@@ -28,8 +30,9 @@ let package = Package(
         .executableTarget(name: "FuzzServicesXML", dependencies: readers("GeoqFormats")),
         .executableTarget(name: "FuzzTripGPX", dependencies: readers("GeoqTrips", "GeoqCore")),
         .executableTarget(name: "FuzzTripCSV", dependencies: readers("GeoqTrips", "GeoqCore")),
-        .executableTarget(name: "FuzzWKB", dependencies: readers("GeoqStore", "GeoqCore")),
-        .executableTarget(name: "FuzzGPKGGeometry", dependencies: readers("GeoqStore", "GeoqCore")),
+        .executableTarget(name: "FuzzWKB", dependencies: readers("GeoqStore", "GeoqCore") + ["GeometrySeeds"]),
+        .executableTarget(
+            name: "FuzzGPKGGeometry", dependencies: readers("GeoqStore", "GeoqCore") + ["GeometrySeeds"]),
         .executableTarget(name: "FuzzStoredIndex", dependencies: readers("GeoqCore")),
         .executableTarget(name: "FuzzFixReader", dependencies: readers("GeoqTracking")),
         .executableTarget(

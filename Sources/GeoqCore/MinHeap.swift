@@ -23,17 +23,9 @@ public struct MinHeap<Element: Comparable> {
     @inlinable
     public mutating func push(_ element: Element) {
         storage.append(element)
-        // Sift up by moving parents down into the hole, then drop the element in: one
-        // uniqueness check for the whole walk, not one per swap.
+        // One uniqueness check for the whole walk up, not one per move.
         storage.withUnsafeMutableBufferPointer { heap in
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard element < heap[parent] else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = element
+            HeapSift.up(element, from: heap.count - 1, in: heap.baseAddress!, by: <)
         }
     }
 
@@ -44,19 +36,8 @@ public struct MinHeap<Element: Comparable> {
         if storage.isEmpty { return last }
         return storage.withUnsafeMutableBufferPointer { heap in
             let top = heap[0]
-            // Sift `last` down from the root through the hole left by `top`.
-            var parent = 0
-            let count = heap.count
-            while true {
-                let left = 2 * parent + 1
-                guard left < count else { break }
-                let right = left + 1
-                let smaller = right < count && heap[right] < heap[left] ? right : left
-                guard heap[smaller] < last else { break }
-                heap[parent] = heap[smaller]
-                parent = smaller
-            }
-            heap[parent] = last
+            // `last` goes down from the root through the hole left by `top`.
+            HeapSift.down(last, in: heap.baseAddress!, count: heap.count, by: <)
             return top
         }
     }

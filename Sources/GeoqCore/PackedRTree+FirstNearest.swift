@@ -157,15 +157,8 @@ struct StackQueue {
     @inline(__always)
     mutating func push(_ element: StackQueueEntry) -> Bool {
         guard count < heap.count else { return false }
-        var child = count
+        HeapSift.up(element, from: count, in: heap.baseAddress!, by: <)
         count += 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard element < heap[parent] else { break }
-            heap[child] = heap[parent]
-            child = parent
-        }
-        heap[child] = element
         return true
     }
 
@@ -175,18 +168,7 @@ struct StackQueue {
         let top = heap[0]
         count -= 1
         guard count > 0 else { return top }
-        let last = heap[count]
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let smaller = right < count && heap[right] < heap[left] ? right : left
-            guard heap[smaller] < last else { break }
-            heap[parent] = heap[smaller]
-            parent = smaller
-        }
-        heap[parent] = last
+        HeapSift.down(heap[count], in: heap.baseAddress!, count: count, by: <)
         return top
     }
 }

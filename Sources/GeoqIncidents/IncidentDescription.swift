@@ -64,40 +64,47 @@ public enum IncidentDescription {
     /// Removes tags; block-level breaks (`<br>`, `<p>`, `<div>`, `<li>`, `<tr>`) become new lines.
     /// Comments and `<script>`/`<style>` bodies go whole.
     static func stripTags(_ html: String) -> String {
-        var out = ""
-        var i = html.startIndex
-        while i < html.endIndex {
-            // Text up to the next tag is copied in one run (UTF-8 indices are String indices).
-            guard html.utf8[i] == UInt8(ascii: "<") else {
-                let next = html.utf8[i...].firstIndex(of: UInt8(ascii: "<")) ?? html.endIndex
-                out += html[i..<next]
-                i = next
-                continue
-            }
+        rewritingEach(UInt8(ascii: "<"), in: html) { i, out in
             if html.utf8[i...].starts(with: "<!--".utf8) {
-                i = html[i...].range(of: "-->")?.upperBound ?? html.endIndex
-                continue
+                return html[i...].range(of: "-->")?.upperBound ?? html.endIndex
             }
             guard let close = html.utf8[i...].firstIndex(of: UInt8(ascii: ">")) else {
                 out.append(contentsOf: html[i...])  // a lone "<" is text
-                break
+                return html.endIndex
             }
             let tag = asciiLowercased(html[html.index(after: i)..<close])
             let name = tagName(tag)
             if name == "script" || name == "style", !tag.hasPrefix("/") {
                 let end = "</\(name)"
-                i =
-                    html[close...].range(of: end, options: .caseInsensitive).map {
-                        html[$0.upperBound...].firstIndex(of: ">").map { html.index(after: $0) } ?? html.endIndex
-                    } ?? html.endIndex
-                continue
+                return html[close...].range(of: end, options: .caseInsensitive).map {
+                    html[$0.upperBound...].firstIndex(of: ">").map { html.index(after: $0) } ?? html.endIndex
+                } ?? html.endIndex
             }
             if lineBreakingTags.contains(name) {
                 out.append("\n")
             } else {
                 out.append(" ")
             }
-            i = html.index(after: close)
+            return html.index(after: close)
+        }
+    }
+
+    /// `text` copied with each part that starts at a `marker` byte (an ASCII character) rewritten:
+    /// the text between markers goes over in one run (UTF-8 indices are String indices); at a
+    /// marker, `rewrite` appends what the part becomes and returns where the text resumes.
+    private static func rewritingEach(
+        _ marker: UInt8, in text: String, _ rewrite: (_ marker: String.Index, _ out: inout String) -> String.Index
+    ) -> String {
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            guard text.utf8[i] == marker else {
+                let next = text.utf8[i...].firstIndex(of: marker) ?? text.endIndex
+                out += text[i..<next]
+                i = next
+                continue
+            }
+            i = rewrite(i, &out)
         }
         return out
     }
@@ -161,20 +168,10 @@ public enum IncidentDescription {
     /// Decodes named and numeric character references; unknown ones stay as written.
     static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var out = ""
-        var i = text.startIndex
-        while i < text.endIndex {
-            // Text up to the next "&" is copied in one run (UTF-8 indices are String indices).
-            guard text.utf8[i] == UInt8(ascii: "&") else {
-                let next = text.utf8[i...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
-                out += text[i..<next]
-                i = next
-                continue
-            }
+        return rewritingEach(UInt8(ascii: "&"), in: text) { i, out in
             guard let semicolon = text[i...].prefix(12).firstIndex(of: ";") else {
                 out.append(text[i])
-                i = text.index(after: i)
-                continue
+                return text.index(after: i)
             }
             let body = text[text.index(after: i)..<semicolon]
             var decoded: String?
@@ -187,15 +184,13 @@ public enum IncidentDescription {
             } else {
                 decoded = named[String(body)]
             }
-            if let decoded {
-                out += decoded
-                i = text.index(after: semicolon)
-            } else {
+            guard let decoded else {
                 out.append("&")
-                i = text.index(after: i)
+                return text.index(after: i)
             }
+            out += decoded
+            return text.index(after: semicolon)
         }
-        return out
     }
 
     /// Puts `heading` on its own line, ending with ":" (an existing ":" after it is absorbed).

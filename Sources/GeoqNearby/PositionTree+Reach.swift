@@ -1,3 +1,5 @@
+import GeoqCore
+
 /// The nearest-k search of ``PositionTree``: the points that can be among the k nearest, found
 /// by chords alone, and the small containers it keeps as it goes.
 extension PositionTree {
@@ -339,14 +341,7 @@ struct SearchQueue: ~Copyable {
 
     /// Puts `entry` at `child` or above it, moving parents with larger keys down.
     private mutating func siftUp(_ entry: PositionTree.QueueEntry, from child: Int) {
-        var child = child
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entry.key < storage[parent].key else { break }
-            storage[child] = storage[parent]
-            child = parent
-        }
-        storage[child] = entry
+        HeapSift.up(entry, from: child, in: storage) { $0.key < $1.key }
     }
 
     private mutating func makeHeap() {
@@ -357,19 +352,8 @@ struct SearchQueue: ~Copyable {
     private mutating func popHeap() -> PositionTree.QueueEntry {
         let top = storage[0]
         count -= 1
-        let last = storage[count]
-        // Sift `last` down from the root through the hole left by `top`.
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let smaller = right < count && storage[right].key < storage[left].key ? right : left
-            guard storage[smaller].key < last.key else { break }
-            storage[parent] = storage[smaller]
-            parent = smaller
-        }
-        storage[parent] = last
+        // The last entry goes down from the root through the hole left by `top`.
+        HeapSift.down(storage[count], in: storage, count: count) { $0.key < $1.key }
         return top
     }
 

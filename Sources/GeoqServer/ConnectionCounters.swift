@@ -64,11 +64,9 @@ public final class ConnectionCounters: Sendable {
         var out = "# HELP geoq_connections_open HTTP connections open now.\n"
         out += "# TYPE geoq_connections_open gauge\n"
         out += "geoq_connections_open \(openConnections)\n"
-        out += "# HELP geoq_connections_closed_total Connections the service closed itself, by reason.\n"
-        out += "# TYPE geoq_connections_closed_total counter\n"
-        for reason in Reason.allCases {
-            out += "geoq_connections_closed_total{reason=\"\(reason.rawValue)\"} \(closed(reason))\n"
-        }
+        out += PrometheusText.counter(
+            "geoq_connections_closed_total", help: "Connections the service closed itself, by reason.",
+            byReason: closed)
         return out
     }
 }

@@ -40,10 +40,8 @@ final class FixCounters: Sendable {
         let counts = counts.withLock { $0 }
         var out = "# HELP geoq_fixes_accepted_total Posted fixes the geofence engine used.\n"
         out += "# TYPE geoq_fixes_accepted_total counter\ngeoq_fixes_accepted_total \(counts.accepted)\n"
-        out += "# HELP geoq_fixes_ignored_total Posted fixes not used, by reason.\n"
-        out += "# TYPE geoq_fixes_ignored_total counter\n"
-        for reason in Reason.allCases {
-            out += "geoq_fixes_ignored_total{reason=\"\(reason.rawValue)\"} \(counts.ignored[reason] ?? 0)\n"
+        out += PrometheusText.counter("geoq_fixes_ignored_total", help: "Posted fixes not used, by reason.") {
+            counts.ignored[$0] ?? 0
         }
         return out
     }

@@ -242,11 +242,7 @@ extension GeoPackage {
         let contents = try connection.prepare(
             "UPDATE gpkg_contents SET last_change = ?, min_x = ?, min_y = ?, max_x = ?, max_y = ? WHERE table_name = ?")
         try contents.bind(now, at: 1)
-        let hasExtent = !extent.isEmpty
-        try contents.bind(hasExtent ? extent.minX : nil, at: 2)
-        try contents.bind(hasExtent ? extent.minY : nil, at: 3)
-        try contents.bind(hasExtent ? extent.maxX : nil, at: 4)
-        try contents.bind(hasExtent ? extent.maxY : nil, at: 5)
+        try contents.bind(extent: extent, from: 2)
         try contents.bind(table, at: 6)
         try contents.run()
 

@@ -98,11 +98,7 @@ extension GeoPackage {
                 try contents.bind(table, at: 2)
                 try contents.bind(layer.title, at: 3)
                 try contents.bind(now, at: 4)
-                let hasExtent = !extent.isEmpty
-                try contents.bind(hasExtent ? extent.minX : nil, at: 5)
-                try contents.bind(hasExtent ? extent.minY : nil, at: 6)
-                try contents.bind(hasExtent ? extent.maxX : nil, at: 7)
-                try contents.bind(hasExtent ? extent.maxY : nil, at: 8)
+                try contents.bind(extent: extent, from: 5)
                 try contents.run()
 
                 let geometryColumns = try connection.prepare(
@@ -412,5 +408,15 @@ extension SQLiteConnection.Statement {
         try bind(box.minY, at: 4)
         try bind(box.maxY, at: 5)
         try run()
+    }
+
+    /// Binds a layer's extent to the four parameters from `first` on, as gpkg_contents holds it
+    /// (min_x, min_y, max_x, max_y): NULLs for a layer with no geometry, which has no extent.
+    func bind(extent: BoundingBox, from first: Int32) throws(StoreError) {
+        let hasExtent = !extent.isEmpty
+        try bind(hasExtent ? extent.minX : nil, at: first)
+        try bind(hasExtent ? extent.minY : nil, at: first + 1)
+        try bind(hasExtent ? extent.maxX : nil, at: first + 2)
+        try bind(hasExtent ? extent.maxY : nil, at: first + 3)
     }
 }

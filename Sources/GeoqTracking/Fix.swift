@@ -1,4 +1,5 @@
 import Foundation
+import GeoqSchedule
 
 /// One position report of one device: who, when, where (WGS84 degrees, latitude first in the
 /// names), how sure (accuracy, metres) and how fast (m/s), as a phone reports it.
@@ -150,26 +151,13 @@ enum FixTime {
         }
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let secondOfDay = seconds - days * 86_400
-        let (y, m, d) = civil(fromDays: days)
+        let date = CivilDate(dayNumber: days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(y)-\(two(m))-\(two(d))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):"
-        text += two(secondOfDay % 60)
+        var text = "\(date.year)-\(two(date.month))-\(two(date.day))"
+        text += "T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))"
         if ms != 0 { text += "." + String(String(ms + 1000).dropFirst()) }
         if zone == nil { return text + "Z" }
         let sign = offset < 0 ? "-" : "+"
         return text + "\(sign)\(two(abs(offset) / 3600)):\(two(abs(offset) % 3600 / 60))"
-    }
-
-    /// Howard Hinnant's days-from-civil inverse (proleptic Gregorian).
-    private static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

@@ -6,11 +6,7 @@ import Testing
 
 /// End-to-end: the built `geoq` executable, its output, exit statuses and error messages.
 @Suite struct GeoqBinaryTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Run = ProgramRun
 
     /// The `geoq` beside the test bundle (the same build directory).
     static let binary: URL = {
@@ -28,30 +24,13 @@ import Testing
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Run {
         try #require(
             FileManager.default.isExecutableFile(atPath: binary.path), "build geoq first (swift build): \(binary.path)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = TestData.packageRoot
         var env = ProcessInfo.processInfo.environment
         env["GEOQ_DATA_DIR"] = TestData.directory.path
         // Hermetic by default: no store, so layers come from the catalog's source files. Tests
         // of the store pass their own GEOQ_STORE.
         env["GEOQ_STORE"] = "/nonexistent/geoq-test-store.gpkg"
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let (input, output, error) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+        return try ExternalTool.run(binary, arguments, input: stdin, environment: env, directory: TestData.packageRoot)
     }
 
     @Test func readmeCommand() throws {

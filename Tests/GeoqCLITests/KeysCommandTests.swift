@@ -12,18 +12,7 @@ import Testing
 
     /// `command` run with `input` on standard input; its standard output.
     static func shell(_ command: [String], input: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let (stdin, stdout) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ExternalTool.run(URL(fileURLWithPath: "/usr/bin/env"), command, input: input).stdout
     }
 
     @Test func aKeyIsShownOnceAndStoredAsItsHash() throws {

@@ -87,16 +87,7 @@ import Testing
 
     /// What `executable` with `arguments` writes on standard output (its standard error dropped).
     static func output(of executable: URL, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ExternalTool.run(executable, arguments, standardError: .dropped).stdout
     }
 
     static func post(_ url: String, _ body: String, key: String) throws -> [String: Any] {

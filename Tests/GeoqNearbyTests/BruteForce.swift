@@ -28,11 +28,8 @@ enum BruteForce {
 }
 
 extension SeededRandom {
-    /// A point uniform on the sphere: latitude asin(2u − 1), longitude uniform in [-180, 180).
-    mutating func pointOnSphere() -> Point {
-        let lat = asin(2 * uniform(0...1) - 1) * 180 / .pi
-        return Point(latitude: lat, longitude: uniform(-180...180))
-    }
+    /// A point uniform on the sphere (``positionOnSphere(_:)``).
+    mutating func pointOnSphere() -> Point { positionOnSphere(Point.init(latitude:longitude:)) }
 }
 
 #if canImport(Glibc)

@@ -101,8 +101,7 @@ import Testing
         var random = SeededRandom(seed: 41)
         var tested = 0
         while tested < 200_000 {
-            let start = Point(
-                latitude: asin(2 * random.uniform(0...1) - 1) * 180 / .pi, longitude: random.uniform(-180...180))
+            let start = random.pointOnSphere()
             let end = wgs84.direct(
                 from: start, azimuth: random.uniform(-180...180), distance: exp(random.uniform(log(1e5)...log(1.2e7))))
             let c = Self.chord(start, end)

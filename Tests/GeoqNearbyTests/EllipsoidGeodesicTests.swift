@@ -10,11 +10,6 @@ import Testing
 @Suite struct EllipsoidGeodesicTests {
     static let fast = EllipsoidGeodesic(fallback: Geodesic.wgs84)
 
-    static func angleDifference(_ a: Double, _ b: Double) -> Double {
-        let d = (a - b).truncatingRemainder(dividingBy: 360).magnitude
-        return min(d, 360 - d)
-    }
-
     /// 100,000 random lines, starts uniform on the sphere, directions uniform, lengths
     /// log-uniform from 1 cm to 1,000 km: short and long, answered by either path.
     @Test func randomLinesAgreeWithKarney() {
@@ -35,7 +30,7 @@ import Testing
             } else {
                 worstLong = max(worstLong, abs(distance - karney.distance))
             }
-            worstBearing = max(worstBearing, Self.angleDifference(both.bearing, karney.bearing))
+            worstBearing = max(worstBearing, bearingDifference(both.bearing, karney.bearing))
         }
         #expect(worstShort <= 1e-4)
         // Beyond 100 km of chord the answer is the fallback's own (the same Karney).
@@ -68,6 +63,6 @@ import Testing
         let karney = Geodesic.wgs84.distanceAndBearing(from: west, to: east)
         #expect(abs(Self.fast.distance(from: west, to: east) - karney.distance) <= 1e-4)
         #expect(
-            Self.angleDifference(Self.fast.distanceAndBearing(from: west, to: east).bearing, karney.bearing) <= 5e-7)
+            bearingDifference(Self.fast.distanceAndBearing(from: west, to: east).bearing, karney.bearing) <= 5e-7)
     }
 }

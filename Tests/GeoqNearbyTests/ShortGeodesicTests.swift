@@ -15,12 +15,6 @@ import Testing
         return line.distance(to: end).map { ($0, line.bearing(to: end)) }
     }
 
-    /// Bearing difference in degrees, across 0°/360°.
-    static func angleDifference(_ a: Double, _ b: Double) -> Double {
-        let d = (a - b).truncatingRemainder(dividingBy: 360).magnitude
-        return min(d, 360 - d)
-    }
-
     /// The bearing's arctangent against the library's `atan2` taken into a full turn: random
     /// vectors of every length and direction, and the cases its selects decide (the axes, the
     /// diagonals, both sides of tan(π/8), signed zeros).
@@ -74,7 +68,7 @@ import Testing
             guard let fast = Self.solve(start, end) else { continue }
             answered += 1
             worstDistance = max(worstDistance, abs(fast.distance - karney.distance))
-            worstBearing = max(worstBearing, Self.angleDifference(fast.bearing, karney.bearing))
+            worstBearing = max(worstBearing, bearingDifference(fast.bearing, karney.bearing))
         }
         #expect(answered > 180_000)
         #expect(worstDistance <= ShortGeodesic.distanceError)
@@ -97,7 +91,7 @@ import Testing
             answered += 1
             #expect(abs(fast.distance - f[6]) <= ShortGeodesic.distanceError, "\(line)")
             let azimuth = f[2] < 0 ? f[2] + 360 : f[2]
-            #expect(Self.angleDifference(fast.bearing, azimuth) <= ShortGeodesic.bearingError, "\(line)")
+            #expect(bearingDifference(fast.bearing, azimuth) <= ShortGeodesic.bearingError, "\(line)")
         }
         #expect(answered > 1000, "the file has thousands of short lines")
     }

@@ -126,23 +126,15 @@ import Testing
         clock: TestClock = TestClock(), purgeInterval: Duration = .seconds(60),
         _ body: @Sendable (Int, Tracking) async throws -> Void
     ) async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         // Each crossing on its first fix: these tests post single fixes, and are about who may
         // post and read them, not about the geofencing rules (GeoqTrackingTests).
         let tracking = Tracking(
             store: store, delivery: HookDelivery(store: store, options: .loopbackReceivers), options: .immediate,
             limits: limits, purgeInterval: purgeInterval, now: clock.read)
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let app = Routes.application(
-            state: ServiceState(FixesRouteTests.data), address: ServerAddress(host: "127.0.0.1", port: 0),
-            logger: logger, tracking: tracking, access: access, onListening: { listening.yield($0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(port, tracking)
-            group.cancelAll()
+        try await LiveService.run({ port in try await body(port, tracking) }) { onListening in
+            Routes.application(
+                state: ServiceState(FixesRouteTests.data), address: ServerAddress(host: "127.0.0.1", port: 0),
+                logger: LiveService.quietLogger, tracking: tracking, access: access, onListening: onListening)
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import GeoqAPI
-import Logging
 import Testing
 
 @testable import GeoqServer
@@ -19,19 +18,11 @@ import Testing
         service: ServiceLimits = ServiceLimits(), access: AccessRules = AccessRules(),
         _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let app = Routes.application(
-            state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
-            metrics: metrics, limits: service, connections: connections, logger: logger, access: access,
-            onListening: { listening.yield($0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(port)
-            group.cancelAll()
+        try await LiveService.run(body) { onListening in
+            Routes.application(
+                state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
+                metrics: metrics, limits: service, connections: connections, logger: LiveService.quietLogger,
+                access: access, onListening: onListening)
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import GeoqTestSupport
-import Logging
 import Testing
 
 @testable import GeoqServer
@@ -49,36 +48,23 @@ import Testing
         metrics: RequestMetrics = RequestMetrics(),
         _ body: @Sendable (Int) async throws -> Void
     ) async throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let app = Routes.application(
-            state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0), tls: tls,
-            metrics: metrics, connections: connections, logger: logger, onListening: { listening.yield($0) })
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(port)
-            group.cancelAll()
+        try await LiveService.run(body) { onListening in
+            Routes.application(
+                state: ServiceState(try RoutesTests.data()), address: ServerAddress(host: "127.0.0.1", port: 0),
+                tls: tls, metrics: metrics, connections: connections, logger: LiveService.quietLogger,
+                onListening: onListening)
         }
     }
 
     /// curl's exit status, the answer's status code and its body.
     static func curl(_ arguments: [String]) throws -> (exit: Int32, status: Int, body: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "--max-time", "20", "-w", "\n%{http_code}"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let run = try ExternalTool.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "20", "-w", "\n%{http_code}"] + arguments,
+            standardError: .dropped)
+        let text = run.stdout
         let split = text.lastIndex(of: "\n") ?? text.endIndex
         let status = Int(text[split...].dropFirst()) ?? 0
-        return (process.terminationStatus, status, String(text[..<split]))
+        return (run.status, status, String(text[..<split]))
     }
 
     @Test func curlOverTLSGetsThePlainServicesAnswer() async throws {
@@ -195,11 +181,9 @@ import Testing
         defer { files.remove() }
         let served = try files.served()
         let tls = try ServiceTLS(files: served)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
         let reloader = ReloadService(
             state: ServiceState(try RoutesTests.data()), watching: nil, certificate: tls, trapSIGHUP: false,
-            logger: logger
+            logger: LiveService.quietLogger
         ) { try RoutesTests.data() }
         let firstPrint = try TestCertificates.fingerprint(of: files.first.certificate)
         let secondPrint = try TestCertificates.fingerprint(of: files.second.certificate)

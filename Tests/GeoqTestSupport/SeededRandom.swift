@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small deterministic generator (SplitMix64) so that randomised tests are repeatable:
 /// a failing seed can be replayed exactly.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
@@ -16,5 +18,15 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// A uniform double in `range`.
     public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
         Double.random(in: range, using: &self)
+    }
+
+    /// A position uniform on the sphere, made by `position` from its latitude and longitude in
+    /// degrees: the latitude asin(2u − 1), so that equal areas are equally likely, the longitude
+    /// uniform in [-180, 180].
+    public mutating func positionOnSphere<Position>(
+        _ position: (_ latitude: Double, _ longitude: Double) -> Position
+    ) -> Position {
+        let latitude = asin(2 * uniform(0...1) - 1) * 180 / .pi
+        return position(latitude, uniform(-180...180))
     }
 }

@@ -86,18 +86,8 @@ public struct TestCertificates: Sendable {
     /// Runs `tool` with `arguments`, `input` on its standard input (none: the terminal's is not
     /// passed on), and returns its exit status and its standard output and error together.
     static func run(_ tool: String, _ arguments: [String], input: String?) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let (stdin, output) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ExternalTool.run(
+            URL(fileURLWithPath: tool), arguments, input: input ?? "", standardError: .merged)
+        return (run.status, run.stdout)
     }
 }

@@ -14,6 +14,7 @@
 #   benchmarks/access/run.sh [rounds, default 5] [seconds per round, default 5]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 rounds="${1:-5}"
 duration="${2:-5}"
 command -v wrk >/dev/null || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2; }
@@ -21,8 +22,7 @@ tools/ensure-dependencies.sh >&2
 if [ -n "${GEOQ_BIN:-}" ]; then
     geoq="$GEOQ_BIN"
 else
-    swift build -c release --product geoq >&2
-    geoq="$(swift build -c release --show-bin-path)/geoq"
+    geoq="$(release_geoq)"
 fi
 export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
 
@@ -37,12 +37,7 @@ taskset -c 0 "$geoq" serve --port "$open_port" --store "$store" --threads 1 2>"$
 pids+=($!)
 taskset -c 0 "$geoq" serve --port "$private_port" --store "$store" --threads 1 --private-reads 2>"$work/private.log" &
 pids+=($!)
-for port in "$open_port" "$private_port"; do
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-        sleep 0.5
-    done
-done
+for port in "$open_port" "$private_port"; do wait_until_ready "$port"; done
 path="/v1/sector?lat=42.81&lon=-1.64"
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$private_port$path")" = 401 ] ||
     { echo "access: the private service answered without a key" >&2; exit 1; }
@@ -50,15 +45,13 @@ cmp -s <(curl -sf "http://127.0.0.1:$open_port$path") \
     <(curl -sf -H "Authorization: Bearer $key" "http://127.0.0.1:$private_port$path") ||
     { echo "access: the two services answer differently" >&2; exit 1; }
 
-# The process's CPU ticks: user and system.
-ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
 # One round: requests/s, CPU µs per request and user-space CPU µs per request of the server on
 # PORT (pid PID), with HEADER.
 round() {
     local port=$1 pid=$2 before after
-    before=$(ticks "$pid")
+    before=$(cpu_ticks "$pid")
     taskset -c 1 wrk -t1 -c16 -d"${duration}s" ${3:+-H "$3"} "http://127.0.0.1:$port$path" >"$work/wrk.txt"
-    after=$(ticks "$pid")
+    after=$(cpu_ticks "$pid")
     grep -q "Non-2xx" "$work/wrk.txt" && { echo "access: non-2xx answers on $port" >&2; cat "$work/wrk.txt" >&2; exit 1; }
     read -r user_before system_before <<<"$before"
     read -r user_after system_after <<<"$after"

@@ -51,9 +51,8 @@ enum NearestBenchmark {
         }
 
         var rng = SeededRandom(seed: seed)
-        let queries = (0..<queryCount).map { _ in
-            Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180))
-        }
+        let pointAt = Point.init(latitude:longitude:)
+        let queries = (0..<queryCount).map { _ in rng.positionOnSphere(pointAt) }
         // Where a mobility app asks: within about 5 km of a random city.
         let nearCities = (0..<queryCount).map { _ in
             let city = points[Int.random(in: 0..<points.count, using: &rng)]
@@ -83,10 +82,7 @@ enum NearestBenchmark {
 
         // One solve, geoq's Karney against PROJ's, on the same lines uniform on the sphere.
         let lines = (0..<min(100_000, 10 * queryCount)).map { _ in
-            (
-                Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180)),
-                Point(latitude: asin(2 * rng.uniform(0...1) - 1) * 180 / .pi, longitude: rng.uniform(-180...180))
-            )
+            (rng.positionOnSphere(pointAt), rng.positionOnSphere(pointAt))
         }
         var worstSolveDifference = 0.0
         for (a, b) in lines {

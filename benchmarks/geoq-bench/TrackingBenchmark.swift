@@ -30,26 +30,13 @@ enum TrackingBenchmark {
             var rng = SeededRandom(seed: options.seed)
             let box = layer.index.boundingBox
             let metric = LocalMetric(wgs84AtLatitude: (box.minY + box.maxY) / 2)
-            var positions = (0..<devices).map { _ in
+            let positions = (0..<devices).map { _ in
                 Point(
                     x: Double.random(in: box.minX...box.maxX, using: &rng),
                     y: Double.random(in: box.minY...box.maxY, using: &rng))
             }
-            let start = Date(timeIntervalSince1970: 1_795_424_400)
-            var fixes: [Fix] = []
-            fixes.reserveCapacity(devices * steps)
-            for s in 0..<steps {
-                for d in 0..<devices {
-                    let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
-                    var p = positions[d]
-                    p.x = min(box.maxX, max(box.minX, p.x + 20 * cos(angle) / metric.metresPerDegreeX))
-                    p.y = min(box.maxY, max(box.minY, p.y + 20 * sin(angle) / metric.metresPerDegreeY))
-                    positions[d] = p
-                    fixes.append(
-                        Fix(
-                            device: "d\(d)", time: start + Double(s), latitude: p.y, longitude: p.x, accuracy: 10))
-                }
-            }
+            // One metric for the whole box (a city), and no step out of it.
+            let fixes = randomWalks(from: positions, steps: steps, using: &rng, within: box) { _ in metric }
             let (rates, eventCount) = replay(
                 fixes, of: devices, through: Geofencer(layer: layer), runs: options.runs, label: label,
                 progress: progress)
@@ -81,6 +68,37 @@ enum TrackingBenchmark {
         )
     }
 
+    /// The fixes of devices on seeded random walks from `positions`: each second every device
+    /// steps 20 m in a random direction (in degrees by `metric` at where it stands; kept inside
+    /// `box` when one is given) and reports it with 10 m accuracy, for `steps` seconds. The
+    /// fixes are interleaved device by device, as a fleet's batches arrive.
+    static func randomWalks(
+        from positions: [Point], steps: Int, using rng: inout SeededRandom, within box: BoundingBox? = nil,
+        metric: (Point) -> LocalMetric
+    ) -> [Fix] {
+        var positions = positions
+        let start = Date(timeIntervalSince1970: 1_795_424_400)
+        var fixes: [Fix] = []
+        fixes.reserveCapacity(positions.count * steps)
+        for s in 0..<steps {
+            for d in positions.indices {
+                let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
+                let here = metric(positions[d])
+                var p = positions[d]
+                p.x += 20 * cos(angle) / here.metresPerDegreeX
+                p.y += 20 * sin(angle) / here.metresPerDegreeY
+                if let box {
+                    p.x = min(box.maxX, max(box.minX, p.x))
+                    p.y = min(box.maxY, max(box.minY, p.y))
+                }
+                positions[d] = p
+                fixes.append(
+                    Fix(device: "d\(d)", time: start + Double(s), latitude: p.y, longitude: p.x, accuracy: 10))
+            }
+        }
+        return fixes
+    }
+
     /// Circles of 1 km around the GeoNames places (cities500) of France and Spain: "arriving in
     /// a town" over about 23,000 fences, one row of the same table (no GEOS peer: its row is the
     /// polygons' beside it).
@@ -110,27 +128,14 @@ enum TrackingBenchmark {
             shapes: .circles(CircleFences(centers: centers, radii: centers.map { _ in 1_000 })))
         var rng = SeededRandom(seed: options.seed)
         // Each device starts within about 1.5 km of a random place.
-        var positions = (0..<devices).map { _ -> Point in
+        let positions = (0..<devices).map { _ -> Point in
             let c = centers[Int.random(in: 0..<centers.count, using: &rng)]
             return Point(
                 x: c.x + Double.random(in: -0.02...0.02, using: &rng),
                 y: c.y + Double.random(in: -0.013...0.013, using: &rng))
         }
-        let start = Date(timeIntervalSince1970: 1_795_424_400)
-        var fixes: [Fix] = []
-        fixes.reserveCapacity(devices * steps)
-        for s in 0..<steps {
-            for d in 0..<devices {
-                let angle = Double.random(in: 0..<(2 * .pi), using: &rng)
-                let metric = LocalMetric(wgs84AtLatitude: positions[d].y)
-                positions[d].x += 20 * cos(angle) / metric.metresPerDegreeX
-                positions[d].y += 20 * sin(angle) / metric.metresPerDegreeY
-                fixes.append(
-                    Fix(
-                        device: "d\(d)", time: start + Double(s), latitude: positions[d].y,
-                        longitude: positions[d].x, accuracy: 10))
-            }
-        }
+        // Walks over two countries: each step measured at the device's own latitude.
+        let fixes = randomWalks(from: positions, steps: steps, using: &rng) { LocalMetric(wgs84AtLatitude: $0.y) }
         let (rates, eventCount) = replay(
             fixes, of: devices, through: fencer, runs: options.runs, label: "point fences", progress: progress)
         let stats = Stats(rates)

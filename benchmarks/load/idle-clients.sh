@@ -11,6 +11,7 @@
 # each run). Installs wrk with apt if it is missing. Everything it starts is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 duration="${1:-10}"
 rounds="${2:-3}"
 held=1000
@@ -19,8 +20,7 @@ if ! command -v wrk >/dev/null; then
     echo "load: installing wrk" >&2
     apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2
 fi
-swift build -c release --product geoq >&2
-geoq="$(swift build -c release --show-bin-path)/geoq"
+geoq="$(release_geoq)"
 [ -f "${GEOQ_STORE:-data/geoq.gpkg}" ] || "$geoq" import --all >&2
 
 work="$(mktemp -d)"
@@ -34,10 +34,7 @@ trap cleanup EXIT
 
 "$geoq" serve --port "$port" --metrics-host 127.0.0.1 2>"$work/geoq.log" &
 pids+=($!)
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-    sleep 0.5
-done
+wait_until_ready "$port"
 url="http://127.0.0.1:$port/v1/sector?lat=42.81&lon=-1.64"
 
 measure() {

@@ -27,6 +27,7 @@
 # Installs wrk and nginx with apt if they are missing. Everything it starts is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 mode=fixed
 seed=20261125
 while [ $# -gt 0 ]; do
@@ -47,8 +48,7 @@ tools/ensure-dependencies.sh >&2
 if [ -n "${GEOQ_BIN:-}" ]; then
     geoq="$GEOQ_BIN" # a release build made already
 else
-    swift build -c release --product geoq >&2
-    geoq="$(swift build -c release --show-bin-path)/geoq"
+    geoq="$(release_geoq)"
 fi
 [ -f "${GEOQ_STORE:-data/geoq.gpkg}" ] || "$geoq" import --all >&2
 
@@ -75,12 +75,7 @@ if [ -n "$pin" ]; then
     taskset -c 0 "$geoq" serve --port "$pinned_geoq_port" --threads 1 2>"$work/geoq-pinned.log" &
     pids+=($!)
 fi
-for port in "$geoq_port" ${pin:+"$pinned_geoq_port"}; do
-    for _ in $(seq 1 120); do
-        curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-        sleep 0.5
-    done
-done
+for port in "$geoq_port" ${pin:+"$pinned_geoq_port"}; do wait_until_ready "$port"; done
 path="/v1/sector?lat=42.81&lon=-1.64"
 curl -sf "http://127.0.0.1:$geoq_port$path" >"$work/answer.json"
 
@@ -138,9 +133,9 @@ else
 fi
 
 # The CPU time (user and system, in clock ticks) the processes given have used so far.
-cpu_ticks() {
+total_cpu_ticks() {
     local pid
-    for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ s += $1 } END { print s + 0 }'
+    for pid in "$@"; do cpu_ticks "$pid"; done | awk '{ s += $1 + $2 } END { print s + 0 }'
 }
 
 # The server's processes: geoq's pid, or nginx's master and workers (from its pid file).
@@ -164,7 +159,7 @@ measure() {
     [ "$connections" -eq 1 ] && threads=1
     [ -n "${4:-}" ] && script=(-s benchmarks/load/realistic.lua)
     local ticks=0
-    [ -n "${5:-}" ] && ticks=$(cpu_ticks $5)
+    [ -n "${5:-}" ] && ticks=$(total_cpu_ticks $5)
     if [ -n "${3:-}" ]; then
         taskset -c "$3" wrk -t1 -c"$connections" -d"${duration}s" --latency "${script[@]}" "$url" \
             ${4:+-- "$4" "$seed"} >"$work/wrk.txt"
@@ -174,7 +169,7 @@ measure() {
     fi
     local rps p50 p99 cpu=""
     if [ -n "${5:-}" ]; then
-        ticks=$(($(cpu_ticks $5) - ticks))
+        ticks=$(($(total_cpu_ticks $5) - ticks))
         cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" -v n="$(awk '/requests in/ { print $1 }' "$work/wrk.txt")" \
             'BEGIN { printf "|%.1f", t * 1e6 / hz / n }')
     fi
@@ -223,31 +218,34 @@ if [ "$mode" = realistic ]; then
     exit 0
 fi
 
-# Also geoq's /healthz: the same HTTP stack with no lookup, the floor of what the stack
-# allows on this machine.
+# fixed_table LABEL GEOQ_PORT NGINX_PORT [WRK_CORE]: a row per connection count. On shared cores
+# (no WRK_CORE) also geoq's /healthz: the same HTTP stack with no lookup, the floor of what the
+# stack allows on this machine.
+fixed_table() {
+    local c healthz_head="" healthz_rule="" healthz
+    [ -z "${4:-}" ] && healthz_head=" geoq /healthz req/s (/ nginx) |" && healthz_rule="---:|"
+    echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx |$healthz_head"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|$healthz_rule"
+    for c in 1 16 64; do
+        progress "$1, $c connections"
+        IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$2$path" "$c" "${4:-}")"
+        IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$3/v1/sector" "$c" "${4:-}")"
+        healthz=""
+        if [ -z "${4:-}" ]; then
+            IFS='|' read -r h_rps _ _ <<<"$(measure "http://127.0.0.1:$2/healthz" "$c")"
+            healthz=" $h_rps ($(ratio "$h_rps" "$n_rps")) |"
+        fi
+        echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") |$healthz"
+    done
+}
 echo "Shared cores (wrk -t2; geoq and nginx with one thread or worker per core):"
 echo
-echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx | geoq /healthz req/s (/ nginx) |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-for c in 1 16 64; do
-    progress "shared, $c connections"
-    IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$geoq_port$path" "$c")"
-    IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$nginx_port/v1/sector" "$c")"
-    IFS='|' read -r h_rps _ _ <<<"$(measure "http://127.0.0.1:$geoq_port/healthz" "$c")"
-    echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") | $h_rps ($(ratio "$h_rps" "$n_rps")) |"
-done
+fixed_table shared "$geoq_port" "$nginx_port"
 if [ -n "$pin" ]; then
     echo
     echo "Pinned (server on core 0: geoq --threads 1, one nginx worker; wrk -t1 on core 1):"
     echo
-    echo "| connections | geoq req/s | geoq p50 | geoq p99 | nginx req/s | nginx p50 | nginx p99 | geoq / nginx |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-    for c in 1 16 64; do
-        progress "pinned, $c connections"
-        IFS='|' read -r g_rps g_p50 g_p99 <<<"$(measure "http://127.0.0.1:$pinned_geoq_port$path" "$c" 1)"
-        IFS='|' read -r n_rps n_p50 n_p99 <<<"$(measure "http://127.0.0.1:$pinned_nginx_port/v1/sector" "$c" 1)"
-        echo "| $c | $g_rps | $g_p50 | $g_p99 | $n_rps | $n_p50 | $n_p99 | $(ratio "$g_rps" "$n_rps") |"
-    done
+    fixed_table pinned "$pinned_geoq_port" "$pinned_nginx_port" 1
 fi
 echo
 echo "wrk ${duration} s per run on loopback, $cores cores; geoq and nginx answer the same $(wc -c <"$work/answer.json") bytes."

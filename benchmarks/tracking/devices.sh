@@ -7,15 +7,15 @@
 #   benchmarks/tracking/devices.sh [CAP, default 500000]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 cap="${1:-500000}"
 idle=20
 tools/ensure-dependencies.sh >&2
-swift build -c release --product geoq >&2
-geoq="$(swift build -c release --show-bin-path)/geoq"
+geoq="$(release_geoq)"
 export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
 
 work="$(mktemp -d)"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 store="$work/geoq.gpkg"
 GEOQ_KEY="$("$geoq" keys add --tenant fleet --scope track --rate 100000 --store "$store" 2>/dev/null)"
 GEOQ_IDLE_KEY="$("$geoq" keys add --tenant walkers --scope track --rate 100000 --store "$store" 2>/dev/null)"
@@ -24,8 +24,5 @@ export GEOQ_KEY GEOQ_IDLE_KEY
     >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.5
-done
+wait_until_ready "$port"
 GEOQ_PID="$server" python3 benchmarks/tracking/devices.py "http://127.0.0.1:$port" "$cap" "$idle"

@@ -18,29 +18,26 @@
 # the shared store's row-locked path instead of a GeoPackage; its layers are imported first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 tools/ensure-dependencies.sh --tests >&2
-swift build -c release --product geoq >&2
-geoq="$(swift build -c release --show-bin-path)/geoq"
+geoq="$(release_geoq)"
 export GEOQ_DATA_DIR="${GEOQ_DATA_DIR:-../shared/data}"
 
 work="$(mktemp -d)"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 store="${1:-$work/geoq.gpkg}"
 case "$store" in
 postgresql://* | postgres://*) "$geoq" import --all --store "$store" >/dev/null ;;
 esac
 key="$("$geoq" keys add --tenant bench --scope track --scope hooks --store "$store" 2>/dev/null)"
-redis_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis_port=$(free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$work" --save "" --appendonly no >/dev/null &
 redis=$!
 "$geoq" serve --port "$port" --store "$store" --hook-allow-http --hook-allow-redis --hook-allow 127.0.0.0/8 \
     >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill -9 "$server" "$redis" 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.5
-done
+wait_until_ready "$port"
 GEOQ_KEY="$key" GEOQ_REDIS_PORT="$redis_port" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
 kill -9 "$server"
 
@@ -52,13 +49,10 @@ esac
 fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store" 2>/dev/null)"
 "$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
 server=$!
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.5
-done
-read -r user_before system_before <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+wait_until_ready "$port"
+read -r user_before system_before <<<"$(cpu_ticks "$server")"
 fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 1000 20)"
-read -r user_after system_after <<<"$(awk '{ print $14, $15 }' "/proc/$server/stat")"
+read -r user_after system_after <<<"$(cpu_ticks "$server")"
 cpu=$(((user_after - user_before) + (system_after - system_before)))
 python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
 import json, sys

@@ -7,6 +7,7 @@
 #   tools/schemathesis/run.sh [extra schemathesis options, e.g. --max-examples 200]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/geoq-service.sh
 
 venv=.build-schemathesis
 if [ ! -x "$venv/bin/schemathesis" ]; then
@@ -29,9 +30,6 @@ port=18093
 "$geoq" serve --port "$port" --store "$store" --private-reads 2>/dev/null &
 geoq_pid=$!
 trap 'kill "$geoq_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 120); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 1
-done
+wait_until_ready "$port" 120 1
 "$venv/bin/schemathesis" --config-file tools/schemathesis/schemathesis.toml run \
     "http://127.0.0.1:$port/openapi.json" --checks all "$@"
