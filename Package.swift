@@ -16,8 +16,9 @@
 // shared backend, implementing those protocols over postgres-nio. So GeoqPostGIS depends on
 // GeoqLayers, not the other way round: the backend plugs into the layers, and GeoqLayers,
 // GeoqHooks, GeoqSnapshot and their tests build no PostgreSQL client (GeoqLayers and GeoqSnapshot
-// not even SwiftNIO). The faces that read store addresses (GeoqCLI, and GeoqServer, which follows
-// the store's announcements) choose the backend. Only GeoqPostGIS and the faces import
+// not even SwiftNIO). The faces that read store addresses (geoq-server's GeoqServerCLI, and
+// GeoqServer, which follows the store's announcements) choose the backend; `geoq` (GeoqCLI) links
+// none and hands such command lines to geoq-server. Only GeoqPostGIS and the faces import
 // PostgresNIO.
 //
 // Every target declares exactly the modules it imports; tools/check-imports checks that, and
@@ -29,6 +30,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "geoq", targets: ["GeoqCLI"]),
+        .executable(name: "geoq-server", targets: ["GeoqServerCLI"]),
         .library(name: "GeoqCore", targets: ["GeoqCore"]),
         .library(name: "GeoqLayers", targets: ["GeoqLayers"]),
         // The readers of outside bytes and the values the API answers from, for the fuzz package
@@ -223,14 +225,28 @@ let package = Package(
             // The map page served at / (index.html, its script and style sheet).
             resources: [.copy("Page")]),
 
-        // The `geoq` command line.
+        // The commands that answer from a store (the GeoPackage; PostgreSQL when the program links
+        // it), shared by both executables, with the root's help and how a command line is run.
+        .target(
+            name: "GeoqCommands",
+            dependencies: [
+                "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR", "GeoqTrips",
+                "GeoqTracking", "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch",
+                "GeoqJSON", "GeoqNearby",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `geoq`: the command line users type. It links no network stack (no SwiftNIO, BoringSSL,
+        // Hummingbird or postgres-nio), so that the first answer needs none of them compiled; it
+        // hands the service, webhooks, keys and PostgreSQL stores to `geoq-server` beside it.
         .executableTarget(
             name: "GeoqCLI",
+            dependencies: ["GeoqCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `geoq-server`: every command, with the HTTP service, webhooks, API keys and PostgreSQL.
+        .executableTarget(
+            name: "GeoqServerCLI",
             dependencies: [
-                "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR",
-                "GeoqTrips", "GeoqTracking",
-                "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch", "GeoqServer", "GeoqJSON",
-                "GeoqHooks", "GeoqPostGIS", "GeoqNearby", "GeoqAccess",
+                "GeoqCommands", "GeoqAPI", "GeoqSnapshot", "GeoqLayers", "GeoqStore", "GeoqServer", "GeoqHooks",
+                "GeoqPostGIS", "GeoqAccess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -287,8 +303,9 @@ let package = Package(
         .testTarget(
             name: "GeoqCLITests",
             dependencies: [
-                "GeoqCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking", "GeoqTestSupport", "GeoqStore",
-                "GeoqPostGIS", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GeoqCLI", "GeoqCommands", "GeoqServerCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking",
+                "GeoqTestSupport", "GeoqStore", "GeoqPostGIS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(

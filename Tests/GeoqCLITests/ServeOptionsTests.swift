@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import GeoqCLI
+@testable import GeoqServerCLI
 
 /// `geoq serve`'s options: bad values are usage errors (exit 64) that name the option.
 @Suite struct ServeOptionsTests {
@@ -20,18 +20,18 @@ import Testing
     ])
     func badValuesAreUsageErrors(arguments: [String], message: String) {
         do {
-            _ = try Geoq.parseAsRoot(["serve"] + arguments)
+            _ = try GeoqServerCommand.parseAsRoot(["serve"] + arguments)
             Issue.record("\(arguments) parsed")
         } catch {
-            #expect(Geoq.exitCode(for: error) == .validationFailure)
-            #expect(Geoq.message(for: error) == message)
+            #expect(GeoqServerCommand.exitCode(for: error) == .validationFailure)
+            #expect(GeoqServerCommand.message(for: error) == message)
         }
     }
 
     /// nginx's defaults (client_header_timeout 60 s, keepalive_timeout 75 s); the cap within
     /// the descriptor limit.
     @Test func connectionLimitsDefaultNearNginxs() throws {
-        let serve = try #require(try Geoq.parseAsRoot(["serve"]) as? ServeCommand)
+        let serve = try #require(try GeoqServerCommand.parseAsRoot(["serve"]) as? ServeCommand)
         #expect(serve.connectionLimits.headerTimeout == .seconds(60))
         #expect(serve.connectionLimits.idleTimeout == .seconds(75))
         var limit = rlimit()
@@ -40,7 +40,7 @@ import Testing
         #expect(serve.connectionLimits.maxConnections == expected)
         #expect(serve.connectionLimits.maxConnections < Int(clamping: limit.rlim_cur))
         let set = try #require(
-            try Geoq.parseAsRoot(
+            try GeoqServerCommand.parseAsRoot(
                 ["serve", "--header-timeout", "0.5", "--idle-timeout", "2", "--max-connections", "300"])
                 as? ServeCommand)
         #expect(set.connectionLimits.headerTimeout == .milliseconds(500))
@@ -49,9 +49,9 @@ import Testing
     }
 
     @Test func threadsDefaultToOnePerCore() throws {
-        let serve = try #require(try Geoq.parseAsRoot(["serve"]) as? ServeCommand)
+        let serve = try #require(try GeoqServerCommand.parseAsRoot(["serve"]) as? ServeCommand)
         #expect(serve.threads == nil)
-        let one = try #require(try Geoq.parseAsRoot(["serve", "--threads", "1"]) as? ServeCommand)
+        let one = try #require(try GeoqServerCommand.parseAsRoot(["serve", "--threads", "1"]) as? ServeCommand)
         #expect(one.threads == 1)
     }
 }

@@ -6,6 +6,7 @@ import GeoqTestSupport
 import Testing
 
 @testable import GeoqCLI
+@testable import GeoqCommands
 
 /// `geoq which-sector LAT LON --layer timezones`: the zone and the local time, and a clear
 /// message naming the fetch command when the time zones are not there.

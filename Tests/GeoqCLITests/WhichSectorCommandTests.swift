@@ -6,6 +6,7 @@ import GeoqTestSupport
 import Testing
 
 @testable import GeoqCLI
+@testable import GeoqCommands
 
 /// In-process tests of argument parsing and of the command's work.
 @Suite struct WhichSectorCommandTests {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoqCommands
 import GeoqHooks
 
 /// Where webhooks may POST (`geoq serve` and `geoq hooks add` alike): https to global addresses

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoqCommands
 import GeoqHooks
 import GeoqLayers
 import GeoqStore
@@ -8,7 +9,7 @@ import GeoqStore
 struct HooksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hooks",
-        abstract: "Webhooks for tracking events: list, add, rotate their secret or delete them.",
+        abstract: GeoqRoot.ServerAbstract.hooks,
         discussion: """
             A hook is a URL to which `geoq serve` POSTs each tracking event (enter, exit, dwell, \
             parked, left) as JSON, with an Idempotency-Key header "<hook id>-<event sequence>", \

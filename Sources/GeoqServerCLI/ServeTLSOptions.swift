@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoqCommands
 import GeoqServer
 
 /// `geoq serve`'s HTTPS: the certificate and key files, both or neither (docs/SECURITY.md).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqAccess
+import GeoqCommands
 import GeoqServer
 
 /// `geoq serve`'s options of who may ask what, how often, and how long tracking data is kept

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoqAccess
+import GeoqCommands
 import GeoqLayers
 import GeoqStore
 
@@ -8,7 +9,7 @@ import GeoqStore
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "API keys: add, list or revoke them.",
+        abstract: GeoqRoot.ServerAbstract.keys,
         discussion: """
             A key speaks for one tenant with some scopes: track (post fixes, issue device \
             tokens), events (read events), hooks (manage webhooks), admin (metrics, erasure, \

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoqAPI
 import GeoqAccess
+import GeoqCommands
 import GeoqHooks
 import GeoqLayers
 import GeoqPostGIS
@@ -13,7 +14,7 @@ import Logging
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Answer the geoq questions over HTTP (JSON).",
+        abstract: GeoqRoot.ServerAbstract.serve,
         discussion: """
             Loads and indexes every layer (the store first, then catalog files), then \
             listens. Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C or SIGTERM stops it \

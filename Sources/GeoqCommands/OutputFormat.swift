@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// How answers are printed: `--format text|json|geojson`.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// Sentences for people.
     case text
     /// One JSON object per answer (pretty for a single answer, one line each in a batch).
