@@ -3,9 +3,11 @@
 #
 #   . tools/geoq-service.sh      (from the package root)
 
-# Builds the release geoq (its output on standard error) and prints the executable's path.
+# Builds the release geoq and geoq-server, which runs `geoq serve` (their output on standard
+# error), and prints geoq's path.
 release_geoq() {
     swift build -c release --product geoq >&2
+    swift build -c release --product geoq-server >&2
     echo "$(swift build -c release --show-bin-path)/geoq"
 }
 

@@ -12,5 +12,6 @@ cd "$(dirname "$0")/../.."
 loads="${1:-10}"
 
 swift build -c release --product geoq >&2
+swift build -c release --product geoq-server >&2
 GEOQ_BINARY="$(swift build -c release --show-bin-path)/geoq" \
     exec tools/browser-test benchmarks/page/measure.py "$loads"

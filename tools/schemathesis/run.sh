@@ -17,6 +17,7 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
 fi
 tools/ensure-dependencies.sh >&2
 swift build --product geoq >&2
+swift build --product geoq-server >&2
 geoq="$(swift build --show-bin-path)/geoq"
 
 # A store of its own, with one key of every scope: the reads are made private so that every
