@@ -108,7 +108,7 @@ let package = Package(
         // status, truncated body), so a failed refresh can be told from a bad feed.
         .target(name: "GeoqFetch"),
         // City incident feeds: the incident model, HTML descriptions cleaned, nearest-first lists.
-        .target(name: "GeoqIncidents", dependencies: ["GeoqCore"]),
+        .target(name: "GeoqIncidents", dependencies: ["GeoqCore", "GeoqSchedule"]),
         // The questions geoq answers, over values and nothing else (no files, no C library):
         // layers as values, which-sector, nearest and services, incidents near a point, and each
         // answer type with its JSON and GeoJSON writers. Geodesics come in through the core's
@@ -285,7 +285,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "GeoqAccessTests",
-            dependencies: ["GeoqAccess", "GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "GeoqAccess", "GeoqStore", "GeoqTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
         // The PostgreSQL store, and the layers, the incident store and the tracking store over it
         // (beside the same over a GeoPackage where a test compares the two).

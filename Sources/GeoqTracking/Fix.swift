@@ -112,27 +112,9 @@ enum FixTime {
         } else {
             return nil
         }
-        guard at == b.count, d <= daysInMonth(y, mo) else { return nil }
-        let seconds = days(fromCivil: y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+        guard at == b.count, let date = CivilDate(year: y, month: mo, day: d) else { return nil }
+        let seconds = date.dayNumber * 86_400 + h * 3600 + mi * 60 + s - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    private static func daysInMonth(_ y: Int, _ m: Int) -> Int {
-        switch m {
-        case 2: (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Howard Hinnant's days-from-civil (proleptic Gregorian): days since 1970-01-01.
-    private static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 
     static func utc(_ time: Date) -> String { format(time, in: nil) }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GeoqStore
+import GeoqTestSupport
 import Testing
 
 @testable import GeoqAccess
@@ -8,20 +9,9 @@ import Testing
 /// Keys and device tokens, checked against independent implementations: the key's stored hash
 /// against `sha256sum`, a token's signature against Python's `hmac`.
 @Suite struct CredentialTests {
-    /// Runs `command` with `input` on standard input; its standard output.
+    /// Runs `command` (found on the PATH) with `input` on standard input; its standard output.
     static func run(_ command: [String], input: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let (stdin, stdout) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        try ExternalTool.run(URL(fileURLWithPath: "/usr/bin/env"), command, input: input).stdout
     }
 
     @Test func aKeyIsStoredAsTheSHA256OfItsText() throws {

@@ -7,6 +7,7 @@ import Testing
         #expect(CivilDate(year: 1970, month: 1, day: 1)!.dayNumber == 0)
         #expect(CivilDate(year: 2000, month: 3, day: 1)!.dayNumber == 11_017)
         #expect(CivilDate(year: 1969, month: 12, day: 31)!.dayNumber == -1)
+        #expect(CivilDate(year: 2026, month: 11, day: 22)!.dayNumber == 20_779)  // date -u -d 2026-11-22 +%s, / 86,400
         for n in stride(from: -800_000, through: 800_000, by: 997) {
             #expect(CivilDate(dayNumber: n).dayNumber == n)
         }
