@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "CPrefetch"),
         .target(name: "GeoqNearby", dependencies: ["GeoqCore", "CPrefetch"]),
         .target(name: "GeoqAR", dependencies: ["GeoqCore", "GeoqJSON"]),
-        .target(name: "GeoqTrips", dependencies: ["GeoqCore", "GeoqXML"]),
+        .target(name: "GeoqTrips", dependencies: ["GeoqCore", "GeoqXML", "GeoqSchedule"]),
         .target(name: "GeoqFallas"),
 
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
@@ -246,7 +246,7 @@ let package = Package(
             name: "GeoqServerCLI",
             dependencies: [
                 "GeoqCommands", "GeoqAPI", "GeoqSnapshot", "GeoqLayers", "GeoqStore", "GeoqServer", "GeoqHooks",
-                "GeoqPostGIS", "GeoqAccess",
+                "GeoqPostGIS", "GeoqAccess", "GeoqSchedule",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

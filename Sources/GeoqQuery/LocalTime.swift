@@ -44,11 +44,7 @@ public struct LocalTime: Codable, Hashable, Sendable {
     /// `2026-07-15T14:00:00+02:00`, fractions of a second allowed), or nil. A time without an
     /// offset is refused: on a layer of many zones it would not say which instant is meant.
     public static func instant(parsing text: String) -> Date? {
-        let text = InstantText.millisecondsAtMost(text)
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        InternetTime.parseToTheMillisecond(text)
     }
 
     /// `+01:00`, `-03:30`, `+00:00`.

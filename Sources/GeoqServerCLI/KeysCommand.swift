@@ -3,6 +3,7 @@ import Foundation
 import GeoqAccess
 import GeoqCommands
 import GeoqLayers
+import GeoqSchedule
 import GeoqStore
 
 /// `geoq keys`: the API keys `geoq serve` accepts, kept hashed in the store.
@@ -91,7 +92,7 @@ struct KeysAdd: ParsableCommand {
         if let expires {
             if let duration = DurationOption(argument: expires), duration.seconds > 0 {
                 expiry = now + duration.seconds
-            } else if let instant = ISO8601DateFormatter().date(from: expires), instant > now {
+            } else if let instant = InternetTime.parse(expires), instant > now {
                 expiry = instant
             } else {
                 return try usage("--expires: a duration (90d, 12h, 3600) or a future ISO 8601 time, got \"\(expires)\"")

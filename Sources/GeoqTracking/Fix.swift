@@ -68,54 +68,8 @@ public struct Fix: Codable, Hashable, Sendable {
 
 /// ISO 8601 times of fixes and events, without shared formatters (they are not Sendable).
 enum FixTime {
-    /// An RFC 3339 time (`2026-11-23T09:00:00+01:00`, `…Z`, fractional seconds allowed), read
-    /// byte by byte: a formatter per fix was most of the cost of a batch of fixes.
-    static func parse(_ text: String) -> Date? {
-        let b = Array(text.utf8)
-        func digits(_ at: Int, _ count: Int) -> Int? {
-            guard at + count <= b.count else { return nil }
-            var n = 0
-            for i in at..<(at + count) {
-                guard (48...57).contains(b[i]) else { return nil }
-                n = n * 10 + Int(b[i] - 48)
-            }
-            return n
-        }
-        func byte(_ at: Int, _ expected: Character) -> Bool { at < b.count && b[at] == expected.asciiValue! }
-        guard let y = digits(0, 4), byte(4, "-"), let mo = digits(5, 2), byte(7, "-"), let d = digits(8, 2),
-            byte(10, "T") || byte(10, "t") || byte(10, " "), let h = digits(11, 2), byte(13, ":"),
-            let mi = digits(14, 2), byte(16, ":"), let s = digits(17, 2),
-            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
-        else { return nil }
-        var at = 19
-        var fraction = 0.0
-        if byte(at, ".") {
-            at += 1
-            var scale = 0.1
-            let start = at
-            while at < b.count, (48...57).contains(b[at]) {
-                fraction += Double(b[at] - 48) * scale
-                scale /= 10
-                at += 1
-            }
-            guard at > start else { return nil }
-        }
-        let offset: Int
-        if byte(at, "Z") || byte(at, "z") {
-            offset = 0
-            at += 1
-        } else if byte(at, "+") || byte(at, "-"), let oh = digits(at + 1, 2), byte(at + 3, ":"),
-            let om = digits(at + 4, 2), oh < 24, om < 60
-        {
-            offset = (byte(at, "-") ? -1 : 1) * (oh * 3600 + om * 60)
-            at += 6
-        } else {
-            return nil
-        }
-        guard at == b.count, let date = CivilDate(year: y, month: mo, day: d) else { return nil }
-        let seconds = date.dayNumber * 86_400 + h * 3600 + mi * 60 + s - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
+    /// An RFC 3339 time (``InternetTime/parse(_:)``), to the fraction of a second it gives.
+    static func parse(_ text: String) -> Date? { InternetTime.parse(text) }
 
     static func utc(_ time: Date) -> String { format(time, in: nil) }
 

@@ -1,20 +1,14 @@
 import Foundation
 import GeoqCore
+import GeoqSchedule
 
 /// Field parsing shared by the CSV and GPX readers, so both give the same messages.
-/// Not Sendable (it owns date formatters): one per read.
 struct TraceValues {
     let file: String
-    private let isoPlain: ISO8601DateFormatter
-    private let isoFractional: ISO8601DateFormatter
     private var lastTime: (date: Date, line: Int)?
 
     init(file: String) {
         self.file = file
-        isoPlain = ISO8601DateFormatter()
-        isoPlain.formatOptions = [.withInternetDateTime]
-        isoFractional = ISO8601DateFormatter()
-        isoFractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
 
     /// A time: ISO 8601 with a zone (`2026-03-01T08:00:00Z`, `…08:00:00.5+01:00`) or Unix
@@ -29,8 +23,7 @@ struct TraceValues {
             }
             return Date(timeIntervalSince1970: seconds)
         }
-        let iso = InstantText.millisecondsAtMost(t)
-        if let d = isoPlain.date(from: iso) ?? isoFractional.date(from: iso) { return d }
+        if let d = InternetTime.parseToTheMillisecond(t) { return d }
         throw TripReadError(
             .badValue, file: file, line: line, field: field,
             message: "\(field) '\(t)' is neither an ISO 8601 time with a zone (2026-03-01T08:00:00Z) nor Unix seconds")
