@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rev="${1:-HEAD}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/geoq-setup.XXXXXX")"
+# mktemp's folder is the caller's alone; the tests' PostgreSQL clusters, run as the postgres user,
+# live inside the clone and must be reachable.
+chmod 755 "$work"
 git clone -q . "$work/geoq"
 git -C "$work/geoq" checkout -q "$(git rev-parse "$rev")"
 # The clone reads the shared city data where this checkout does.
