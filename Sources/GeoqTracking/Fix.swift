@@ -40,7 +40,7 @@ public struct Fix: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decode(String.self, forKey: .time)
-        guard let time = FixTime.parse(text) else {
+        guard let time = InternetTime.parse(text) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .time, in: c, debugDescription: "'\(text)' is not an ISO 8601 time with an offset")
         }
@@ -68,9 +68,6 @@ public struct Fix: Codable, Hashable, Sendable {
 
 /// ISO 8601 times of fixes and events, without shared formatters (they are not Sendable).
 enum FixTime {
-    /// An RFC 3339 time (``InternetTime/parse(_:)``), to the fraction of a second it gives.
-    static func parse(_ text: String) -> Date? { InternetTime.parse(text) }
-
     static func utc(_ time: Date) -> String { format(time, in: nil) }
 
     /// `2026-03-02T10:00:05+01:00` in `zone`, `…Z` for UTC (nil); milliseconds only when not whole.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqFormats
+import GeoqSchedule
 
 /// Reads fixes from a request body or a file: a JSON array of fix objects, one fix object, or
 /// NDJSON (one object per line). A bad fix gets a ``FixError`` naming its line (NDJSON) or its
@@ -133,7 +134,7 @@ public enum FixReader {
         guard case .string(let timeText)? = fields.time else {
             return .failure(Problem(field: "time", message: "time is missing or not a string"))
         }
-        guard let time = FixTime.parse(timeText) else {
+        guard let time = InternetTime.parse(timeText) else {
             return .failure(
                 Problem(
                     field: "time", message: "time '\(timeText)' is not ISO 8601 with an offset (2026-03-02T09:00:00Z)"))

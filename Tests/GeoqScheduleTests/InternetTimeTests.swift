@@ -2,11 +2,11 @@ import Foundation
 import GeoqTestSupport
 import Testing
 
-@testable import GeoqTracking
+@testable import GeoqSchedule
 
-/// Fix times read byte by byte agree with Foundation's ISO 8601 formatter (the oracle), and what
+/// Instants read byte by byte agree with Foundation's ISO 8601 formatter (the oracle), and what
 /// is not RFC 3339 is refused.
-@Suite struct FixTimeTests {
+@Suite struct InternetTimeTests {
     @Test func agreesWithFoundationsFormatter() {
         var random = SeededRandom(seed: 0xF1C5)
         let whole = ISO8601DateFormatter()
@@ -20,7 +20,7 @@ import Testing
             let formatter = millis == 0 ? whole : fractional
             formatter.timeZone = zone
             let text = formatter.string(from: date)
-            let parsed = FixTime.parse(text)
+            let parsed = InternetTime.parse(text)
             #expect(parsed.map { abs($0.timeIntervalSince(date)) < 0.0005 } == true, "\(text)")
             #expect(
                 parsed == formatter.date(from: text)
@@ -33,12 +33,12 @@ import Testing
         "2026-11-23T09:00:00+0100", "2026-11-23T09:00:00.Z", "2026-11-23T09:00:00Z ", "yesterday",
     ])
     func refusesWhatIsNotRFC3339(text: String) {
-        #expect(FixTime.parse(text) == nil)
+        #expect(InternetTime.parse(text) == nil)
     }
 
     @Test func leapDayAndOffsets() {
-        #expect(FixTime.parse("2024-02-29T12:00:00Z")?.timeIntervalSince1970 == 1_709_208_000)
-        #expect(FixTime.parse("2026-11-23T09:00:00+01:00")?.timeIntervalSince1970 == 1_795_420_800)
-        #expect(FixTime.parse("2026-11-23T08:00:00.250Z")?.timeIntervalSince1970 == 1_795_420_800.25)
+        #expect(InternetTime.parse("2024-02-29T12:00:00Z")?.timeIntervalSince1970 == 1_709_208_000)
+        #expect(InternetTime.parse("2026-11-23T09:00:00+01:00")?.timeIntervalSince1970 == 1_795_420_800)
+        #expect(InternetTime.parse("2026-11-23T08:00:00.250Z")?.timeIntervalSince1970 == 1_795_420_800.25)
     }
 }
