@@ -85,7 +85,7 @@ public struct TrackingStore: Sendable {
         if let shared { return try shared.advanceLocked(keys, now: now, maxDevices: maxDevices, advance) }
         let tables = try open()
         var rows: [TrackRow] = []
-        for key in Set(keys.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Data()) }) {
+        for key in Set(keys.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: []) }) {
             rows += try tables.tracks(tenant: key.tenant, device: key.device, layer: key.layer)
         }
         let change = try advance(rows.sorted { ($0.tenant, $0.device, $0.layer) < ($1.tenant, $1.device, $1.layer) })

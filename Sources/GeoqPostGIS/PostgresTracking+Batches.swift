@@ -190,7 +190,7 @@ extension PostgresTracking {
             if let state {
                 rows.append(
                     TrackRow(
-                        tenant: tenant, device: device, layer: layer, state: Data(state.readableBytesView), open: open))
+                        tenant: tenant, device: device, layer: layer, state: Array(state.readableBytesView), open: open))
             }
         }
         return (rows, versions)

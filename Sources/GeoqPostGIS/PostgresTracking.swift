@@ -246,7 +246,7 @@ public final class PostgresTracking: SharedTrackingTables {
         try rows.compactMap { row in
             let (tenant, device, layer, state, open) = try row.decode((String, String, String, ByteBuffer?, Bool).self)
             return state.map {
-                TrackRow(tenant: tenant, device: device, layer: layer, state: Data($0.readableBytesView), open: open)
+                TrackRow(tenant: tenant, device: device, layer: layer, state: Array($0.readableBytesView), open: open)
             }
         }
     }

@@ -42,7 +42,7 @@ struct RowVersion: Sendable, Hashable {
 /// (all forgotten at once when full: the next batches read theirs back).
 final class RecentTracks: Sendable {
     struct Track: Sendable {
-        var state: Data
+        var state: [UInt8]
         var open: Bool
         var version: Int64
     }

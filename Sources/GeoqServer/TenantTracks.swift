@@ -80,9 +80,7 @@ actor TenantTracks {
         }
         var change = Change()
         for fix in fixes {
-            // Advanced where it is kept: a copy taken out would share its buffers with the
-            // dictionary's and copy them at the first change, for every fix.
-            let advance = fences.advance(&tracks[fix.device, default: [:]][layer], with: fix)
+            let advance = Self.advance(&tracks[fix.device, default: [:]], on: layer, with: fix, fences: fences)
             if let ignored = advance.ignored { change.ignore(ignored) }
             change.events += advance.events
         }
@@ -104,6 +102,19 @@ actor TenantTracks {
         }
         try await commit(rows, events: change.events)
         return change
+    }
+
+    /// Advances a device's track on `layer` where the dictionary keeps it: a copy taken out
+    /// would share its buffers with the dictionary's and copy them at the first change, and an
+    /// optional value's place is moved out and back (some hundreds of bytes), for every fix.
+    private static func advance(
+        _ layers: inout [String: DeviceTrack], on layer: String, with fix: Fix, fences: Geofencer
+    ) -> Geofencer.Advance {
+        if let kept = layers.index(forKey: layer) { return fences.advance(&layers.values[kept], with: fix) }
+        var track: DeviceTrack?
+        let advance = fences.advance(&track, with: fix)
+        if let track { layers[layer] = track }
+        return advance
     }
 
     /// Ends the stays of silent devices and of devices in features `fencer` no longer has

@@ -10,13 +10,14 @@ public struct TrackRow: Sendable, Hashable {
     public var tenant: String
     public var device: String
     public var layer: String
-    public var state: Data
+    /// The track's record (`DeviceTrack.storage`), opaque to the store.
+    public var state: [UInt8]
     /// The device is in a feature: a stay that a sweep may end (silence, a feature removed).
     /// Sweeps and a service's start read only these and the recently updated ones, not every
     /// device ever seen.
     public var open: Bool
 
-    public init(tenant: String, device: String, layer: String, state: Data, open: Bool = false) {
+    public init(tenant: String, device: String, layer: String, state: [UInt8], open: Bool = false) {
         self.tenant = tenant
         self.device = device
         self.layer = layer

@@ -126,7 +126,7 @@ extension TrackingTables {
             try put.bind(track.tenant, at: 1)
             try put.bind(track.device, at: 2)
             try put.bind(track.layer, at: 3)
-            try put.bind(blob: [UInt8](track.state), at: 4)
+            try put.bind(blob: track.state, at: 4)
             try put.bind(updated, at: 5)
             try put.bind(Int64(track.open ? 1 : 0), at: 6)
             try put.run()
@@ -200,7 +200,7 @@ extension TrackingTables {
             let tenant = String(decoding: try piece(), as: UTF8.self)
             let device = String(decoding: try piece(), as: UTF8.self)
             let layer = String(decoding: try piece(), as: UTF8.self)
-            let state = Data(try piece())
+            let state = Array(try piece())
             guard at < bytes.count else { throw broken }
             let open = bytes[at] == 1
             at += 1

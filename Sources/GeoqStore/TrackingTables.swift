@@ -239,7 +239,7 @@ public final class TrackingTables {
             rows.append(
                 TrackRow(
                     tenant: stmt.text(at: 0) ?? "", device: stmt.text(at: 1) ?? "", layer: stmt.text(at: 2) ?? "",
-                    state: blob(stmt, 3), open: stmt.int64(at: 4) != 0))
+                    state: bytes(stmt, 3), open: stmt.int64(at: 4) != 0))
         }
         return rows
     }
@@ -266,7 +266,7 @@ public final class TrackingTables {
         while try stmt.step() {
             rows.append(
                 TrackRow(
-                    tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: blob(stmt, 1),
+                    tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: bytes(stmt, 1),
                     open: stmt.int64(at: 2) != 0))
         }
         return rows
@@ -612,5 +612,10 @@ public final class TrackingTables {
 
     func blob(_ stmt: SQLiteConnection.Statement, _ index: Int32) -> Data {
         stmt.withBlob(at: index) { Data($0) }
+    }
+
+    /// A blob as the bytes a track's record is kept in.
+    func bytes(_ stmt: SQLiteConnection.Statement, _ index: Int32) -> [UInt8] {
+        stmt.withBlob(at: index) { [UInt8]($0) }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// is a track written as JSON by an older geoq, read as such.
 extension DeviceTrack {
     /// The record of this track.
-    public var storage: Data {
+    public var storage: [UInt8] {
         var out = TrackRecordWriter()
         out.byte(Self.recordFormat)
         // Bit n for the n-th optional field, without an array of flags: this runs for every
@@ -62,16 +62,16 @@ extension DeviceTrack {
         if let returning { out.crossing(returning) }
         out.byte(parked ? 1 : 0)
         out.varint(UInt64(max(0, nextSequence)))
-        return Data(out.bytes)
+        return out.bytes
     }
 
     /// A track from its stored value: a record, or the JSON an older geoq wrote.
-    public init(storage: Data) throws {
+    public init(storage: [UInt8]) throws {
         if storage.first == UInt8(ascii: "{") {
-            self = try JSONDecoder().decode(DeviceTrack.self, from: storage)
+            self = try JSONDecoder().decode(DeviceTrack.self, from: Data(storage))
             return
         }
-        var input = TrackRecordReader(bytes: [UInt8](storage))
+        var input = TrackRecordReader(bytes: storage)
         guard try input.byte() == Self.recordFormat else {
             throw TrackRecordError(message: "a stored track of an unknown format (byte \(storage.first ?? 0))")
         }
@@ -137,12 +137,11 @@ struct TrackRecordWriter {
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     mutating func word(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func double(_ value: Double) {
-        let bits = value.bitPattern
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func date(_ value: Date) { double(value.timeIntervalSinceReferenceDate) }

@@ -119,13 +119,19 @@ public struct Geofencer: Sendable {
     /// Moves `track` on with `fix` (a nil track: the device's first fix on this layer). The fix
     /// must be of the track's device; the caller keeps one track per device and layer.
     public func advance(_ track: inout DeviceTrack?, with fix: Fix) -> Advance {
-        var events: [TrackingEvent] = []
-        guard var t = track else {
+        guard track != nil else {
+            var events: [TrackingEvent] = []
             var t = DeviceTrack(device: fix.device, layer: name, first: fix)
             step(&t, fix, events: &events)
             track = t
             return Advance(events: events, ignored: nil)
         }
+        return advance(&track!, with: fix)
+    }
+
+    /// Moves a device's `track` on with `fix`, in place: a track is some hundreds of bytes, and
+    /// this runs for every fix.
+    public func advance(_ t: inout DeviceTrack, with fix: Fix) -> Advance {
         if fix.time <= t.lastTime {
             let reason: IgnoredFix.Reason = fix.time == t.lastTime ? .duplicate : .older
             return Advance(
@@ -133,13 +139,12 @@ public struct Geofencer: Sendable {
                 ignored: IgnoredFix(
                     reason: reason, device: fix.device, time: FixTime.utc(fix.time), lastTime: FixTime.utc(t.lastTime)))
         }
-        events += expire(&t, at: fix.time)
+        var events = expire(&t, at: fix.time)
         t.lastTime = fix.time
         t.lastLatitude = fix.latitude
         t.lastLongitude = fix.longitude
         t.lastAccuracy = fix.accuracy
         step(&t, fix, events: &events)
-        track = t
         return Advance(events: events, ignored: nil)
     }
 

@@ -86,7 +86,7 @@ import Testing
         _ = try tracking.addHook(tenant: "acme", url: "http://127.0.0.1:9/h")
         for tenant in ["acme", "other"] {
             try tracking.commit(
-                tracks: [TrackRow(tenant: tenant, device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))],
+                tracks: [TrackRow(tenant: tenant, device: "car-1", layer: "pamplona-sectors", state: Array("{}".utf8))],
                 events: [
                     StoredEvent(
                         tenant: tenant, device: "car-1", layer: "pamplona-sectors", kind: "enter",

@@ -15,7 +15,7 @@ import Testing
     func tables() throws -> TrackingTables { try TrackingStore(storeFile: file).connection() }
 
     func row(_ device: String, _ state: String, open: Bool = false) -> TrackRow {
-        TrackRow(tenant: "acme", device: device, layer: "pamplona-sectors", state: Data(state.utf8), open: open)
+        TrackRow(tenant: "acme", device: device, layer: "pamplona-sectors", state: Array(state.utf8), open: open)
     }
 
     /// `sql`'s rows as sqlite3 prints them (`|` between columns).

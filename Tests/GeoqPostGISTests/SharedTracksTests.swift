@@ -32,7 +32,7 @@ struct SharedTracksTests {
             let before = rows.first.map { String(decoding: $0.state, as: UTF8.self) }
             seen?(before)
             let track = TrackRow(
-                tenant: "acme", device: "car-1", layer: "sectors", state: Data(((before ?? "") + letter).utf8),
+                tenant: "acme", device: "car-1", layer: "sectors", state: Array(((before ?? "") + letter).utf8),
                 open: open)
             let event = StoredEvent(
                 tenant: "acme", device: "car-1", layer: "sectors", kind: "enter",
@@ -87,7 +87,7 @@ struct SharedTracksTests {
             swept = rows.count
             _ = try? append("b", on: b)
             let ended = rows.map {
-                TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Data("ended".utf8), open: false)
+                TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Array("ended".utf8), open: false)
             }
             let exits = rows.map {
                 StoredEvent(
@@ -103,7 +103,7 @@ struct SharedTracksTests {
         // With no write in between, the next sweep ends it.
         try a.sweepLocked { rows in
             (
-                rows.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Data("ended".utf8)) },
+                rows.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Array("ended".utf8)) },
                 []
             )
         }

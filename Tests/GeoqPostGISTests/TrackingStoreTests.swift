@@ -109,7 +109,7 @@ import Testing
         #expect(secret.hasPrefix("whsec_") && Data(base64Encoded: String(secret.dropFirst(6)))?.count == 32)
         #expect(try self.store(backend).hooks(tenant: "default").first?.secret == secret)
         try store.commit(
-            tracks: [TrackRow(tenant: "acme", device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))],
+            tracks: [TrackRow(tenant: "acme", device: "car-1", layer: "pamplona-sectors", state: Array("{}".utf8))],
             events: [])
         #expect(try store.tracks(tenant: nil).map(\.tenant).sorted() == ["acme", "default"])
         // Opened again: nothing moves twice.
@@ -123,7 +123,7 @@ import Testing
         let store = try store(backend)
         let now = Date()
         func row(_ tenant: String, _ device: String, _ layer: String, open: Bool) -> TrackRow {
-            TrackRow(tenant: tenant, device: device, layer: layer, state: Data("\(device)@\(layer)".utf8), open: open)
+            TrackRow(tenant: tenant, device: device, layer: layer, state: Array("\(device)@\(layer)".utf8), open: open)
         }
         let old = [
             row("acme", "parked", "a", open: true), row("acme", "parked", "b", open: false),
@@ -159,7 +159,7 @@ import Testing
         let store = try store(.geoPackage)
         let rows = [
             ("acme", "car-1", "a"), ("acme", "car-1", "b"), ("acme", "car-2", "a"), ("other", "car-1", "a"),
-        ].map { TrackRow(tenant: $0.0, device: $0.1, layer: $0.2, state: Data("{\"at\":\"\($0.2)\"}".utf8)) }
+        ].map { TrackRow(tenant: $0.0, device: $0.1, layer: $0.2, state: Array("{\"at\":\"\($0.2)\"}".utf8)) }
         try store.commit(tracks: rows, events: [])
         let found = try store.connection().deviceTracks(tenant: "acme", device: "car-1")
         #expect(found == [rows[0], rows[1]])
@@ -203,7 +203,7 @@ import Testing
         let error = #expect(throws: (any Error).self) {
             try store.commit(
                 tracks: [
-                    TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Data("{}".utf8))
+                    TrackRow(tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors", state: Array("{}".utf8))
                 ], events: [event("enter"), bad])
         }
         switch backend {
@@ -224,7 +224,7 @@ import Testing
             tracks: [
                 TrackRow(
                     tenant: defaultTenant, device: "car-1", layer: "pamplona-sectors",
-                    state: Data(#"{"visit":"v1"}"#.utf8))
+                    state: Array(#"{"visit":"v1"}"#.utf8))
             ],
             events: [event("enter"), event("dwell")])
         #expect(sequences == [1, 2])
@@ -236,7 +236,7 @@ import Testing
         #expect(outbox.map(\.idempotencyKey) == ["\(all.id)-1", "\(all.id)-2"])
         #expect(outbox.map(\.body) == events.map(\.event.body))
         #expect(
-            try store.tracks(tenant: defaultTenant, device: "car-1").map(\.state) == [Data(#"{"visit":"v1"}"#.utf8)])
+            try store.tracks(tenant: defaultTenant, device: "car-1").map(\.state) == [Array(#"{"visit":"v1"}"#.utf8)])
         #expect(try store.events(tenant: nil, since: 1, limit: 10).map(\.sequence) == [2])
         #expect(try store.events(tenant: nil, since: 0, limit: 1).map(\.sequence) == [1])
     }

@@ -24,7 +24,7 @@ import Testing
     }
 
     func track(_ device: String, _ state: String, tenant: String = "acme") -> TrackRow {
-        TrackRow(tenant: tenant, device: device, layer: "squares", state: Data(state.utf8))
+        TrackRow(tenant: tenant, device: device, layer: "squares", state: Array(state.utf8))
     }
 
     func event(_ device: String, body: String = #"{"event":"enter"}"#) -> StoredEvent {

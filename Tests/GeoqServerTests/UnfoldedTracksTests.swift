@@ -11,7 +11,7 @@ import Testing
     let unfolded = UnfoldedTracks()
 
     func track(_ device: String, _ state: String, layer: String = "squares") -> TrackRow {
-        TrackRow(tenant: "acme", device: device, layer: layer, state: Data(state.utf8))
+        TrackRow(tenant: "acme", device: device, layer: layer, state: Array(state.utf8))
     }
 
     func found(_ device: String, layer: String = "squares") -> String? {

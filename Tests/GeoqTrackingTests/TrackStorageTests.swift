@@ -68,7 +68,7 @@ import Testing
         var track: DeviceTrack?
         for fix in fixes.prefix(700) { _ = fencer.advance(&track, with: fix) }
         let json = try JSONEncoder().encode(try #require(track))
-        #expect(try DeviceTrack(storage: json) == track)
+        #expect(try DeviceTrack(storage: [UInt8](json)) == track)
         #expect(try #require(track).storage.count * 2 < json.count)
     }
 
@@ -77,7 +77,7 @@ import Testing
         for fix in trace(seed: 35).prefix(700) { _ = fencer.advance(&track, with: fix) }
         let record = try #require(track).storage
         for length in 0..<record.count {
-            #expect(throws: TrackRecordError.self) { try DeviceTrack(storage: record.prefix(length)) }
+            #expect(throws: TrackRecordError.self) { try DeviceTrack(storage: Array(record.prefix(length))) }
         }
         #expect(throws: TrackRecordError.self) { try DeviceTrack(storage: record + [0]) }
         var unknown = record
