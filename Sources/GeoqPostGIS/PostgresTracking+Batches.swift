@@ -190,7 +190,8 @@ extension PostgresTracking {
             if let state {
                 rows.append(
                     TrackRow(
-                        tenant: tenant, device: device, layer: layer, state: Array(state.readableBytesView), open: open))
+                        tenant: tenant, device: device, layer: layer, state: Array(state.readableBytesView), open: open)
+                )
             }
         }
         return (rows, versions)

@@ -251,17 +251,19 @@ final class TrackWriter: Sendable {
         for job in group { if job.failuresSeen == failures { fresh.append(job) } else { stale.append(job) } }
         for job in stale { job.done?.resume(throwing: TrackWriterError.earlierCommitFailed) }
         guard !fresh.isEmpty else { return }
-        var tracks: [TrackRow] = []
+        // Each batch's rows as they came, not copied into one array: a copy of each row takes
+        // and lets go a hold on each of its names and its record.
+        var batches: [[TrackRow]] = []
         var events: [StoredEvent] = []
         for job in fresh {
             guard case .write(let jobTracks, let jobEvents) = job.work else { continue }
-            tracks += jobTracks
+            batches.append(jobTracks)
             events += jobEvents
         }
         do {
             let now = Date()
-            if let logged = try tables.use({ try $0.commitLogged(tracks: tracks, events: events, now: now) }) {
-                unfolded.keep(tracks, at: now.timeIntervalSince1970)
+            if let logged = try tables.use({ try $0.commitLogged(batches: batches, events: events, now: now) }) {
+                unfolded.keep(batches.joined(), at: now.timeIntervalSince1970)
                 folding.lastLogged = logged
             }
             state.withLock { $0.commits += 1 }

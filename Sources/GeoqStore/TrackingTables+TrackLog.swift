@@ -40,13 +40,15 @@ extension TrackingTables {
         public var isDone: Bool { applied >= tracks.count }
     }
 
-    /// Writes `tracks` to the log (one row) and `events` with their outbox rows, in one
-    /// transaction: the service writer's commit. Returns the log row's id (nil for no tracks).
+    /// Writes the tracks of `batches` to the log (one row) and `events` with their outbox rows,
+    /// in one transaction: the service writer's group commit. Each batch's rows come as the
+    /// batch made them, not copied into one array. Returns the log row's id (nil for no tracks).
     @discardableResult
-    public func commitLogged(tracks: [TrackRow], events: [StoredEvent], now: Date = Date()) throws(StoreError)
+    public func commitLogged(batches: [[TrackRow]], events: [StoredEvent], now: Date = Date()) throws(StoreError)
         -> Int64?
     {
-        try connection.transaction { () throws(StoreError) -> Int64? in
+        let tracks = batches.joined()
+        return try connection.transaction { () throws(StoreError) -> Int64? in
             var logged: Int64?
             if !tracks.isEmpty {
                 let put = try connection.prepare("INSERT INTO geoq_track_log (records) VALUES (?)")
@@ -144,7 +146,7 @@ extension TrackingTables {
         static func < (a: TrackKey, b: TrackKey) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
     }
 
-    static func logRecord(_ tracks: [TrackRow], time: Double) -> [UInt8] {
+    static func logRecord(_ tracks: FlattenSequence<[[TrackRow]]>, time: Double) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(8 + tracks.count * 160)
         withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(contentsOf: $0) }

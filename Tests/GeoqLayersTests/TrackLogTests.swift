@@ -29,8 +29,8 @@ import Testing
 
     @Test func aFoldWritesEachDevicesLatestTrackAndEmptiesTheLog() throws {
         let writer = try tables()
-        try writer.commitLogged(tracks: [row("car-1", "a1"), row("car-2", "b1", open: true)], events: [])
-        try writer.commitLogged(tracks: [row("car-1", "a2", open: true)], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a1"), row("car-2", "b1", open: true)]], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a2", open: true)]], events: [])
         #expect(try table == [])
         #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["2"])
         // A listing from another connection folds first.
@@ -43,11 +43,11 @@ import Testing
 
     @Test func startCountsAndErasureSeeLoggedTracks() throws {
         let writer = try tables()
-        try writer.commitLogged(tracks: [row("car-1", "a1", open: true), row("car-2", "b1")], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a1", open: true), row("car-2", "b1")]], events: [])
         #expect(try tables().deviceCounts() == ["acme": 2])
-        try writer.commitLogged(tracks: [row("car-3", "c1", open: true)], events: [])
+        try writer.commitLogged(batches: [[row("car-3", "c1", open: true)]], events: [])
         #expect(try tables().startingTracks(activeSince: .distantFuture).map(\.device).sorted() == ["car-1", "car-3"])
-        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a2")]], events: [])
         let erased = try tables().erase(tenant: "acme", device: "car-1")
         #expect(erased.tracks == 1)
         #expect(try table == ["car-2|b1|0", "car-3|c1|1"])
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aDirectCommitIsNotOverwrittenByAnOlderLoggedTrack() throws {
-        try tables().commitLogged(tracks: [row("car-1", "logged")], events: [])
+        try tables().commitLogged(batches: [[row("car-1", "logged")]], events: [])
         try tables().commit(tracks: [row("car-1", "direct")], events: [])
         #expect(try tables().tracks(tenant: "acme").map { String(decoding: $0.state, as: UTF8.self) } == ["direct"])
         #expect(try table == ["car-1|direct|0"])
@@ -63,11 +63,11 @@ import Testing
 
     @Test func aPlanIsWrittenInSlicesAndCutsOnlyWhatItFolded() throws {
         let writer = try tables()
-        try writer.commitLogged(tracks: [row("car-3", "c1"), row("car-1", "a1"), row("car-2", "b1")], events: [])
+        try writer.commitLogged(batches: [[row("car-3", "c1"), row("car-1", "a1"), row("car-2", "b1")]], events: [])
         var plan = try writer.planFold()
         #expect(plan.tracks.map(\.row.device) == ["car-1", "car-2", "car-3"])
         // A commit after the plan: its row stays in the log.
-        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a2")]], events: [])
         #expect(try writer.applyFold(&plan, count: 2))
         #expect(!plan.isDone)
         #expect(try table == ["car-1|a1|0", "car-2|b1|0"])
@@ -81,9 +81,9 @@ import Testing
 
     @Test func aPlanOvertakenByAnotherConnectionsFoldWritesNothing() throws {
         let writer = try tables()
-        try writer.commitLogged(tracks: [row("car-1", "a1")], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a1")]], events: [])
         var plan = try writer.planFold()
-        try writer.commitLogged(tracks: [row("car-1", "a2")], events: [])
+        try writer.commitLogged(batches: [[row("car-1", "a2")]], events: [])
         try tables().foldTrackLog()
         #expect(try table == ["car-1|a2|0"])
         #expect(try writer.applyFold(&plan, count: 10) == false)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aMalformedLogRowIsAnErrorNamingTheTable() throws {
-        try tables().commitLogged(tracks: [row("car-1", "a1")], events: [])
+        try tables().commitLogged(batches: [[row("car-1", "a1")]], events: [])
         _ = try sqlite("UPDATE geoq_track_log SET records = X'0000000000000000FF'")
         #expect {
             try tables().foldTrackLog()

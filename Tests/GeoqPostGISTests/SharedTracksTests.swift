@@ -103,7 +103,9 @@ struct SharedTracksTests {
         // With no write in between, the next sweep ends it.
         try a.sweepLocked { rows in
             (
-                rows.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Array("ended".utf8)) },
+                rows.map {
+                    TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: Array("ended".utf8))
+                },
                 []
             )
         }

@@ -59,4 +59,32 @@ import Testing
         #expect(found("a") == nil)
         #expect(unfolded.isEmpty)
     }
+
+    /// A group commit's rows come in runs of one tenant's layer, of any length; they are kept a
+    /// thousand at a time, and a run may cross from one thousand to the next.
+    @Test func runsOfSeveralTenantsAndLayersAreEachKeptInTheirPlace() {
+        var rows: [TrackRow] = []
+        var expected: [String: String] = [:]
+        for (run, length) in [999, 3, 1_500, 1, 700].enumerated() {
+            let tenant = run % 2 == 0 ? "acme" : "umbrella"
+            let layer = run < 3 ? "squares" : "streets"
+            for i in 0..<length {
+                let device = "d\(i)"
+                rows.append(TrackRow(tenant: tenant, device: device, layer: layer, state: Array("\(run)".utf8)))
+                expected["\(tenant)/\(layer)/\(device)"] = "\(run)"
+            }
+        }
+        unfolded.keep(rows, at: 10)
+        var kept: [String: String] = [:]
+        for tenant in ["acme", "umbrella"] {
+            for (device, layers) in unfolded.tracks(tenant: tenant, devices: (0..<1_500).map { "d\($0)" }) {
+                for (layer, row) in layers {
+                    #expect(row.tenant == tenant && row.device == device && row.layer == layer)
+                    kept["\(tenant)/\(layer)/\(device)"] = String(decoding: row.state, as: UTF8.self)
+                }
+            }
+        }
+        #expect(kept == expected)
+        #expect(unfolded.plan().sorted().count == expected.count)
+    }
 }
