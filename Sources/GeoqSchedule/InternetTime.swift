@@ -8,7 +8,12 @@ public enum InternetTime {
     /// An RFC 3339 time (`2026-11-23T09:00:00+01:00`, `…Z`, `t` or a space for `T`, any number of
     /// digits of a fraction of a second), read byte by byte; nil for anything else.
     public static func parse(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        var text = text
+        // The string's own bytes, not an array of them: this runs for every fix.
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Date? {
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
             var n = 0
@@ -18,7 +23,7 @@ public enum InternetTime {
             }
             return n
         }
-        func byte(_ at: Int, _ expected: Character) -> Bool { at < b.count && b[at] == expected.asciiValue! }
+        func byte(_ at: Int, _ expected: Unicode.Scalar) -> Bool { at < b.count && b[at] == UInt8(ascii: expected) }
         guard let y = digits(0, 4), byte(4, "-"), let mo = digits(5, 2), byte(7, "-"), let d = digits(8, 2),
             byte(10, "T") || byte(10, "t") || byte(10, " "), let h = digits(11, 2), byte(13, ":"),
             let mi = digits(14, 2), byte(16, ":"), let s = digits(17, 2),
