@@ -86,6 +86,100 @@ public struct JSONParser {
         }
     }
 
+    /// A member's value as ``parseFlatMembers(_:_:)`` hands it over.
+    public enum FlatValue {
+        /// A string without escapes: its bytes between the quotes, valid during the call only.
+        case string(UnsafeBufferPointer<UInt8>)
+        case number(Double)
+        case null
+        /// Anything else (true, false, an object, an array), read and checked but not kept.
+        case other
+    }
+
+    /// Reads one object whose member names and strings have no escapes, the common line of
+    /// NDJSON, handing each member over with the bytes of its name (and of a string value)
+    /// rather than as `String`s and ``JSONValue``s, which were most of the cost of such a line.
+    /// False, maybe after some members were handed over, for anything else (an escape, a
+    /// byte-order mark, not an object, any syntax error): ``parseMembers(_:_:)`` then reads the
+    /// bytes, and names any error, as for every other object. Numbers and the other values are
+    /// read by the same code as there, so a member comes out the same either way.
+    public static func parseFlatMembers(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ member: (UnsafeBufferPointer<UInt8>, FlatValue) -> Void
+    ) -> Bool {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        guard parser.i < bytes.count, bytes[parser.i] == UInt8(ascii: "{") else { return false }
+        do throws(SyntaxError) {
+            guard try parser.flatObject(member) else { return false }
+        } catch {
+            return false
+        }
+        parser.skipWhitespace()
+        return parser.i == bytes.count
+    }
+
+    /// The object at `i`, as ``parseFlatMembers(_:_:)`` reads it; false at the first escape.
+    private mutating func flatObject(
+        _ member: (UnsafeBufferPointer<UInt8>, FlatValue) -> Void
+    ) throws(SyntaxError) -> Bool {
+        try enter()
+        i += 1
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            depth -= 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let name = try plainString() else { return false }
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return false }
+            i += 1
+            skipWhitespace()
+            guard i < bytes.count else { return false }
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                guard let text = try plainString() else { return false }
+                member(name, .string(text))
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): member(name, .number(try number()))
+            case UInt8(ascii: "n"):
+                _ = try literal("null", .null)
+                member(name, .null)
+            default:
+                _ = try value()
+                member(name, .other)
+            }
+            skipWhitespace()
+            guard i < bytes.count else { return false }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "}") else { return false }
+            i += 1
+            depth -= 1
+            return true
+        }
+    }
+
+    /// The bytes of the string at `i` when it has no escape (nil, with `i` anywhere, when it
+    /// has one); the same checks as ``string()``.
+    private mutating func plainString() throws(SyntaxError) -> UnsafeBufferPointer<UInt8>? {
+        i += 1
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+            i += 1
+        }
+        return nil
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }

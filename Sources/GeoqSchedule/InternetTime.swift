@@ -13,7 +13,8 @@ public enum InternetTime {
         return text.withUTF8 { parse(utf8: $0) }
     }
 
-    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// The same, from the UTF-8 bytes of the text.
+    public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Date? {
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
             var n = 0

@@ -70,9 +70,13 @@ public enum FixReader {
             start = end + 1
             if line.allSatisfy(isBlank) { continue }
             var fields = Fields()
-            do throws(JSONParser.SyntaxError) { try JSONParser.parseMembers(line) { fields.take($0, $1) } } catch {
-                batch.errors.append(FixError(line: lineNumber, index: nil, field: nil, message: "not a JSON object"))
-                continue
+            if !JSONParser.parseFlatMembers(line, { fields.take($0, $1) }) {
+                fields = Fields()
+                do throws(JSONParser.SyntaxError) { try JSONParser.parseMembers(line) { fields.take($0, $1) } } catch {
+                    batch.errors.append(
+                        FixError(line: lineNumber, index: nil, field: nil, message: "not a JSON object"))
+                    continue
+                }
             }
             collect(fields, line: lineNumber, index: nil, bounds: bounds, into: &batch)
         }
@@ -94,18 +98,66 @@ public enum FixReader {
         collect(fields, line: line, index: index, bounds: bounds, into: &batch)
     }
 
-    /// The members of a fix object that a fix is made of (the others are ignored).
+    /// The members of a fix object that a fix is made of (the others are ignored), as read by
+    /// either parser: valid while the bytes read are.
     struct Fields {
-        var device, time, lat, lon, accuracy, speed: JSONValue?
+        var device, time, lat, lon, accuracy, speed: Member?
+
+        enum Member {
+            case text(String)
+            /// A string's bytes, without escapes.
+            case bytes(UnsafeBufferPointer<UInt8>)
+            case number(Double)
+            case null
+            case other
+
+            var text: String? {
+                switch self {
+                case .text(let text): text
+                case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+                default: nil
+                }
+            }
+        }
 
         mutating func take(_ name: String, _ value: JSONValue) {
+            let member: Member =
+                switch value {
+                case .string(let text): .text(text)
+                case .number(let n): .number(n)
+                case .null: .null
+                default: .other
+                }
             switch name {
-            case "device": device = value
-            case "time": time = value
-            case "lat": lat = value
-            case "lon": lon = value
-            case "accuracy": accuracy = value
-            case "speed": speed = value
+            case "device": device = member
+            case "time": time = member
+            case "lat": lat = member
+            case "lon": lon = member
+            case "accuracy": accuracy = member
+            case "speed": speed = member
+            default: break
+            }
+        }
+
+        mutating func take(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONParser.FlatValue) {
+            let member: Member =
+                switch value {
+                case .string(let bytes): .bytes(bytes)
+                case .number(let n): .number(n)
+                case .null: .null
+                case .other: .other
+                }
+            switch name.count {
+            case 3:
+                if name.elementsEqual("lat".utf8) {
+                    lat = member
+                } else if name.elementsEqual("lon".utf8) {
+                    lon = member
+                }
+            case 4: if name.elementsEqual("time".utf8) { time = member }
+            case 5: if name.elementsEqual("speed".utf8) { speed = member }
+            case 6: if name.elementsEqual("device".utf8) { device = member }
+            case 8: if name.elementsEqual("accuracy".utf8) { accuracy = member }
             default: break
             }
         }
@@ -128,18 +180,21 @@ public enum FixReader {
     }
 
     static func fix(from fields: Fields) -> Result<Fix, Problem> {
-        guard case .string(let device)? = fields.device, !device.isEmpty else {
+        guard let device = fields.device?.text, !device.isEmpty else {
             return .failure(Problem(field: "device", message: "device is missing or not a non-empty string"))
         }
-        guard case .string(let timeText)? = fields.time else {
-            return .failure(Problem(field: "time", message: "time is missing or not a string"))
+        let time: Date?
+        switch fields.time {
+        case .bytes(let bytes)?: time = InternetTime.parse(utf8: bytes)
+        case .text(let text)?: time = InternetTime.parse(text)
+        default: return .failure(Problem(field: "time", message: "time is missing or not a string"))
         }
-        guard let time = InternetTime.parse(timeText) else {
+        guard let time else {
+            let text = fields.time?.text ?? ""
             return .failure(
-                Problem(
-                    field: "time", message: "time '\(timeText)' is not ISO 8601 with an offset (2026-03-02T09:00:00Z)"))
+                Problem(field: "time", message: "time '\(text)' is not ISO 8601 with an offset (2026-03-02T09:00:00Z)"))
         }
-        func number(_ value: JSONValue?, _ key: String, required: Bool) -> Result<Double?, Problem> {
+        func number(_ value: Fields.Member?, _ key: String, required: Bool) -> Result<Double?, Problem> {
             switch value {
             case nil, .null?:
                 return required ? .failure(Problem(field: key, message: "\(key) is missing")) : .success(nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoqTestSupport
 import GeoqTracking
 import Testing
 
@@ -72,5 +73,72 @@ import Testing
             try JSONDecoder().decode(
                 Fix.self, from: Data(#"{"device":"a","time":"2026-11-23T10:00:00Z","lat":-91,"lon":0}"#.utf8))
         }
+    }
+
+    /// NDJSON lines are read by a quicker parser when their names and strings have no escapes,
+    /// and by the general one otherwise. Seeded lines of every kind of member (good and bad
+    /// values, escapes, other members, duplicates, spacing, broken syntax) give, line for line,
+    /// the fixes and errors that the general parser gives for each line alone in an array.
+    @Test func quickAndGeneralReadingsOfALineAgree() throws {
+        var random = SeededRandom(seed: 41)
+        func any(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
+        /// Mostly one of the first `good` choices, so that many lines are fixes.
+        func mostly(_ good: Int, of choices: [String]) -> String {
+            random.next() % 5 != 0 ? any(Array(choices.prefix(good))) : any(choices)
+        }
+        let devices = [#""car-7""#, #""ünï-ç""#, #""a\"b""#, #""c\u0061r""#, #""""#, "5", "null", #""\#u{09}tab""#]
+        let times = [
+            #""2026-11-23T10:00:00Z""#, #""2026-11-23T10:00:01.25+01:00""#, #""2026-11-23t10:00:02z""#,
+            #""yesterday""#, #""2026-11-23T10:00:03\u005a""#, "7", "null", #""2026-13-01T00:00:00Z""#,
+        ]
+        let numbers = [
+            "42.81", "-1.6400000000000001", "4.281e1", "0", "-0", "1E2", "95", "-180", "0.000000000000000000001234",
+            "123456789012345678901234.5", #""42.8""#, "null", "true", "[1]", "01", ".5", "-", "1.", "2e", "{}",
+        ]
+        let others = [#""note":"x""#, #""extra":{"a":[1,2,{"b":null}]}"#, #""flag":false"#, #""n":-3.5e-2"#]
+        var lines: [String] = []
+        for _ in 0..<4_000 {
+            var members: [String] = []
+            if random.next() % 8 != 0 { members.append(#""device":"# + mostly(4, of: devices)) }
+            if random.next() % 8 != 0 { members.append(#""time":"# + mostly(3, of: times)) }
+            if random.next() % 10 != 0 { members.append(#""lat":"# + mostly(9, of: numbers)) }
+            if random.next() % 10 != 0 { members.append(#""lon":"# + mostly(9, of: numbers)) }
+            if random.next() % 2 == 0 { members.append(#""accuracy":"# + mostly(9, of: numbers)) }
+            if random.next() % 4 == 0 { members.append(#""speed":"# + mostly(9, of: numbers)) }
+            if random.next() % 3 == 0 { members.append(any(others)) }
+            if random.next() % 6 == 0, let first = members.first { members.append(first) }
+            if random.next() % 12 == 0 { members.append(#""\u006cat":3"#) }
+            members.shuffle(using: &random)
+            let comma = any([",", " , ", ",\t"])
+            var line = "{" + members.joined(separator: comma) + "}"
+            if random.next() % 4 == 0 { line = line.replacingOccurrences(of: #"":"#, with: #"" : "#) }
+            switch random.next() % 40 {
+            case 0: line.removeLast()
+            case 1: line += " x"
+            case 2: line = line.replacingOccurrences(of: "}", with: ",}")
+            case 3: line = "[" + line + "]"
+            default: break
+            }
+            lines.append(line)
+        }
+        let read = FixReader.read(Data(lines.joined(separator: "\n").utf8))
+        var fixes: [Fix] = []
+        var errors: [FixError] = []
+        for (number, line) in zip(1..., lines) {
+            let alone = FixReader.read(Data(("[" + line + "]").utf8))
+            if alone.errors.map(\.message) == ["the body is not a JSON array"] || line.hasPrefix("[") {
+                errors.append(FixError(line: number, index: nil, field: nil, message: "not a JSON object"))
+                continue
+            }
+            fixes += alone.fixes
+            errors += alone.errors.map {
+                FixError(line: number, index: nil, field: $0.field, message: $0.message, kind: $0.kind)
+            }
+        }
+        #expect(
+            read.fixes.count > 300 && read.errors.count > 1_000,
+            "\(read.fixes.count) fixes, \(read.errors.count) errors")
+        #expect(read.fixes == fixes)
+        #expect(read.errors == errors)
     }
 }
