@@ -6,8 +6,9 @@
 #  - fix-to-webhook latency: new devices' second fix, 5 s after the first (an enter needs a run
 #    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99; and
 #    the same through a Redis stream (a private redis-server on loopback, read with XREAD BLOCK);
-#  - a city's fleet (fleet.py): 100,000 devices, NDJSON batches of 1,000 over 16 connections at
-#    once for 20 s, on a fresh service: fixes per second and the batch latency, p50 / p99;
+#  - a city's fleet (fleet.py): 100,000 devices, NDJSON batches of 1,000, then of 250, over 16
+#    connections at once for 20 s, each on a fresh service: fixes per second, the batch latency
+#    (p50 / p99) and the service's CPU per fix;
 #  - and beside them, from the same build and machine, the engine in process
 #    (`geoq-bench --only tracking`), the peer of every HTTP figure.
 # Prints Markdown for docs/BENCHMARKS.md. Everything it starts is stopped on exit.
@@ -41,27 +42,32 @@ wait_until_ready "$port"
 GEOQ_KEY="$key" GEOQ_REDIS_PORT="$redis_port" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
 kill -9 "$server"
 
-# The fleet, on a service of its own over a fresh store (of the same kind).
-fleet_store="$work/fleet.gpkg"
-case "$store" in
-postgresql://* | postgres://*) fleet_store="${store}_fleet" && "$geoq" import --all --store "$fleet_store" >/dev/null ;;
-esac
-fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store" 2>/dev/null)"
-"$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
-server=$!
-wait_until_ready "$port"
-read -r user_before system_before <<<"$(cpu_ticks "$server")"
-fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 1000 20)"
-read -r user_after system_after <<<"$(cpu_ticks "$server")"
-cpu=$(((user_after - user_before) + (system_after - system_before)))
-python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
+# The fleet, on a service of its own over a fresh store (of the same kind), in batches of 1,000
+# (a gateway's throughput) and of 250 (its latency: with 16 batches of 1,000 in flight, a mean
+# under 50 ms would need 320,000 fixes/s, Little's law).
+for batch in 1000 250; do
+    fleet_store="$work/fleet-$batch.gpkg"
+    case "$store" in
+    postgresql://* | postgres://*) fleet_store="${store}_fleet_$batch" && "$geoq" import --all --store "$fleet_store" >/dev/null ;;
+    esac
+    fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store" 2>/dev/null)"
+    "$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
+    server=$!
+    wait_until_ready "$port"
+    read -r user_before system_before <<<"$(cpu_ticks "$server")"
+    fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 "$batch" 20)"
+    read -r user_after system_after <<<"$(cpu_ticks "$server")"
+    kill -9 "$server"
+    cpu=$(((user_after - user_before) + (system_after - system_before)))
+    python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 f = json.loads(sys.argv[1])
 cpu = int(sys.argv[2]) / int(sys.argv[3])
 print(f"| a fleet: {f['devices']:,} devices, batches of {f['batch']:,}, {f['connections']} connections at once ({f['seconds']} s) | {f['fixes_per_second']:,} fixes/s |")
-print(f"| the fleet's batch latency, p50 / p99 | {f['p50_ms']} / {f['p99_ms']} ms |")
+print(f"| the fleet's batch latency (batches of {f['batch']:,}), p50 / p99 | {f['p50_ms']} / {f['p99_ms']} ms |")
 print(f"| the service's CPU per fix in the fleet run (user + system, all threads) | {cpu / f['fixes'] * 1e6:.1f} µs |")
 PY
+done
 swift build -c release --product geoq-bench >&2
 echo
 echo "In process, the same build (the peer):"
