@@ -122,14 +122,7 @@ public struct JSONParser {
     private mutating func flatObject(
         _ member: (UnsafeBufferPointer<UInt8>, FlatValue) -> Void
     ) throws(SyntaxError) -> Bool {
-        try enter()
-        i += 1
-        skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-            i += 1
-            depth -= 1
-            return true
-        }
+        if try enterObject() { return true }
         while true {
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let name = try plainString() else { return false }
@@ -208,17 +201,21 @@ public struct JSONParser {
         return .object(members)
     }
 
-    /// Reads an object, handing each member over as it is read.
-    private mutating func object(_ member: (String, JSONValue) -> Void) throws(SyntaxError) {
-        let open = i
+    /// Enters the object that opens at `i`; true, with the object read, when it is empty.
+    private mutating func enterObject() throws(SyntaxError) -> Bool {
         try enter()
         i += 1
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-            i += 1
-            depth -= 1
-            return
-        }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "}") else { return false }
+        i += 1
+        depth -= 1
+        return true
+    }
+
+    /// Reads an object, handing each member over as it is read.
+    private mutating func object(_ member: (String, JSONValue) -> Void) throws(SyntaxError) {
+        let open = i
+        if try enterObject() { return }
         while true {
             skipWhitespace()
             guard i < bytes.count else { throw unclosed("object", "}", from: open) }
