@@ -180,14 +180,16 @@ actor TenantTracks {
         let missing = wanted.filter { tracks[$0] == nil }
         // The writer's first: a track it folds meanwhile is then in the table.
         let unfolded = writer.unfolded.tracks(tenant: tenant, devices: missing)
+        let stored: [String: [TrackRow]]
+        do {
+            stored = try openTables().deviceTracks(tenant: tenant, devices: Array(missing))
+        } catch {
+            tables = nil
+            throw error
+        }
         for device in missing {
             var rows: [String: TrackRow] = [:]
-            do {
-                for row in try openTables().deviceTracks(tenant: tenant, device: device) { rows[row.layer] = row }
-            } catch {
-                tables = nil
-                throw error
-            }
+            for row in stored[device] ?? [] { rows[row.layer] = row }
             rows.merge(unfolded[device] ?? [:]) { $1 }
             if rows.isEmpty {
                 fresh.insert(device)

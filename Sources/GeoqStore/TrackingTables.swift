@@ -253,23 +253,39 @@ public final class TrackingTables {
         return counts
     }
 
-    /// The tracks of one device of `tenant`, on every layer: a look-up by the primary key's
-    /// prefix, for a device the service reads back at its next fix (the general query above,
-    /// whose filters may each be absent, scans the whole table). The tracks' log is not folded
-    /// first: the service folds it before a device leaves its memory.
-    public func deviceTracks(tenant: String, device: String) throws(StoreError) -> [TrackRow] {
-        let stmt = try connection.prepare(
-            "SELECT layer, state, open FROM geoq_tracks WHERE tenant = ?1 AND device = ?2 ORDER BY layer")
-        try stmt.bind(tenant, at: 1)
-        try stmt.bind(device, at: 2)
-        var rows: [TrackRow] = []
-        while try stmt.step() {
-            rows.append(
-                TrackRow(
-                    tenant: tenant, device: device, layer: stmt.text(at: 0) ?? "", state: bytes(stmt, 1),
-                    open: stmt.int64(at: 2) != 0))
+    /// The tracks of `devices` of `tenant`, on every layer, by device (a device with none is
+    /// absent): look-ups by the primary key's prefix, for devices the service reads back at their
+    /// next fix (the general query above, whose filters may each be absent, scans the whole
+    /// table). Up to 500 devices a statement: compiling one for each device cost more than its
+    /// look-up. The tracks' log is not read: the service overlays the tracks it logged and has
+    /// not yet folded.
+    public func deviceTracks(tenant: String, devices: [String]) throws(StoreError) -> [String: [TrackRow]] {
+        var found: [String: [TrackRow]] = [:]
+        var start = 0
+        while start < devices.count {
+            let chunk = devices[start..<min(start + 500, devices.count)]
+            let marks = (2..<(chunk.count + 2)).map { "?\($0)" }.joined(separator: ", ")
+            let stmt = try connection.prepare(
+                """
+                SELECT device, layer, state, open FROM geoq_tracks WHERE tenant = ?1 AND device IN (\(marks))
+                ORDER BY device, layer
+                """)
+            try stmt.bind(tenant, at: 1)
+            var mark: Int32 = 2
+            for device in chunk {
+                try stmt.bind(device, at: mark)
+                mark += 1
+            }
+            while try stmt.step() {
+                let device = stmt.text(at: 0) ?? ""
+                found[device, default: []].append(
+                    TrackRow(
+                        tenant: tenant, device: device, layer: stmt.text(at: 1) ?? "", state: bytes(stmt, 2),
+                        open: stmt.int64(at: 3) != 0))
+            }
+            start += chunk.count
         }
-        return rows
+        return found
     }
 
     /// How many devices `tenant` has a track of.

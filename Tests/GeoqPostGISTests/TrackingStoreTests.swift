@@ -154,18 +154,27 @@ import Testing
         #expect(try store.deviceCounts() == ["acme": 3, "other": 1])
     }
 
-    /// A device read back at its next fix: its rows on every layer, of its tenant only.
-    @Test func oneDevicesTracksOfOneTenant() throws {
+    /// Devices read back at their next fix: their rows on every layer, of their tenant only, the
+    /// same as the general query gives; many at once, across the statements they are read in.
+    @Test func devicesTracksOfOneTenant() throws {
         let store = try store(.geoPackage)
         let rows = [
             ("acme", "car-1", "a"), ("acme", "car-1", "b"), ("acme", "car-2", "a"), ("other", "car-1", "a"),
         ].map { TrackRow(tenant: $0.0, device: $0.1, layer: $0.2, state: Array("{\"at\":\"\($0.2)\"}".utf8)) }
         try store.commit(tracks: rows, events: [])
-        let found = try store.connection().deviceTracks(tenant: "acme", device: "car-1")
-        #expect(found == [rows[0], rows[1]])
-        #expect(try store.connection().deviceTracks(tenant: "acme", device: "car-3").isEmpty)
-        // The same rows as the general query gives.
-        #expect(found == (try store.tracks(tenant: "acme", device: "car-1")))
+        let found = try store.connection().deviceTracks(tenant: "acme", devices: ["car-1", "car-3"])
+        #expect(found == ["car-1": [rows[0], rows[1]]])
+        #expect(found["car-1"] == (try store.tracks(tenant: "acme", device: "car-1")))
+        let many = (0..<1_200).map { "fleet-\($0)" }
+        try store.commit(
+            tracks: many.enumerated().filter { $0.offset % 3 != 0 }.map {
+                TrackRow(tenant: "acme", device: $0.element, layer: "a", state: Array("\($0.offset)".utf8))
+            }, events: [])
+        let read = try store.connection().deviceTracks(tenant: "acme", devices: many)
+        #expect(read.count == 800)
+        for device in many {
+            #expect(read[device] ?? [] == (try store.tracks(tenant: "acme", device: device)), "\(device)")
+        }
     }
 
     /// A hook made with an idempotency key comes back, not twice, when the key comes again;

@@ -84,7 +84,7 @@ import Testing
         // Silent for two hours: it leaves memory at the sweep; its track is still only in the log.
         try await ingest.sweep(data: data, now: started + 7_200)
         #expect(
-            try TrackingStore(storeFile: file).connection().deviceTracks(tenant: "acme", device: "walker-1").isEmpty)
+            try TrackingStore(storeFile: file).connection().deviceTracks(tenant: "acme", devices: ["walker-1"]).isEmpty)
         let older = try await Self.walkerFix(started + 3, to: ingest)
         #expect(older.ignored == 1)
         let next = try await Self.walkerFix(started + 10, to: ingest)
