@@ -5,8 +5,8 @@ import GeoqSchedule
 /// `Date.ISO8601FormatStyle` writes and reads them.
 ///
 /// A layer holds two per incident and is read and written whole at each refresh, so 1970 to 9999
-/// are written and read here, the days by ``CivilDate``; other instants, and text of any other
-/// form, go through the format style.
+/// are written here (the days by ``CivilDate``) and read by ``InternetTime``; other instants, and
+/// text of any other form, go through the format style.
 enum StoreTimestamp {
     /// 1970-01-01 to 9999-12-31T23:59:59 (after the Julian calendar, four-digit years).
     private static let fastRange: Range<Double> = 0..<253_402_300_800
@@ -44,28 +44,16 @@ enum StoreTimestamp {
     }
 
     /// `yyyy-MM-ddTHH:mm:ssZ` with every field in range and the year in 1970...9999; else nil.
+    /// Read by ``InternetTime``, of which this is the one form the store writes.
     private static func fastDate(_ text: String) -> Date? {
-        let u = text.utf8
-        guard u.count == 20 else { return nil }
-        return u.withContiguousStorageIfAvailable { b -> Date? in
-            func number(_ offset: Int, _ width: Int) -> Int? {
-                var v = 0
-                for k in offset..<(offset + width) {
-                    let d = Int(b[k]) - 0x30
-                    guard (0...9).contains(d) else { return nil }
-                    v = v * 10 + d
-                }
-                return v
-            }
-            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-                b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z"),
-                let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-                let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-                (1970...9999).contains(year), let date = CivilDate(year: year, month: month, day: day),
-                hour < 24, minute < 60, second < 60
-            else { return nil }
-            let seconds = date.dayNumber * 86_400 + hour * 3600 + minute * 60 + second
-            return Date(timeIntervalSince1970: Double(seconds))
-        } ?? nil
+        var text = text
+        let isStoreForm = text.withUTF8 { b in
+            // The form exactly: an upper-case `T`, `Z`, and no leap second (`60`).
+            b.count == 20 && b[10] == UInt8(ascii: "T") && b[19] == UInt8(ascii: "Z") && b[17] < UInt8(ascii: "6")
+        }
+        guard isStoreForm, let date = InternetTime.parse(text), fastRange.contains(date.timeIntervalSince1970) else {
+            return nil
+        }
+        return date
     }
 }
