@@ -138,7 +138,10 @@ public enum FeedDate {
     private static func date(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetMinutes: Int
     ) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Years past 9999 are no feed's, and their seconds would overflow an Int.
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 61
+        else { return nil }
         if year >= 1583 {
             // Proleptic Gregorian arithmetic, as the calendar below computes it since 1582, without
             // its cost (feeds carry thousands of dates).

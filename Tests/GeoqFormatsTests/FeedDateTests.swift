@@ -46,4 +46,14 @@ import Testing
         #expect(FeedDate.rfc822("Thu, 31 Dec 2026 23:59:60 GMT") == nil)
         #expect(FeedDate.rfc822("Tue, 30 Jun 2026 12:59:60 GMT")?.timeIntervalSince1970 == 1_782_824_400)
     }
+
+    /// A year of up to 18 digits is a number, not a date: refused, where its seconds once
+    /// overflowed and ended the process.
+    @Test func yearsNoCalendarHoldsAreRefused() {
+        #expect(FeedDate.rfc822("Sun, 22 Nov 2027777777776 08:00:00 +0100") == nil)
+        #expect(FeedDate.rfc822("Sun, 22 Nov 999999999999999999 08:00:00 GMT") == nil)
+        #expect(FeedDate.rfc822("Sun, 22 Nov -999999999999999999 08:00:00 GMT") == nil)
+        #expect(FeedDate.rfc822("Fri, 31 Dec 9999 23:59:59 GMT")?.timeIntervalSince1970 == 253_402_300_799)
+        #expect(FeedDate.rfc822("Sat, 01 Jan 10000 00:00:00 GMT") == nil)
+    }
 }
