@@ -19,8 +19,9 @@ import Synchronization
 /// Tracks go to the store's log (see `TrackingTables.commitLogged`), folded into the tracks'
 /// table between commits: each device's latest logged track is kept in ``unfolded`` until
 /// folded, a plan is made of them once `foldInterval` has passed since the last, then written
-/// `foldSlice` tracks at a time, one slice after each group commit (or in a row while nothing
-/// waits), so that no batch waits behind a whole fold. A device read back after leaving memory
+/// `foldSlice` tracks at a time, each slice in a group commit's transaction (one sync for both)
+/// while the fold has taken at most `foldShare` of the writer's time, or in a row while nothing
+/// waits, so that no batch waits behind a whole fold. A device read back after leaving memory
 /// is found there too. ``fold()`` folds everything (after a failed commit, memory is read back
 /// from the table).
 final class TrackWriter: Sendable {
@@ -35,6 +36,10 @@ final class TrackWriter: Sendable {
     let unfolded = UnfoldedTracks()
     private let foldInterval: Duration
     private let foldSlice: Int
+    /// The share of the writer's time a fold takes while batches wait: a fleet's first fold
+    /// inserts every device's row, a second of the writer's work that, done at once, made every
+    /// batch of that second wait behind it.
+    private let foldShare: Double
 
     private struct State {
         var waiting: [Job] = []
@@ -74,12 +79,13 @@ final class TrackWriter: Sendable {
     /// `queue`: where the transactions run (tests hold it to gather a group).
     init(
         store: TrackingStore, queue: DispatchQueue = DispatchQueue(label: "geoq.track-writer"),
-        foldInterval: Duration = .seconds(5), foldSlice: Int = 4_000
+        foldInterval: Duration = .seconds(5), foldSlice: Int = 2_000, foldShare: Double = 0.25
     ) {
         tables = ConfinedTables(store: store)
         self.queue = queue
         self.foldInterval = foldInterval
         self.foldSlice = foldSlice
+        self.foldShare = foldShare
     }
 
     /// How many commits have failed since the start.
@@ -188,12 +194,17 @@ final class TrackWriter: Sendable {
                 case .plan(let plan):
                     folding.sorting = false
                     folding.plan = plan.isEmpty ? nil : plan
+                    folding.began = .now
+                    folding.spent = .zero
                 case .tick:
                     folding.tickScheduled = false
                 }
             }
-            commit(group)
-            foldStep()
+            let started = ContinuousClock.now
+            let carry = folding.plan != nil && folding.mayWork(share: foldShare)
+            let wrote = commit(group, foldingAlong: carry)
+            if carry && wrote { folding.spent += .now - started }
+            foldStep(afterWriting: wrote)
         }
     }
 
@@ -207,24 +218,17 @@ final class TrackWriter: Sendable {
         }
     }
 
-    /// Plans a fold when one is due, else writes the next slice of the one in progress. A
-    /// failure drops the plan: the log stays as it is, and a later plan folds it.
-    private func foldStep() {
+    /// Plans a fold when one is due, else writes the next slice of the one in progress unless
+    /// the group commit just carried it. A failure drops the plan: the log stays as it is, and a
+    /// later plan folds it.
+    private func foldStep(afterWriting wrote: Bool) {
         do {
-            if var plan = folding.plan {
-                guard try tables.use({ try $0.applyFold(&plan, count: foldSlice) }) else {
-                    // Folded by another connection meanwhile: the tracks are in the table.
-                    unfolded.folded()
-                    folding.plan = nil
-                    return
-                }
-                if plan.isDone {
-                    try tables.use { try $0.finishFold(plan) }
-                    unfolded.folded()
-                    folding.plan = nil
-                } else {
-                    folding.plan = plan
-                }
+            if let plan = folding.plan {
+                guard !wrote else { return }
+                folding.plan = nil
+                let started = ContinuousClock.now
+                continueFold(try tables.use { try $0.applyFold(plan, count: foldSlice) })
+                folding.spent += .now - started
             } else if !folding.sorting, ContinuousClock.now - folding.planned >= foldInterval,
                 !unfolded.isEmpty
             {
@@ -243,14 +247,24 @@ final class TrackWriter: Sendable {
         }
     }
 
-    /// One transaction for `group`'s writes: their tracks to the log, in the order handed over.
-    private func commit(_ group: [Job]) {
+    /// What is left of the fold in progress after a slice; when nothing is, the plan's tracks
+    /// are in the table (written, or folded by another connection meanwhile).
+    private func continueFold(_ left: TrackingTables.FoldPlan?) {
+        folding.plan = left
+        if left == nil { unfolded.folded() }
+    }
+
+    /// One transaction for `group`'s writes: their tracks to the log, in the order handed over,
+    /// and, `foldingAlong`, the next slice of the fold in progress. Returns whether there was
+    /// anything to write.
+    @discardableResult
+    private func commit(_ group: [Job], foldingAlong: Bool = false) -> Bool {
         let failures = state.withLock { $0.failures }
         var stale: [Job] = []
         var fresh: [Job] = []
         for job in group { if job.failuresSeen == failures { fresh.append(job) } else { stale.append(job) } }
         for job in stale { job.done?.resume(throwing: TrackWriterError.earlierCommitFailed) }
-        guard !fresh.isEmpty else { return }
+        guard !fresh.isEmpty else { return false }
         // Each batch's rows as they came, not copied into one array: a copy of each row takes
         // and lets go a hold on each of its names and its record.
         var batches: [[TrackRow]] = []
@@ -260,18 +274,26 @@ final class TrackWriter: Sendable {
             batches.append(jobTracks)
             events += jobEvents
         }
+        let fold = foldingAlong ? folding.plan : nil
         do {
             let now = Date()
-            if let logged = try tables.use({ try $0.commitLogged(batches: batches, events: events, now: now) }) {
+            let written = try tables.use {
+                try $0.commitLogged(
+                    batches: batches, events: events, now: now, continuing: fold, foldCount: foldSlice)
+            }
+            if let logged = written.logRow {
                 unfolded.keep(batches.joined(), at: now.timeIntervalSince1970)
                 folding.lastLogged = logged
             }
+            if fold != nil { continueFold(written.fold) }
             state.withLock { $0.commits += 1 }
             for job in fresh { job.done?.resume(returning: .written) }
         } catch {
+            if fold != nil { folding.plan = nil }
             state.withLock { $0.failures += 1 }
             for job in fresh { job.done?.resume(throwing: error) }
         }
+        return true
     }
 }
 
@@ -301,6 +323,14 @@ private final class ConfinedFold: @unchecked Sendable {
     var sorting = false
     /// The writer will look again (``TrackWriter/scheduleTick()``).
     var tickScheduled = false
+    /// When the plan in progress came, and how long the writer has spent on its slices since.
+    var began = ContinuousClock.now
+    var spent = Duration.zero
+
+    /// Whether the fold has taken less than `share` of the writer's time since its plan came.
+    func mayWork(share: Double) -> Bool {
+        spent.timeInterval <= (ContinuousClock.now - began).timeInterval * share
+    }
 }
 
 /// The writer's connection to the store's tracking tables, touched only on the writer's queue

@@ -22,7 +22,8 @@ import Foundation
 /// state (a varint length and the bytes) and one byte, 1 when its stay is open.
 extension TrackingTables {
     /// A fold planned from the log: each device's latest track up to log row `through`, in key
-    /// order, to be written in slices (``applyFold(_:)``) and the log then cut (``finishFold(_:)``).
+    /// order, to be written in slices (``applyFold(_:count:)``, or along a group commit), the log
+    /// cut after the last.
     public struct FoldPlan: Sendable {
         public var through: Int64
         public var tracks: [(row: TrackRow, updated: Double)]
@@ -40,15 +41,25 @@ extension TrackingTables {
         public var isDone: Bool { applied >= tracks.count }
     }
 
+    /// What a group commit wrote: its log row (nil for no tracks), and what is left of the fold it
+    /// carried on (nil when none is left: written to the end, or folded by another connection).
+    public struct LoggedCommit: Sendable {
+        public var logRow: Int64?
+        public var fold: FoldPlan?
+    }
+
     /// Writes the tracks of `batches` to the log (one row) and `events` with their outbox rows,
     /// in one transaction: the service writer's group commit. Each batch's rows come as the
-    /// batch made them, not copied into one array. Returns the log row's id (nil for no tracks).
+    /// batch made them, not copied into one array. With a fold in progress, its next
+    /// `foldCount` tracks go in the same transaction: one sync for both, where a slice of its
+    /// own made the batches behind it wait for a second one.
     @discardableResult
-    public func commitLogged(batches: [[TrackRow]], events: [StoredEvent], now: Date = Date()) throws(StoreError)
-        -> Int64?
-    {
+    public func commitLogged(
+        batches: [[TrackRow]], events: [StoredEvent], now: Date = Date(), continuing fold: FoldPlan? = nil,
+        foldCount: Int = 0
+    ) throws(StoreError) -> LoggedCommit {
         let tracks = batches.joined()
-        return try connection.transaction { () throws(StoreError) -> Int64? in
+        return try connection.transaction { () throws(StoreError) -> LoggedCommit in
             var logged: Int64?
             if !tracks.isEmpty {
                 let put = try connection.prepare("INSERT INTO geoq_track_log (records) VALUES (?)")
@@ -57,7 +68,8 @@ extension TrackingTables {
                 logged = connection.lastInsertRowID
             }
             _ = try putEvents(events, time: now.timeIntervalSince1970)
-            return logged
+            let left = try fold.flatMap { plan throws(StoreError) in try continueFold(plan, count: foldCount) }
+            return LoggedCommit(logRow: logged, fold: left)
         }
     }
 
@@ -93,20 +105,28 @@ extension TrackingTables {
         return FoldPlan(through: through, tracks: sorted)
     }
 
-    /// Writes the plan's next `count` tracks in a transaction of their own; false (nothing
-    /// written) when another connection folded the log meanwhile, and the plan is to be dropped.
-    public func applyFold(_ plan: inout FoldPlan, count: Int) throws(StoreError) -> Bool {
-        try connection.transaction { () throws(StoreError) -> Bool in
-            guard try stillPending(plan) else { return false }
-            let end = min(plan.tracks.count, plan.applied + count)
-            try putTracks(plan.tracks[plan.applied..<end])
-            plan.applied = end
-            return true
-        }
+    /// Writes the plan's next `count` tracks in a transaction of their own; returns what is left
+    /// of it, as ``LoggedCommit/fold``.
+    public func applyFold(_ plan: FoldPlan, count: Int) throws(StoreError) -> FoldPlan? {
+        try connection.transaction { () throws(StoreError) -> FoldPlan? in try continueFold(plan, count: count) }
+    }
+
+    /// The plan's next `count` tracks, in the transaction begun, and once the last is written the
+    /// log rows it folded deleted; nil when nothing is left. A plan whose log rows another
+    /// connection folded meanwhile writes nothing (its older tracks would land over newer ones).
+    private func continueFold(_ plan: FoldPlan, count: Int) throws(StoreError) -> FoldPlan? {
+        guard try stillPending(plan) else { return nil }
+        var plan = plan
+        let end = min(plan.tracks.count, plan.applied + count)
+        try putTracks(plan.tracks[plan.applied..<end])
+        plan.applied = end
+        guard plan.isDone else { return plan }
+        try finishFold(plan)
+        return nil
     }
 
     /// Deletes the log rows a fully applied plan folded.
-    public func finishFold(_ plan: FoldPlan) throws(StoreError) {
+    private func finishFold(_ plan: FoldPlan) throws(StoreError) {
         try connection.execute("DELETE FROM geoq_track_log WHERE id <= \(plan.through)")
     }
 

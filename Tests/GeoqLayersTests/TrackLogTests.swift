@@ -64,29 +64,67 @@ import Testing
     @Test func aPlanIsWrittenInSlicesAndCutsOnlyWhatItFolded() throws {
         let writer = try tables()
         try writer.commitLogged(batches: [[row("car-3", "c1"), row("car-1", "a1"), row("car-2", "b1")]], events: [])
-        var plan = try writer.planFold()
+        let plan = try writer.planFold()
         #expect(plan.tracks.map(\.row.device) == ["car-1", "car-2", "car-3"])
         // A commit after the plan: its row stays in the log.
         try writer.commitLogged(batches: [[row("car-1", "a2")]], events: [])
-        #expect(try writer.applyFold(&plan, count: 2))
-        #expect(!plan.isDone)
+        let left = try #require(try writer.applyFold(plan, count: 2))
+        #expect(left.applied == 2)
         #expect(try table == ["car-1|a1|0", "car-2|b1|0"])
-        #expect(try writer.applyFold(&plan, count: 2))
-        #expect(plan.isDone)
-        try writer.finishFold(plan)
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["2"], "nothing cut before the last slice")
+        #expect(try writer.applyFold(left, count: 2) == nil)
         #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["1"])
         #expect(
             try tables().tracks(tenant: "acme").map { String(decoding: $0.state, as: UTF8.self) } == ["a2", "b1", "c1"])
     }
 
+    @Test func aGroupCommitCarriesTheFoldsNextSliceAndItsEnd() throws {
+        let writer = try tables()
+        try writer.commitLogged(batches: [[row("car-2", "b1"), row("car-1", "a1"), row("car-3", "c1")]], events: [])
+        let plan = try writer.planFold()
+        let first = try writer.commitLogged(
+            batches: [[row("car-1", "a2")]], events: [], continuing: plan, foldCount: 2)
+        let left = try #require(first.fold)
+        #expect(left.applied == 2)
+        #expect(try table == ["car-1|a1|0", "car-2|b1|0"], "the plan's first two, beside the commit's own log row")
+        let second = try writer.commitLogged(
+            batches: [[row("car-3", "c2")]], events: [], continuing: left, foldCount: 2)
+        #expect(second.fold == nil)
+        #expect(try table == ["car-1|a1|0", "car-2|b1|0", "car-3|c1|0"])
+        // The folded log row is cut, the two commits' own rows (logged after the plan) are not.
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["2"])
+        #expect(
+            try tables().tracks(tenant: "acme").map { String(decoding: $0.state, as: UTF8.self) } == ["a2", "b1", "c2"])
+    }
+
+    @Test func aGroupCommitThatFailsLeavesTheFoldWhereItWas() throws {
+        let writer = try tables()
+        try writer.commitLogged(batches: [[row("car-1", "a1"), row("car-2", "b1")]], events: [])
+        let plan = try writer.planFold()
+        // The fold's last step, cutting the log, fails after its tracks were written.
+        _ = try sqlite("CREATE TRIGGER kept BEFORE DELETE ON geoq_track_log BEGIN SELECT RAISE(ABORT, 'kept'); END")
+        #expect(throws: StoreError.self) {
+            try writer.commitLogged(batches: [[row("car-3", "c1")]], events: [], continuing: plan, foldCount: 2)
+        }
+        #expect(try table == [], "the slice was rolled back with the commit")
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["1"], "and the commit's own log row")
+        // The same plan is carried by the next commit, once the log can be cut.
+        _ = try sqlite("DROP TRIGGER kept")
+        let again = try writer.commitLogged(
+            batches: [[row("car-3", "c1")]], events: [], continuing: plan, foldCount: 2)
+        #expect(again.fold == nil)
+        #expect(try table == ["car-1|a1|0", "car-2|b1|0"])
+        #expect(try sqlite("SELECT count(*) FROM geoq_track_log") == ["1"])
+    }
+
     @Test func aPlanOvertakenByAnotherConnectionsFoldWritesNothing() throws {
         let writer = try tables()
         try writer.commitLogged(batches: [[row("car-1", "a1")]], events: [])
-        var plan = try writer.planFold()
+        let plan = try writer.planFold()
         try writer.commitLogged(batches: [[row("car-1", "a2")]], events: [])
         try tables().foldTrackLog()
         #expect(try table == ["car-1|a2|0"])
-        #expect(try writer.applyFold(&plan, count: 10) == false)
+        #expect(try writer.applyFold(plan, count: 10) == nil)
         #expect(try table == ["car-1|a2|0"], "the older track did not land over the newer")
     }
 

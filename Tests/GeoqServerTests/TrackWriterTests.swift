@@ -135,10 +135,13 @@ import Testing
         return rows
     }
 
-    @Test func theLogIsFoldedInSlicesBetweenCommitsAndWholeOnRequest() async throws {
+    /// `foldShare` 0: the fold goes along no commit once it has begun, and is finished by the
+    /// slices written while nothing waits.
+    @Test(arguments: [0.25, 0])
+    func theLogIsFoldedInSlicesBetweenCommitsAndWholeOnRequest(foldShare: Double) async throws {
         defer { try? FileManager.default.removeItem(at: file) }
         // A fold as soon as anything is logged, two tracks a slice.
-        let writer = TrackWriter(store: store, foldInterval: .zero, foldSlice: 2)
+        let writer = TrackWriter(store: store, foldInterval: .zero, foldSlice: 2, foldShare: foldShare)
         for round in 0..<3 {
             try await writer.write(
                 tracks: (0..<5).map { track("car-\($0)", "r\(round)") }, events: [], failuresSeen: 0)
