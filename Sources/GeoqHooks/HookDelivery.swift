@@ -78,25 +78,24 @@ public final class HookDelivery: Sendable {
                     let slots = options.concurrency - busy.withLock { $0.count }
                     let keep = options.maxPendingPerHook
                     // One turn on the store for the whole pass.
-                    let (dropped, due, hooks, next) = try inStore { tables in
+                    let (dropped, due, next) = try inStore { tables in
                         let dropped =
                             trim
                             ? try tables.trimPending(
                                 keep: keep, reason: "given up unsent: the hook had more than \(keep) pending") : 0
                         let due =
                             slots > 0 ? try tables.dueHooks(now: Date(), limit: options.concurrency) : []
-                        let hooks = due.isEmpty ? [] : try tables.hooks(tenant: nil)
                         // With deliveries due, each worker's end wakes the scheduler: when the next
                         // falls due matters only when none is (a query less before each POST).
-                        return (dropped, due, hooks, due.isEmpty ? try tables.nextDue() : nil)
+                        return (dropped, due, due.isEmpty ? try tables.nextDue() : nil)
                     }
                     if dropped > 0 {
                         metrics.record(.dropped, count: dropped)
                         logger.warning("\(dropped) deliveries given up: their hooks had too many pending")
                     }
-                    let byID = Dictionary(hooks.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-                    for id in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
-                        guard let hook = byID[id], busy.withLock({ $0.insert(id).inserted }) else { continue }
+                    for hook in due.prefix(while: { _ in busy.withLock { $0.count } < options.concurrency }) {
+                        let id = hook.id
+                        guard busy.withLock({ $0.insert(id).inserted }) else { continue }
                         group.addTask {
                             await self.serve(hook)
                             self.busy.withLock { _ = $0.remove(id) }

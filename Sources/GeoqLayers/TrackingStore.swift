@@ -207,7 +207,7 @@ public struct TrackingStore: Sendable {
     }
 
     /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
-    public func dueHooks(now: Date = Date(), limit: Int) throws -> [Int64] {
+    public func dueHooks(now: Date = Date(), limit: Int) throws -> [Hook] {
         try tables().dueHooks(now: now, limit: limit)
     }
 

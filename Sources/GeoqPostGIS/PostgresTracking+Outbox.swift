@@ -59,13 +59,17 @@ extension PostgresTracking {
     }
 
     func readHooks(on db: PGConnection) throws -> [Hook] {
-        try db.query(
-            """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
-              idempotency_key, ordered
-            FROM \(unescaped: hooksTable) ORDER BY id
-            """
-        ).map {
+        try hooks(of: db.query("SELECT \(unescaped: Self.hookColumns) FROM \(unescaped: hooksTable) h ORDER BY id"))
+    }
+
+    private static let hookColumns = """
+        h.id, h.tenant, h.url, h.layer, h.events, h.created, h.secret, h.previous_secret, h.previous_secret_expires,
+        h.disabled, h.idempotency_key, h.ordered
+        """
+
+    /// The hooks of rows selecting ``hookColumns``.
+    private func hooks(of rows: [PostgresRow]) throws -> [Hook] {
+        try rows.map {
             let (id, tenant, url, layer, events, created, secret, previous, expires, disabled, key, ordered) =
                 try $0.decode(
                     (Int64, String, String, String?, [String]?, Date, String?, String?, Date?, Date?, String?, Bool)
@@ -103,16 +107,19 @@ extension PostgresTracking {
         """
     }
 
-    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
-    public func dueHooks(now: Date, limit: Int) throws -> [Int64] {
+    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`, read with
+    /// them (one round trip at every commit of events, not two).
+    public func dueHooks(now: Date, limit: Int) throws -> [Hook] {
         try withConnection { db in
-            try db.query(
-                """
-                SELECT hook FROM \(unescaped: outboxTable) o
-                WHERE state = 'pending' AND next_attempt <= \(now) AND \(unescaped: mayGo)
-                GROUP BY hook ORDER BY min(next_attempt) LIMIT \(Int64(limit))
-                """
-            ).map { try $0.decode(Int64.self) }
+            try hooks(
+                of: db.query(
+                    """
+                    SELECT \(unescaped: Self.hookColumns) FROM \(unescaped: hooksTable) h JOIN (
+                      SELECT hook, min(next_attempt) AS due FROM \(unescaped: outboxTable) o
+                      WHERE state = 'pending' AND next_attempt <= \(now) AND \(unescaped: mayGo)
+                      GROUP BY hook ORDER BY due LIMIT \(Int64(limit))) d ON d.hook = h.id
+                    ORDER BY d.due
+                    """))
         }
     }
 

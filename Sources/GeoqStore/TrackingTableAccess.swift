@@ -21,7 +21,7 @@ public protocol TrackingTableAccess {
     func rotateHookSecret(tenant: String?, id: Int64, secret: String, previousExpires: Date) throws -> Hook?
     func deleteHook(tenant: String?, id: Int64) throws -> Bool
     func disableHook(id: Int64, reason: String, at now: Date) throws
-    func dueHooks(now: Date, limit: Int) throws -> [Int64]
+    func dueHooks(now: Date, limit: Int) throws -> [Hook]
     func nextDue() throws -> Date?
     func trimPending(keep: Int, reason: String) throws -> Int
     func postpone(hook: Int64, until: Date) throws

@@ -399,13 +399,17 @@ public final class TrackingTables {
         return try readHooks().first { $0.id == id }
     }
 
+    private static let hookColumns = """
+        h.id, h.tenant, h.url, h.layer, h.events, h.created, h.secret, h.previous_secret, h.previous_secret_expires,
+        h.disabled, h.idempotency_key, h.ordered
+        """
+
     private func readHooks() throws(StoreError) -> [Hook] {
-        let stmt = try connection.prepare(
-            """
-            SELECT id, tenant, url, layer, events, created, secret, previous_secret, previous_secret_expires, disabled,
-              idempotency_key, ordered
-            FROM geoq_hooks ORDER BY id
-            """)
+        try hooks(of: connection.prepare("SELECT \(Self.hookColumns) FROM geoq_hooks h ORDER BY id"))
+    }
+
+    /// The hooks a statement selecting ``hookColumns`` reads.
+    private func hooks(of stmt: SQLiteConnection.Statement) throws(StoreError) -> [Hook] {
         var hooks: [Hook] = []
         while try stmt.step() {
             hooks.append(
@@ -447,18 +451,20 @@ public final class TrackingTables {
           WHERE h.id = o.hook AND h.ordered)
         """
 
-    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`.
-    public func dueHooks(now: Date, limit: Int) throws(StoreError) -> [Int64] {
+    /// The hooks with deliveries due at `now`, longest waiting first, at most `limit`, read with
+    /// them (the delivery's scheduler asks at every commit of events: one statement, not two).
+    public func dueHooks(now: Date, limit: Int) throws(StoreError) -> [Hook] {
         let stmt = try connection.prepare(
             """
-            SELECT hook FROM geoq_outbox o WHERE state = 'pending' AND next_attempt <= ?1 AND \(Self.mayGo)
-            GROUP BY hook ORDER BY min(next_attempt) LIMIT ?2
+            SELECT \(Self.hookColumns) FROM geoq_hooks h JOIN (
+              SELECT hook, min(next_attempt) AS due FROM geoq_outbox o
+              WHERE state = 'pending' AND next_attempt <= ?1 AND \(Self.mayGo)
+              GROUP BY hook ORDER BY due LIMIT ?2) d ON d.hook = h.id
+            ORDER BY d.due
             """)
         try stmt.bind(now.timeIntervalSince1970, at: 1)
         try stmt.bind(Int64(limit), at: 2)
-        var hooks: [Int64] = []
-        while try stmt.step() { hooks.append(stmt.int64(at: 0)) }
-        return hooks
+        return try hooks(of: stmt)
     }
 
     /// Makes dead, with `reason`, each hook's oldest pending deliveries beyond its newest `keep`
