@@ -47,13 +47,12 @@ enum StoreTimestamp {
     /// Read by ``InternetTime``, of which this is the one form the store writes.
     private static func fastDate(_ text: String) -> Date? {
         var text = text
-        let isStoreForm = text.withUTF8 { b in
+        return text.withUTF8 { b -> Date? in
             // The form exactly: an upper-case `T`, `Z`, and no leap second (`60`).
-            b.count == 20 && b[10] == UInt8(ascii: "T") && b[19] == UInt8(ascii: "Z") && b[17] < UInt8(ascii: "6")
+            guard b.count == 20, b[10] == UInt8(ascii: "T"), b[19] == UInt8(ascii: "Z"), b[17] < UInt8(ascii: "6"),
+                let date = InternetTime.parse(utf8: b), fastRange.contains(date.timeIntervalSince1970)
+            else { return nil }
+            return date
         }
-        guard isStoreForm, let date = InternetTime.parse(text), fastRange.contains(date.timeIntervalSince1970) else {
-            return nil
-        }
-        return date
     }
 }

@@ -200,10 +200,7 @@ final class TrackWriter: Sendable {
                     folding.tickScheduled = false
                 }
             }
-            let started = ContinuousClock.now
-            let carry = folding.plan != nil && folding.mayWork(share: foldShare)
-            let wrote = commit(group, foldingAlong: carry)
-            if carry && wrote { folding.spent += .now - started }
+            let wrote = commit(group, foldingAlong: folding.plan != nil && folding.mayWork(share: foldShare))
             foldStep(afterWriting: wrote)
         }
     }
@@ -275,6 +272,9 @@ final class TrackWriter: Sendable {
             events += jobEvents
         }
         let fold = foldingAlong ? folding.plan : nil
+        let started = ContinuousClock.now
+        // The whole commit counts as the fold's time: its slice is most of it.
+        defer { if fold != nil { folding.spent += .now - started } }
         do {
             let now = Date()
             let written = try tables.use {

@@ -128,15 +128,8 @@ public enum FixReader {
                 case .null: .null
                 default: .other
                 }
-            switch name {
-            case "device": device = member
-            case "time": time = member
-            case "lat": lat = member
-            case "lon": lon = member
-            case "accuracy": accuracy = member
-            case "speed": speed = member
-            default: break
-            }
+            var name = name
+            name.withUTF8 { put(member, named: $0) }
         }
 
         mutating func take(_ name: UnsafeBufferPointer<UInt8>, _ value: JSONParser.FlatValue) {
@@ -147,6 +140,11 @@ public enum FixReader {
                 case .null: .null
                 case .other: .other
                 }
+            put(member, named: name)
+        }
+
+        /// Keeps `member` in its field when `name` is one of a fix's.
+        private mutating func put(_ member: Member, named name: UnsafeBufferPointer<UInt8>) {
             switch name.count {
             case 3:
                 if name.elementsEqual("lat".utf8) {
