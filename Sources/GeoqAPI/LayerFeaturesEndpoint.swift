@@ -145,7 +145,7 @@ public enum LayerFeaturesEndpoint {
         }
         json.object { json in
             json.key("geometry")
-            writeGeometry(&json, geometry)
+            json.geoJSONGeometry(geometry)
             json.key("id")
             json.string(feature.id)
             json.key("properties")
@@ -157,34 +157,6 @@ public enum LayerFeaturesEndpoint {
             }
             json.key("type")
             json.string("Feature")
-        }
-    }
-
-    private static func writeGeometry(_ json: inout JSONText, _ geometry: Geometry) {
-        func position(_ json: inout JSONText, _ point: Point) {
-            json.array { json in
-                json.number(point.x)
-                json.number(point.y)
-            }
-        }
-        func line(_ json: inout JSONText, _ points: some Collection<Point>) {
-            json.array { json in for point in points { position(&json, point) } }
-        }
-        func polygon(_ json: inout JSONText, _ polygon: Polygon) {
-            json.array { json in for ring in polygon.rings { line(&json, ring.points) } }
-        }
-        json.object { json in
-            json.key("coordinates")
-            switch geometry {
-            case .point(let point): position(&json, point)
-            case .multiPoint(let points), .lineString(let points): line(&json, points)
-            case .multiLineString(let lines): json.array { json in for points in lines { line(&json, points) } }
-            case .polygon(let shape): polygon(&json, shape)
-            case .multiPolygon(let shapes):
-                json.array { json in for shape in shapes.polygons { polygon(&json, shape) } }
-            }
-            json.key("type")
-            json.string(geometry.typeName)
         }
     }
 

@@ -20,6 +20,7 @@ extension EndpointDescription {
                 names = data.servedLayers(kind: polygonEndpoints.contains(path) ? "polygon" : "point")
             case ("name", EndpointDescription.layerFeatures.path):
                 names = data.layers.filter { $0.error == nil }.map(\.name)
+            case ("collectionId", _): names = OGCCollection.all(in: data).map(\.id)
             case ("type", EndpointDescription.services.path): names = data.serviceLayers.map(\.type)
             case ("city", _): names = data.tariffs.keys.sorted()
             case ("zone", _): names = Array(Set(data.tariffs.values.flatMap { $0.zones.map(\.id) })).sorted()

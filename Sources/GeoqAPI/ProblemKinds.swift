@@ -62,6 +62,32 @@ extension Problem {
                 en: "no layer named \"\(shown)\"; layers: \(list)"))
     }
 
+    /// A collection id the OGC API face does not serve (the path of `/ogc/collections/{id}`).
+    public static func unknownCollection(_ id: String, known: [String]) -> Problem {
+        let (list, shown) = (known.joined(separator: ", "), QueryParameters.shown(id))
+        return Problem(
+            type: "/problems/unknown-collection", title: "No such collection", status: 404, detail: "",
+            parameter: "collectionId"
+        ).detailed(
+            LocalizedText(
+                es: "no hay ninguna colección llamada \"\(shown)\"; colecciones: \(list)",
+                eu: "ez dago \"\(shown)\" izeneko bildumarik; bildumak: \(list)",
+                en: "no collection named \"\(shown)\"; collections: \(list)"))
+    }
+
+    /// A feature id its collection does not hold (the path of `.../items/{featureId}`).
+    public static func unknownFeature(_ id: String, collection: String) -> Problem {
+        let shown = QueryParameters.shown(id)
+        return Problem(
+            type: "/problems/unknown-feature", title: "No such feature", status: 404, detail: "",
+            parameter: "featureId"
+        ).detailed(
+            LocalizedText(
+                es: "la colección \(collection) no tiene ningún elemento con id \"\(shown)\"",
+                eu: "\(collection) bildumak ez du \"\(shown)\" id-a duen elementurik",
+                en: "collection \(collection) has no feature with id \"\(shown)\""))
+    }
+
     /// A request body that cannot be read: not UTF-8, not JSON, not points (`line` or
     /// `feature` says where). This one carries a parser's words, in English.
     public static func malformedBody(_ detail: String, line: Int? = nil, feature: Int? = nil) -> Problem {
@@ -173,6 +199,10 @@ extension Problem {
             en: "A parameter is out of range"),
         "/problems/unknown-layer": LocalizedText(
             es: "No existe esa capa", eu: "Ez dago geruza hori", en: "No such layer"),
+        "/problems/unknown-collection": LocalizedText(
+            es: "No existe esa colección", eu: "Ez dago bilduma hori", en: "No such collection"),
+        "/problems/unknown-feature": LocalizedText(
+            es: "No existe ese elemento", eu: "Ez dago elementu hori", en: "No such feature"),
         "/problems/not-found": LocalizedText(
             es: "No existe ese punto de acceso", eu: "Ez dago sarbide-puntu hori", en: "No such endpoint"),
         "/problems/method-not-allowed": LocalizedText(

@@ -65,6 +65,7 @@ public enum Routes {
                 to: request, layer: context.parameters.get("name") ?? "", state: state)
         }
 
+        OGCRoutes.register(on: router, state: state, limits: limits)
         page.register(on: router)
 
         router.post("/v1/sector:batch") { request, _ -> Response in

@@ -68,12 +68,21 @@ import Testing
             let selection = try LayerFeaturesEndpoint.selection(
                 layer: name, QueryParameters(query.pairs.filter { $0.name != "name" }), data: data)
             _ = LayerFeaturesEndpoint.body(selection, data: data)
+        case "ogcItems":
+            let id = query.pairs.last { $0.name == "collectionId" }?.value ?? ""
+            _ = try OGCFeatures.items(
+                id,
+                OGCFeatures.Request(
+                    origin: "http://127.0.0.1", query: QueryParameters(query.pairs.filter { $0.name != "collectionId" })
+                ),
+                data: data)
         default: Issue.record("no fuzz case for \(operationId)")
         }
     }
 
     static let fuzzed = [
         "sector", "nearest", "services", "ar", "tariff", "park", "incidents", "sectorBatch", "layerFeatures",
+        "ogcItems",
     ]
 
     @Test(arguments: fuzzed)

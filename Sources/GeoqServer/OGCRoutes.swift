@@ -1,0 +1,67 @@
+import Foundation
+import GeoqAPI
+import HTTPTypes
+import Hummingbird
+
+/// The OGC API - Features face over HTTP (``OGCFeatures`` answers; this file only reads the
+/// request's parts and writes the bytes back). Reads: open, or `read` with private reads, as
+/// every layer's features are (``AccessGate``).
+enum OGCRoutes {
+    static func register(on router: Router<ServiceRequestContext>, state: ServiceState, limits: ServiceLimits) {
+        let base = OGCFeatures.basePath
+        @Sendable func data() throws(Problem) -> ServiceData {
+            guard let data = state.data else { throw .stillLoading }
+            return data
+        }
+        router.get(RouterPath(base)) { request, _ in
+            response(try OGCFeatures.landing(ogcRequest(request)))
+        }
+        router.get(RouterPath(base + "/api")) { request, _ in
+            response(
+                try OGCFeatures.api(
+                    ogcRequest(request), document: OpenAPIDocument.service(for: state.data, limits: limits)))
+        }
+        router.get(RouterPath(base + "/conformance")) { request, _ in
+            response(try OGCFeatures.conformance(ogcRequest(request)))
+        }
+        router.get(RouterPath(base + "/collections")) { request, _ in
+            response(try OGCFeatures.collections(ogcRequest(request), data: data()))
+        }
+        router.get(RouterPath(base + "/collections/:collectionId")) { request, context in
+            response(
+                try OGCFeatures.collection(
+                    segment(context, "collectionId"), ogcRequest(request), data: data()))
+        }
+        router.get(RouterPath(base + "/collections/:collectionId/items")) { request, context in
+            response(
+                try OGCFeatures.items(segment(context, "collectionId"), ogcRequest(request), data: data()))
+        }
+        router.get(RouterPath(base + "/collections/:collectionId/items/:featureId")) { request, context in
+            response(
+                try OGCFeatures.item(
+                    segment(context, "collectionId"), featureId: segment(context, "featureId"), ogcRequest(request),
+                    data: data()))
+        }
+    }
+
+    /// The request's parts the face reads; links point back at the scheme and authority the
+    /// client used (the Host the access gate accepted).
+    static func ogcRequest(_ request: Request) -> OGCFeatures.Request {
+        let origin = "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1")"
+        return OGCFeatures.Request(
+            origin: origin, query: QueryParameters(query: request.uri.query ?? ""),
+            accept: request.headers[.accept], acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    /// A path segment, percent-decoded (the router hands it over as sent).
+    static func segment(_ context: ServiceRequestContext, _ name: String) -> String {
+        let raw = context.parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    static func response(_ answer: OGCFeatures.Answer) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: answer.contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
