@@ -99,6 +99,10 @@ let package = Package(
         .target(name: "GeoqAR", dependencies: ["GeoqCore", "GeoqJSON"]),
         .target(name: "GeoqTrips", dependencies: ["GeoqCore", "GeoqXML", "GeoqSchedule"]),
         .target(name: "GeoqFallas"),
+        // Vector tiles: the OGC WebMercatorQuad tile grid, features clipped, simplified and
+        // encoded as Mapbox Vector Tiles 2.1 (protobuf by hand) under a size cap, and PMTiles v3
+        // archives of them. On the core only: the service cuts tiles from its in-memory layers.
+        .target(name: "GeoqTiles", dependencies: ["GeoqCore"]),
 
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
@@ -266,6 +270,7 @@ let package = Package(
         // Tests.
         .target(name: "GeoqTestSupport", path: "Tests/GeoqTestSupport"),
         .testTarget(name: "GeoqCoreTests", dependencies: ["GeoqCore", "GeoqTestSupport"]),
+        .testTarget(name: "GeoqTilesTests", dependencies: ["GeoqTiles", "GeoqCore", "GeoqTestSupport"]),
         .testTarget(
             name: "GeoqGEOSTests",
             dependencies: ["GeoqGEOS", "GeoqCore", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqTestSupport"]),

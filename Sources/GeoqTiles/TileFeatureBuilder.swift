@@ -1,0 +1,269 @@
+import GeoqCore
+
+/// Turns features in longitude and latitude into features on one tile's grid: projected by
+/// spherical Web Mercator, clipped to the tile and its buffer (``TileClipper``), simplified
+/// (``TileSimplifier``), rounded to the grid, cleaned, and polygons wound as MVT 2.1 §4.3.4.4
+/// says; attributes from the feature's properties, name and id.
+///
+/// Geometry contract of a built feature:
+/// - every point lies in the buffered square (clipping happens before rounding, in `Double`);
+/// - lines: repeated points removed; a line with fewer than 2 distinct points is dropped;
+/// - rings: repeated points, collinear points and zero-area spikes removed; a ring with fewer
+///   than 3 corners or an area below ``TileEncodingOptions/minimumRingArea`` is dropped, and a
+///   polygon whose exterior ring is dropped goes with its holes; exterior rings have positive
+///   shoelace area on the grid (y down) and holes negative, each exterior followed by its holes;
+/// - points: those inside the buffered square, rounded; repeats of the point before removed.
+///
+/// Attributes: the properties in key order (so that equal features give equal bytes), `.null`
+/// ones left out; then the name under ``TileEncodingOptions/nameAttribute`` and the text id
+/// under ``TileEncodingOptions/idAttribute`` unless a property already has that key. The MVT
+/// id is set when ``GeoqCore/Feature/id`` is a non-negative decimal integer that fits 64 bits.
+///
+/// Not thread-safe to share, cheap to make: it owns scratch buffers reused from one feature to
+/// the next, so that building allocates only the arrays of the result once warm.
+public struct TileFeatureBuilder: Sendable {
+    /// What became of a feature.
+    public enum Outcome: Hashable, Sendable {
+        case feature(TileFeature)
+        /// It met the tile but nothing drawable was left after simplifying and rounding.
+        case tooSmall
+        /// It does not meet the tile with its buffer.
+        case outside
+    }
+
+    public let tile: TileID
+    public let options: TileEncodingOptions
+    public let clipper: TileClipper
+    /// Grid units across the world at this zoom, and the tile's north-west corner in them.
+    private let worldSize: Double
+    private let originX: Double
+    private let originY: Double
+
+    private var projected: [Point] = []
+    private var clipped: [Point] = []
+    private var scratch: [Point] = []
+    private var pieceEnds: [Int] = []
+    private var workspace = TileSimplifier.Workspace()
+
+    public init(tile: TileID, options: TileEncodingOptions = TileEncodingOptions()) {
+        self.tile = tile
+        self.options = options
+        clipper = TileClipper(extent: options.extent, buffer: options.buffer)
+        let extent = Double(options.extent)
+        worldSize = Double(tile.tilesPerSide) * extent
+        originX = Double(tile.x) * extent
+        originY = Double(tile.y) * extent
+    }
+
+    /// `p` (longitude, latitude) in the tile's grid units, before rounding: x eastwards and y
+    /// southwards from the tile's north-west corner.
+    public func project(_ p: Point) -> Point {
+        Point(
+            x: WebMercator.x(longitude: p.x) * worldSize - originX,
+            y: WebMercator.y(latitude: p.y) * worldSize - originY)
+    }
+
+    /// `box` (longitude, latitude) in grid units; y grows southwards, so north becomes minY.
+    public func project(_ box: BoundingBox) -> BoundingBox {
+        let northWest = project(Point(x: box.minX, y: box.maxY))
+        let southEast = project(Point(x: box.maxX, y: box.minY))
+        return BoundingBox(minX: northWest.x, minY: northWest.y, maxX: southEast.x, maxY: southEast.y)
+    }
+
+    /// `feature` on the tile's grid, or why it is not there.
+    public mutating func build(_ feature: Feature) -> Outcome {
+        let box = feature.geometry.boundingBox
+        guard !box.isEmpty, clipper.meets(project(box)) else { return .outside }
+        var points: [GridPoint] = []
+        var ends: [Int] = []
+        var sawTooSmall = false
+        let kind: TileGeometry.Kind
+        switch feature.geometry {
+        case .point(let p):
+            kind = .point
+            addPoints(CollectionOfOne(p), to: &points)
+        case .multiPoint(let ps):
+            kind = .point
+            points.reserveCapacity(ps.count)
+            addPoints(ps, to: &points)
+        case .lineString(let line):
+            kind = .lineString
+            sawTooSmall = addLine(line, to: &points, ends: &ends)
+        case .multiLineString(let lines):
+            kind = .lineString
+            for line in lines where addLine(line, to: &points, ends: &ends) { sawTooSmall = true }
+        case .polygon(let polygon):
+            kind = .polygon
+            sawTooSmall = addPolygon(polygon, to: &points, ends: &ends)
+        case .multiPolygon(let parts):
+            kind = .polygon
+            for polygon in parts.polygons where addPolygon(polygon, to: &points, ends: &ends) { sawTooSmall = true }
+        }
+        if kind == .point, !points.isEmpty { ends = [points.count] }
+        guard !points.isEmpty else { return sawTooSmall ? .tooSmall : .outside }
+        return .feature(
+            TileFeature(
+                id: Self.numericID(feature.id), attributes: attributes(of: feature),
+                geometry: TileGeometry(kind: kind, points: points, partEnds: ends)))
+    }
+
+    // MARK: Geometry
+
+    @inline(__always)
+    private func rounded(_ p: Point) -> GridPoint {
+        GridPoint(x: Int32(p.x.rounded()), y: Int32(p.y.rounded()))
+    }
+
+    private func addPoints<C: Collection<Point>>(_ ps: C, to points: inout [GridPoint]) {
+        for p in ps {
+            let q = project(p)
+            guard clipper.contains(q) else { continue }
+            let g = rounded(q)
+            if points.last != g { points.append(g) }
+        }
+    }
+
+    /// Adds the pieces of `line` inside the tile; true when a piece was dropped as too short.
+    private mutating func addLine(_ line: [Point], to points: inout [GridPoint], ends: inout [Int]) -> Bool {
+        guard !line.isEmpty else { return false }
+        projected.removeAll(keepingCapacity: true)
+        projected.reserveCapacity(line.count)
+        var box = BoundingBox.empty
+        for p in line {
+            let q = project(p)
+            box.expand(toInclude: q)
+            projected.append(q)
+        }
+        guard clipper.meets(box) else { return false }
+        clipped.removeAll(keepingCapacity: true)
+        pieceEnds.removeAll(keepingCapacity: true)
+        if clipper.contains(box) {
+            clipped.append(contentsOf: projected)
+            pieceEnds.append(clipped.count)
+        } else {
+            clipper.clip(line: projected, into: &clipped, pieceEnds: &pieceEnds)
+        }
+        var tooShort = false
+        var start = 0
+        for end in pieceEnds {
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: clipped[start..<end])
+            start = end
+            TileSimplifier.simplify(
+                &scratch, from: 0, tolerance: options.simplificationTolerance, closed: false, work: &workspace)
+            let partStart = points.count
+            for q in scratch {
+                let g = rounded(q)
+                if points.count == partStart || points[points.count - 1] != g { points.append(g) }
+            }
+            if points.count - partStart < 2 {
+                points.removeLast(points.count - partStart)
+                tooShort = true
+            } else {
+                ends.append(points.count)
+            }
+        }
+        return tooShort
+    }
+
+    /// Adds the rings of `polygon` left inside the tile; true when a ring met the tile but was
+    /// dropped as too small.
+    private mutating func addPolygon(_ polygon: Polygon, to points: inout [GridPoint], ends: inout [Int]) -> Bool {
+        switch addRing(polygon.shell, exterior: true, to: &points, ends: &ends) {
+        case .outside: return false
+        case .tooSmall: return true
+        case .kept: break
+        }
+        var tooSmall = false
+        for hole in polygon.holes where addRing(hole, exterior: false, to: &points, ends: &ends) == .tooSmall {
+            tooSmall = true
+        }
+        return tooSmall
+    }
+
+    private enum RingOutcome { case kept, tooSmall, outside }
+
+    private mutating func addRing(
+        _ ring: Ring, exterior: Bool, to points: inout [GridPoint], ends: inout [Int]
+    ) -> RingOutcome {
+        projected.removeAll(keepingCapacity: true)
+        projected.reserveCapacity(ring.points.count)
+        var box = BoundingBox.empty
+        ring.points.withUnsafeBufferPointer { ps in
+            // The closing point repeats the first: rings are clipped open.
+            for p in ps.dropLast() {
+                let q = project(p)
+                box.expand(toInclude: q)
+                projected.append(q)
+            }
+        }
+        guard clipper.meets(box) else { return .outside }
+        if clipper.contains(box) {
+            swap(&projected, &clipped)
+        } else {
+            clipper.clip(ring: projected, into: &clipped, scratch: &scratch)
+            // A ring that misses the square can leave a trace of no area along its border.
+            guard Self.doubleArea(clipped) != 0 else { return .outside }
+        }
+        TileSimplifier.simplify(
+            &clipped, from: 0, tolerance: options.simplificationTolerance, closed: true, work: &workspace)
+        let start = points.count
+        for q in clipped { points.append(rounded(q)) }
+        GridGeometry.reduceRing(&points, from: start)
+        let doubleArea = points.withUnsafeBufferPointer {
+            GridGeometry.signedDoubleArea($0, start..<points.count)
+        }
+        guard points.count - start >= 3, Double(doubleArea.magnitude) / 2 >= options.minimumRingArea else {
+            points.removeLast(points.count - start)
+            return .tooSmall
+        }
+        // MVT 2.1 §4.3.4.4: exterior rings positive on the grid (y down), holes negative.
+        if (doubleArea > 0) != exterior { points[start...].reverse() }
+        ends.append(points.count)
+        return .kept
+    }
+
+    /// Twice the shoelace area of an open ring in `Double`, sign included.
+    private static func doubleArea(_ ring: [Point]) -> Double {
+        guard let last = ring.last, ring.count >= 3 else { return 0 }
+        var sum = 0.0
+        var previous = last
+        for p in ring {
+            sum += previous.x * p.y - p.x * previous.y
+            previous = p
+        }
+        return sum
+    }
+
+    // MARK: Attributes
+
+    /// The MVT id of a text id: its value when it is a non-negative decimal integer that fits
+    /// 64 bits, else nil.
+    public static func numericID(_ id: String) -> UInt64? {
+        guard !id.isEmpty, id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return UInt64(id)
+    }
+
+    private func attributes(of feature: Feature) -> [TileFeature.Attribute] {
+        var attributes: [TileFeature.Attribute] = []
+        attributes.reserveCapacity(feature.properties.count + 2)
+        for key in feature.properties.keys.sorted() {
+            if let value = TileValue(feature.properties[key]!) {
+                attributes.append(TileFeature.Attribute(key: key, value: value))
+            }
+        }
+        func isFree(_ key: String) -> Bool {
+            guard let property = feature.properties[key] else { return true }
+            return property == .null
+        }
+        if let key = options.nameAttribute, let name = feature.name, isFree(key) {
+            attributes.append(TileFeature.Attribute(key: key, value: .string(name)))
+        }
+        if let key = options.idAttribute, isFree(key), key != options.nameAttribute || feature.name == nil {
+            attributes.append(TileFeature.Attribute(key: key, value: .string(feature.id)))
+        }
+        return attributes
+    }
+}
