@@ -192,7 +192,7 @@ let package = Package(
             name: "GeoqAPI",
             dependencies: [
                 "GeoqCore", "GeoqQuery", "GeoqParking", "GeoqTariffs", "GeoqSchedule", "GeoqIncidents", "GeoqAR",
-                "GeoqFormats", "GeoqJSON",
+                "GeoqFormats", "GeoqJSON", "GeoqTiles",
             ]),
         // The service's data snapshot loaded: every layer of the library, the tariffs beside the
         // catalog, the incident store, and PROJ's geodesic. Apart from GeoqAPI so that the API
@@ -331,7 +331,7 @@ let package = Package(
             dependencies: [
                 "GeoqAPI", "GeoqSnapshot", "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqNearby", "GeoqPROJ",
                 "GeoqParking", "GeoqTariffs", "GeoqGEOS",
-                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqJSON", "GeoqTestSupport",
+                "GeoqSchedule", "GeoqIncidents", "GeoqAR", "GeoqJSON", "GeoqTestSupport", "GeoqTiles",
             ]),
         .testTarget(
             name: "GeoqServerTests",

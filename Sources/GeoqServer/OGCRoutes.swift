@@ -36,6 +36,20 @@ enum OGCRoutes {
             response(
                 try OGCFeatures.items(segment(context, "collectionId"), ogcRequest(request), data: data()))
         }
+        let tiles = TileCache()
+        router.get(RouterPath(base + "/collections/:collectionId/tiles")) { request, context in
+            response(try OGCTiles.tilesets(segment(context, "collectionId"), ogcRequest(request), data: data()))
+        }
+        router.get(RouterPath(base + "/collections/:collectionId/tiles/\(OGCTiles.tileMatrixSet)")) {
+            request, context in
+            response(try OGCTiles.tileset(segment(context, "collectionId"), ogcRequest(request), data: data()))
+        }
+        router.get(RouterPath(base + "/collections/:collectionId/tiles/\(OGCTiles.tileMatrixSet)/:z/:y/:x")) {
+            request, context in
+            try TileResponse.response(
+                to: request, collection: segment(context, "collectionId"), z: segment(context, "z"),
+                y: segment(context, "y"), x: segment(context, "x"), state: state, cache: tiles)
+        }
         router.get(RouterPath(base + "/collections/:collectionId/items/:featureId")) { request, context in
             response(
                 try OGCFeatures.item(

@@ -169,4 +169,49 @@ import Testing
             #expect(answer["ids"] as? [String] == Array(inBox.prefix(5)))
         }
     }
+
+    /// A tile over HTTP: cut once, then by ETag (304), gzip on request, 204 where the collection
+    /// has nothing, problems for a bad tile or collection.
+    @Test func tilesAnswerWithETagGzipAndNoContent() async throws {
+        let app = Application(router: Routes.router(state: OpenAPITests.state))
+        try await app.test(.router) { client in
+            let path = "/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/14/6234/8174"
+            let tag = try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/vnd.mapbox-vector-tile")
+                #expect(response.headers[.vary] == "Accept-Encoding")
+                #expect(response.body.readableBytes > 100)
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+            }
+            let plain = try await client.execute(uri: path, method: .get) { Array(buffer: $0.body) }
+            try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip"]) { response in
+                #expect(response.headers[.contentEncoding] == "gzip")
+                #expect(response.headers[.eTag] != tag)
+                #expect(Array(buffer: response.body).prefix(2) == [0x1f, 0x8b])
+                #expect(response.body.readableBytes < plain.count)
+            }
+            // The open sea off Valencia: nothing there.
+            try await client.execute(
+                uri: "/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/14/6234/8190", method: .get
+            ) { response in
+                #expect(response.status == .noContent)
+                #expect(response.body.readableBytes == 0)
+            }
+            for (uri, status, parameter) in [
+                ("/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/23/0/0", 400, "z"),
+                ("/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/1/0/x", 400, "x"),
+                ("/ogc/collections/nowhere/tiles/WebMercatorQuad/1/0/0", 404, "collectionId"),
+            ] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(Int(response.status.code) == status, "\(uri)")
+                    let problem = try JSONDecoder().decode(Problem.self, from: Data(buffer: response.body))
+                    #expect(problem.parameter == parameter, "\(uri)")
+                }
+            }
+        }
+    }
 }

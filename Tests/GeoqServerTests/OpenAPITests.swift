@@ -58,7 +58,7 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 29)
+                #expect(paths.count == 32)
                 // One path, several methods: each operation under its own.
                 let hooks = try #require(paths["/v1/hooks"] as? [String: Any])
                 #expect(Set(hooks.keys) == ["get", "post"])

@@ -81,7 +81,39 @@ extension EndpointDescription {
         ] + ogcFormat(),
         answer: "a GeoJSON Feature with links", mediaTypes: ["application/geo+json", "text/html"])
 
+    public static let ogcTilesets = EndpointDescription(
+        path: "/ogc/collections/{collectionId}/tiles", operationId: "ogcTilesets",
+        summary: "OGC API - Tiles: a collection's tilesets (WebMercatorQuad).",
+        parameters: [collectionID] + ogcFormat(["json"]), answer: "tilesets: title, dataType, crs, links")
+    public static let ogcTileset = EndpointDescription(
+        path: "/ogc/collections/{collectionId}/tiles/WebMercatorQuad", operationId: "ogcTileset",
+        summary: "OGC API - Tiles: the tileset's metadata, or TileJSON 3.0 with f=tilejson.",
+        parameters: [collectionID] + ogcFormat(["json", "tilejson"]),
+        answer: "the tileset (tileMatrixSetLimits, layers, links), or TileJSON 3.0")
+    public static let ogcTile = EndpointDescription(
+        path: "/ogc/collections/{collectionId}/tiles/WebMercatorQuad/{z}/{y}/{x}", operationId: "ogcTile",
+        summary:
+            "A vector tile (Mapbox Vector Tile 2.1): the collection's features meeting the tile, clipped and simplified below zoom 15; 204 where there are none.",
+        parameters: [
+            .init(
+                name: "collectionId", in: "path", required: true,
+                description: "A collection: a layer's name, or incidents.", schema: .string,
+                example: "valencia-barrios"),
+            .init(
+                name: "z", in: "path", required: true, description: "The zoom level, 0 to 22.",
+                schema: .integer(OGCTiles.zooms), example: "14"),
+            .init(
+                name: "y", in: "path", required: true, description: "The row, from the north.",
+                schema: .integer(0...(1 << 22) - 1), example: "6234"),
+            .init(
+                name: "x", in: "path", required: true, description: "The column, from 180 degrees west.",
+                schema: .integer(0...(1 << 22) - 1), example: "8174"),
+        ],
+        answer: "the tile; ETag, If-None-Match, gzip; geoq-tile-dropped when the 500 KB cap left features out",
+        mediaTypes: [OGCTiles.mediaType])
+
     static let ogcEndpoints = [
-        ogcLanding, ogcAPI, ogcConformance, ogcCollections, ogcCollection, ogcItems, ogcItem,
+        ogcLanding, ogcAPI, ogcConformance, ogcCollections, ogcCollection, ogcItems, ogcItem, ogcTilesets,
+        ogcTileset, ogcTile,
     ]
 }

@@ -179,6 +179,9 @@ extension OGCFeatures {
                     OGCLink(
                         href: page.href(path + "/items", [("f", "html")]), rel: "items", type: "text/html",
                         title: "The features as HTML"),
+                    OGCLink(
+                        href: page.href(path + "/tiles"), rel: "http://www.opengis.net/def/rel/ogc/1.0/tilesets-vector",
+                        type: OGCFeatures.json, title: "The vector tilesets"),
                 ]
                 Self.links(&json, links)
             }

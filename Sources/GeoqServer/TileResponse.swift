@@ -1,0 +1,109 @@
+import Foundation
+import GeoqAPI
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// `GET /ogc/collections/{id}/tiles/WebMercatorQuad/{z}/{y}/{x}` over HTTP: the tile of
+/// ``OGCTiles``, cut once per snapshot and kept (``TileCache``), with the headers map clients
+/// cache by, as ``LayerFeaturesResponse`` gives a layer's features:
+///
+/// - a strong `ETag` of the snapshot's generation and the tile (a reload changes it);
+///   `If-None-Match` naming it gets 304 with no body; `Cache-Control: no-cache`;
+/// - `Accept-Encoding: gzip`: the tile gzip-compressed (`Content-Encoding: gzip`), `Vary:
+///   Accept-Encoding` on every answer;
+/// - a tile where the collection has nothing: 204, no body (OGC API - Tiles' empty tile);
+/// - `geoq-tile-dropped: N` when the size cap left N features out, so a client can say so.
+enum TileResponse {
+    static func response(
+        to request: Request, collection id: String, z: String, y: String, x: String, state: ServiceState,
+        cache: TileCache
+    ) throws -> Response {
+        let (data, generation) = state.snapshot
+        guard let data else { throw Problem.stillLoading }
+        let (zoom, row, column) = (
+            try OGCTiles.pathNumber(z, "z"), try OGCTiles.pathNumber(y, "y"), try OGCTiles.pathNumber(x, "x")
+        )
+        let gzip = Gzip.isAccepted(by: request.headers[.acceptEncoding])
+        let key = TileCache.Key(generation: generation, collection: id, z: zoom, y: row, x: column)
+        let tag = LayerFeaturesResponse.etag(
+            generation: generation, key: "tile \(id)/\(zoom)/\(row)/\(column)", gzip: gzip)
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
+        if LayerFeaturesResponse.matches(request.headers[.ifNoneMatch], tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let cut = try cache.tile(key) { () throws(Problem) in
+            let tile = try OGCTiles.tile(id, z: zoom, y: row, x: column, data: data)
+            return TileCache.Tile(bytes: tile.bytes, dropped: tile.featuresOverSizeCap, kept: tile.featuresKept)
+        }
+        guard cut.kept > 0 else { return Response(status: .noContent, headers: headers) }
+        if cut.dropped > 0 { headers[HTTPField.Name("geoq-tile-dropped")!] = String(cut.dropped) }
+        var body = cut.bytes
+        if gzip {
+            body = try cache.gzipped(key, cut.bytes)
+            headers[.contentEncoding] = "gzip"
+        }
+        headers[.contentType] = OGCTiles.mediaType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// Tiles already cut, by snapshot generation and tile, with their gzip form once asked: a map
+/// asks the same tiles again and again, and a snapshot never changes. Bounded by bytes: past
+/// ``capacity`` the oldest generation's tiles go first, then everything (a new snapshot's tiles
+/// are cut again as they are asked).
+final class TileCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var generation: Int
+        var collection: String
+        var z: Int, y: Int, x: Int
+    }
+
+    struct Tile: Sendable {
+        var bytes: [UInt8]
+        var dropped: Int
+        var kept: Int
+        var gzipped: [UInt8]? = nil
+    }
+
+    let capacity: Int
+    private let tiles = Mutex<(entries: [Key: Tile], bytes: Int)>(([:], 0))
+
+    init(capacity: Int = 256 << 20) { self.capacity = capacity }
+
+    /// The tile of `key`, cut by `cut` when not kept yet. Two requests for a new tile at once
+    /// may both cut it; the answer is the same.
+    func tile(_ key: Key, cut: () throws(Problem) -> Tile) throws(Problem) -> Tile {
+        if let kept = tiles.withLock({ $0.entries[key] }) { return kept }
+        let tile = try cut()
+        store(key, tile)
+        return tile
+    }
+
+    /// The gzip form of `key`'s `bytes`, made once.
+    func gzipped(_ key: Key, _ bytes: [UInt8]) throws(Problem) -> [UInt8] {
+        if let kept = tiles.withLock({ $0.entries[key]?.gzipped }) { return kept }
+        guard let compressed = Gzip.compress(bytes) else { throw Problem.internalError("gzip failed") }
+        tiles.withLock { state in
+            if state.entries[key] != nil {
+                state.entries[key]!.gzipped = compressed
+                state.bytes += compressed.count
+            }
+        }
+        return compressed
+    }
+
+    private func store(_ key: Key, _ tile: Tile) {
+        tiles.withLock { state in
+            if state.bytes + tile.bytes.count > capacity {
+                state.entries = state.entries.filter { $0.key.generation >= key.generation }
+                state.bytes = state.entries.values.reduce(0) { $0 + $1.bytes.count + ($1.gzipped?.count ?? 0) }
+                if state.bytes + tile.bytes.count > capacity {
+                    state.entries = [:]
+                    state.bytes = 0
+                }
+            }
+            if state.entries.updateValue(tile, forKey: key) == nil { state.bytes += tile.bytes.count }
+        }
+    }
+}
