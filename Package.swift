@@ -7,7 +7,7 @@
 // core. Files, the store and C libraries are reached only from GeoqLayers, the faces and the
 // adapters: the queries and the API work on values. Each C library is reached through one thin
 // adapter module: GEOS through GeoqGEOS, PROJ through GeoqPROJ, SQLite through GeoqStore, libxml2
-// through GeoqXML; zlib (gzip for the service's answers) through one file of GeoqServer.
+// through GeoqXML; zlib (gzip for the service's answers and the tile archives) through GeoqGzip.
 // GeoqCore itself does no I/O and links no C library.
 //
 // The layers know no database client. GeoqLayers owns the protocols of a shared store
@@ -103,6 +103,8 @@ let package = Package(
         // encoded as Mapbox Vector Tiles 2.1 (protobuf by hand) under a size cap, and PMTiles v3
         // archives of them. On the core only: the service cuts tiles from its in-memory layers.
         .target(name: "GeoqTiles", dependencies: ["GeoqCore"]),
+        // gzip through zlib, in one call: the service's answers and the PMTiles archives.
+        .target(name: "GeoqGzip", dependencies: ["CZlib"]),
 
         // Regulated hours and holidays: opening_hours expressions, layered public-holiday calendars,
         // wall clocks of a time zone. Then parking tariffs on top (zones, rates, tickets, reminders).
@@ -212,7 +214,8 @@ let package = Package(
             name: "GeoqServer",
             dependencies: [
                 "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
-                "GeoqJSON", "CZlib", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
+                "GeoqJSON", "GeoqGzip", "GeoqTiles", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS",
+                "GeoqAccess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -236,7 +239,7 @@ let package = Package(
             dependencies: [
                 "GeoqCore", "GeoqLayers", "GeoqQuery", "GeoqFormats", "GeoqStore", "GeoqAR", "GeoqTrips",
                 "GeoqTracking", "GeoqSchedule", "GeoqTariffs", "GeoqParking", "GeoqIncidents", "GeoqFetch",
-                "GeoqJSON", "GeoqNearby",
+                "GeoqJSON", "GeoqNearby", "GeoqTiles", "GeoqGzip",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // `geoq`: the command line users type. It links no network stack (no SwiftNIO, BoringSSL,
@@ -311,7 +314,7 @@ let package = Package(
             name: "GeoqCLITests",
             dependencies: [
                 "GeoqCLI", "GeoqCommands", "GeoqServerCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking",
-                "GeoqTestSupport", "GeoqStore", "GeoqPostGIS",
+                "GeoqTestSupport", "GeoqStore", "GeoqPostGIS", "GeoqTiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),

@@ -1,2 +1,2 @@
-// zlib, for gzip-encoded answers (see GeoqServer/Gzip.swift).
+// zlib, for gzip (see GeoqGzip/Gzip.swift).
 #include <zlib.h>

@@ -40,7 +40,7 @@ package enum GeoqRoot {
     package static let storeCommands: [any ParsableCommand.Type] = [
         WhichSector.self, NearestCommand.self, ServicesCommand.self, ARCommand.self, TripCommand.self,
         TrackCommand.self, TariffCommand.self, ParkCommand.self, IncidentsCommand.self, Import.self,
-        ListLayers.self, Info.self, DevicesCommand.self,
+        ListLayers.self, Info.self, TilesCommand.self, DevicesCommand.self,
     ]
 
     /// The one-line help of the commands only `geoq-server` runs, for their own configuration

@@ -1,5 +1,6 @@
 import Foundation
 import GeoqAPI
+import GeoqGzip
 import HTTPTypes
 import Hummingbird
 

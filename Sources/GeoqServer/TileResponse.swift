@@ -1,5 +1,7 @@
 import Foundation
 import GeoqAPI
+import GeoqGzip
+import GeoqTiles
 import HTTPTypes
 import Hummingbird
 import Synchronization
@@ -33,7 +35,10 @@ enum TileResponse {
             return Response(status: .notModified, headers: headers)
         }
         let cut = try cache.tile(key) { () throws(Problem) in
-            let tile = try OGCTiles.tile(id, z: zoom, y: row, x: column, data: data)
+            let tiler = try cache.tiler(generation: generation, collection: id) { () throws(Problem) in
+                try OGCTiles.tiler(id, data: data)
+            }
+            let tile = try OGCTiles.tile(tiler, z: zoom, y: row, x: column)
             return TileCache.Tile(bytes: tile.bytes, dropped: tile.featuresOverSizeCap, kept: tile.featuresKept)
         }
         guard cut.kept > 0 else { return Response(status: .noContent, headers: headers) }
@@ -68,6 +73,19 @@ final class TileCache: Sendable {
 
     let capacity: Int
     private let tiles = Mutex<(entries: [Key: Tile], bytes: Int)>(([:], 0))
+    /// Each collection's tiler, of the latest generation asked.
+    private let tilers = Mutex<[String: (generation: Int, tiler: LayerTiler)]>([:])
+
+    /// The tiler of `collection` in snapshot `generation`, made by `make` once per generation:
+    /// every feature's bounds, which a tile would otherwise compute again.
+    func tiler(generation: Int, collection: String, make: () throws(Problem) -> LayerTiler) throws(Problem)
+        -> LayerTiler
+    {
+        if let kept = tilers.withLock({ $0[collection] }), kept.generation == generation { return kept.tiler }
+        let tiler = try make()
+        tilers.withLock { $0[collection] = (generation, tiler) }
+        return tiler
+    }
 
     init(capacity: Int = 256 << 20) { self.capacity = capacity }
 

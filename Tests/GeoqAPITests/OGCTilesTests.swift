@@ -91,7 +91,7 @@ import Testing
         var met = 0
         for tile in try Self.seededTiles(layer, count: 14, seed: 7 &+ UInt64(name.utf8.count)) {
             let encoded = try OGCTiles.tile(name, z: tile.z, y: tile.y, x: tile.x, data: Self.data)
-            let reach = OGCTiles.bufferedBounds(of: tile, options: TileEncodingOptions())
+            let reach = LayerTiler.bufferedBounds(of: tile, options: TileEncodingOptions())
             let box = try Self.rectangle(reach, context)
             let expected = try layer.features.indices.filter { try context.intersects(sources[$0], box) }.map {
                 layer.features[$0].id

@@ -27,34 +27,23 @@ public enum OGCTiles {
 
     public static let mediaType = "application/vnd.mapbox-vector-tile"
 
-    /// The tile `z/y/x` of collection `id` (rows from the north, as WebMercatorQuad counts them).
-    public static func tile(_ id: String, z: Int, y: Int, x: Int, data: ServiceData) throws(Problem) -> EncodedTile {
+    /// The tiler of collection `id` (the service keeps one per snapshot and collection).
+    public static func tiler(_ id: String, data: ServiceData) throws(Problem) -> LayerTiler {
         let collection = try OGCCollection.named(id, in: data)
+        return LayerTiler(name: collection.id, features: collection.features, simplifiedBelow: simplifiedBelow)
+    }
+
+    /// The tile `z/y/x` of `tiler`'s layer (rows from the north, as WebMercatorQuad counts them).
+    public static func tile(_ tiler: LayerTiler, z: Int, y: Int, x: Int) throws(Problem) -> EncodedTile {
         let tile = try tileID(z: z, y: y, x: x)
-        let options = TileEncodingOptions.forZoom(z, maximumZoom: simplifiedBelow)
-        let reach = bufferedBounds(of: tile, options: options)
-        let candidates = collection.features.filter { feature in
-            !feature.geometry.isEmpty && feature.geometry.boundingBox.intersects(reach)
-        }
-        do throws(TileError) {
-            return try VectorTileEncoder(options: options).encode(
-                tile, layers: [VectorTileLayer(name: collection.id, features: candidates)])
-        } catch {
+        do throws(TileError) { return try tiler.tile(tile) } catch {
             throw Problem.internalError("the tile could not be encoded: \(error)")
         }
     }
 
-    /// The tile's extent with the encoder's buffer, in longitude and latitude: the square
-    /// widened by `buffer / extent` of a tile on each side in the projection, which stays a
-    /// rectangle in degrees (Web Mercator maps x and y apart).
-    public static func bufferedBounds(of tile: TileID, options: TileEncodingOptions) -> BoundingBox {
-        let n = Double(tile.tilesPerSide)
-        let margin = Double(options.buffer) / Double(options.extent)
-        return BoundingBox(
-            minX: WebMercator.longitude(x: (Double(tile.x) - margin) / n),
-            minY: WebMercator.latitude(y: (Double(tile.y) + 1 + margin) / n),
-            maxX: WebMercator.longitude(x: (Double(tile.x) + 1 + margin) / n),
-            maxY: WebMercator.latitude(y: (Double(tile.y) - margin) / n))
+    /// The tile `z/y/x` of collection `id`.
+    public static func tile(_ id: String, z: Int, y: Int, x: Int, data: ServiceData) throws(Problem) -> EncodedTile {
+        try tile(tiler(id, data: data), z: z, y: y, x: x)
     }
 
     /// A tile number of the path (`z`, `y` or `x`): digits only, else a 400 naming which.
@@ -176,7 +165,7 @@ public enum OGCTiles {
                             }
                             for attribute in fields.sorted(by: { $0.name < $1.name }) {
                                 json.key(attribute.name)
-                                json.string(tileJSONType(attribute.type))
+                                json.string(LayerTiler.tileJSONType(attribute.type))
                             }
                         }
                         json.key("minzoom")
@@ -258,12 +247,4 @@ public enum OGCTiles {
         ]
     }
 
-    /// TileJSON's field types: Number, Boolean or String.
-    static func tileJSONType(_ type: String) -> String {
-        switch type {
-        case "number": "Number"
-        case "boolean": "Boolean"
-        default: "String"
-        }
-    }
 }

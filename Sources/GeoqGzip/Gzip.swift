@@ -1,12 +1,13 @@
 import CZlib
 import Foundation
 
-/// One-shot gzip (RFC 1952) through zlib, for answers sent with `Content-Encoding: gzip`.
+/// One-shot gzip (RFC 1952) through zlib: the service's answers sent with `Content-Encoding:
+/// gzip`, and the directories and tiles of PMTiles archives.
 ///
 /// The zlib stream lives and dies inside one call, so nothing of it is shared between threads.
-enum Gzip {
+public enum Gzip {
     /// `bytes` compressed as one gzip member; nil only if zlib refuses (out of memory).
-    static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
         guard
@@ -32,7 +33,7 @@ enum Gzip {
     }
 
     /// Whether an `Accept-Encoding` header accepts gzip (`gzip` or `*`, not with `q=0`).
-    static func isAccepted(by acceptEncoding: String?) -> Bool {
+    public static func isAccepted(by acceptEncoding: String?) -> Bool {
         guard let acceptEncoding else { return false }
         for item in acceptEncoding.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

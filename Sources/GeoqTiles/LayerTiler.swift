@@ -1,0 +1,84 @@
+import GeoqCore
+
+/// A layer ready to be cut into tiles, the one way the service and `geoq tiles export` cut them:
+/// each feature's bounds computed once (the work of a tile is then a pass over the bounds and
+/// the vertices of the features that may meet it), the options of each zoom chosen here.
+///
+/// Immutable once made, so one tiler serves any number of tiles at once.
+public struct LayerTiler: Sendable {
+    /// The layer's name in the tiles.
+    public let name: String
+    /// The features with a geometry (one without is in no tile), in the layer's order.
+    public let features: [Feature]
+    /// Each feature's bounds, longitude and latitude.
+    let bounds: [BoundingBox]
+    /// The bounds of every feature (empty when there are none).
+    public let extent: BoundingBox
+    /// The zoom from which tiles keep every vertex.
+    public let simplifiedBelow: Int
+
+    /// - Parameter simplifiedBelow: tiles below this zoom are simplified at one grid unit
+    ///   (``TileEncodingOptions/forZoom(_:maximumZoom:)``).
+    public init(name: String, features: [Feature], simplifiedBelow: Int = 15) {
+        self.name = name
+        self.simplifiedBelow = simplifiedBelow
+        var kept: [Feature] = []
+        var bounds: [BoundingBox] = []
+        kept.reserveCapacity(features.count)
+        bounds.reserveCapacity(features.count)
+        for feature in features {
+            let box = feature.geometry.boundingBox
+            guard !box.isEmpty else { continue }
+            kept.append(feature)
+            bounds.append(box)
+        }
+        self.features = kept
+        self.bounds = bounds
+        extent = bounds.reduce(BoundingBox.empty) { $0.union($1) }
+    }
+
+    /// The options of a tile at `zoom`.
+    public func options(zoom: Int) -> TileEncodingOptions {
+        TileEncodingOptions.forZoom(zoom, maximumZoom: simplifiedBelow)
+    }
+
+    /// The tile `tile` of the layer: the features whose bounds meet the tile and its buffer,
+    /// clipped, simplified and encoded (see ``VectorTileEncoder``).
+    public func tile(_ tile: TileID) throws(TileError) -> EncodedTile {
+        let options = options(zoom: tile.z)
+        let reach = Self.bufferedBounds(of: tile, options: options)
+        var candidates: [Feature] = []
+        for index in bounds.indices where bounds[index].intersects(reach) { candidates.append(features[index]) }
+        return try VectorTileEncoder(options: options).encode(
+            tile, layers: [VectorTileLayer(name: name, features: candidates)])
+    }
+
+    /// The tiles of `zoom` that cover the layer's extent (none when it has no feature).
+    public func tiles(zoom: Int) throws(TileError) -> TileRange? {
+        guard !extent.isEmpty else { return nil }
+        return try TileID.tiles(covering: extent, zoom: zoom)
+    }
+
+    /// The tile's extent with the encoder's buffer, in longitude and latitude: the square
+    /// widened by `buffer / extent` of a tile on each side in the projection, which stays a
+    /// rectangle in degrees (Web Mercator maps x and y apart).
+    public static func bufferedBounds(of tile: TileID, options: TileEncodingOptions) -> BoundingBox {
+        let n = Double(tile.tilesPerSide)
+        let margin = Double(options.buffer) / Double(options.extent)
+        return BoundingBox(
+            minX: WebMercator.longitude(x: (Double(tile.x) - margin) / n),
+            minY: WebMercator.latitude(y: (Double(tile.y) + 1 + margin) / n),
+            maxX: WebMercator.longitude(x: (Double(tile.x) + 1 + margin) / n),
+            maxY: WebMercator.latitude(y: (Double(tile.y) - margin) / n))
+    }
+
+    /// TileJSON's type of a field whose values are `attributeType` (`number`, `boolean`, or
+    /// anything else for text): Number, Boolean or String.
+    public static func tileJSONType(_ attributeType: String) -> String {
+        switch attributeType {
+        case "number": "Number"
+        case "boolean": "Boolean"
+        default: "String"
+        }
+    }
+}
