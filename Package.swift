@@ -203,7 +203,7 @@ let package = Package(
             name: "GeoqSnapshot",
             dependencies: [
                 "GeoqAPI", "GeoqCore", "GeoqQuery", "GeoqLayers", "GeoqParking", "GeoqTariffs",
-                "GeoqIncidents", "GeoqNearby",
+                "GeoqIncidents", "GeoqNearby", "GeoqPROJ",
             ]),
         // `geoq serve`: Hummingbird owns the socket, lifecycle and router over GeoqAPI; a SwiftNIO
         // handler right after the HTTP/1 codec answers the GET endpoints on the event loop, and

@@ -82,6 +82,8 @@ public final class ServiceData: Sendable {
     public let geodesic: any GeodesicSolving
     /// When this snapshot was loaded.
     public let loadedAt: Date
+    /// The systems the OGC API face answers in besides CRS84.
+    public let coordinateSystems: any OGCCoordinateSystems
 
     public init(
         sectorLookups: [String: SectorLookup], pointLayers: [String: PointLayer] = [:],
@@ -89,8 +91,10 @@ public final class ServiceData: Sendable {
         layers: [LayerSummary], tariffs: [String: CityTariffs] = [:], tariffProblems: [String: String] = [:],
         zoneLocators: [String: ZoneLocator] = [:],
         incidents: [Incident] = [], incidentsRefreshedAt: Date? = nil, incidentsProblem: String? = nil,
-        storeFile: String, defaultSectorLayer: String, geodesic: any GeodesicSolving, loadedAt: Date
+        storeFile: String, defaultSectorLayer: String, geodesic: any GeodesicSolving, loadedAt: Date,
+        coordinateSystems: any OGCCoordinateSystems = CRS84Only()
     ) {
+        self.coordinateSystems = coordinateSystems
         self.defaultSectorLayer = defaultSectorLayer
         self.geodesic = geodesic
         self.incidents = IncidentSet(incidents)

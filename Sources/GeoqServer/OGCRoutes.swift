@@ -74,8 +74,10 @@ enum OGCRoutes {
     }
 
     static func response(_ answer: OGCFeatures.Answer) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: answer.contentType],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        var headers: HTTPFields = [.contentType: answer.contentType]
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 }

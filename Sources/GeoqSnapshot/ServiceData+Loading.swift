@@ -94,7 +94,7 @@ extension ServiceData {
             storeFile: library.store.description, defaultSectorLayer: LayerCatalog.defaultLayerName,
             // geoq's own Karney: the nearest search solves its long lines from ends it prepared.
             geodesic: KarneyGeodesic.wgs84,
-            loadedAt: Date())
+            loadedAt: Date(), coordinateSystems: PROJCoordinateSystems())
     }
 
     /// A layer's title by language: the catalog's translations, and `title` in English.

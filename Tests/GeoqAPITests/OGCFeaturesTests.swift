@@ -5,6 +5,7 @@ import GeoqGEOS
 import GeoqIncidents
 import GeoqPROJ
 import GeoqQuery
+import GeoqTestSupport
 import Testing
 
 /// The OGC API - Features face over the real layers and a few incidents written for the test:
@@ -253,5 +254,105 @@ import Testing
         #expect(feature?.status == 404 && feature?.type == "/problems/unknown-feature")
         let unknown = Self.problem { _ = try OGCFeatures.landing(Self.request([("limit", "1")])) }
         #expect(unknown?.status == 400 && unknown?.parameter == "limit")
+    }
+}
+
+/// Coordinates in another CRS (OGC API - Features Part 2): Web Mercator against its closed
+/// formula, ETRS89 / UTM 30N against GDAL's gdaltransform, a bbox given in UTM against GDAL's
+/// own spatial filter in that CRS.
+@Suite struct OGCFeaturesCRSTests {
+    static var data: ServiceData { SectorEndpointTests.data }
+    static let mercator = "http://www.opengis.net/def/crs/EPSG/0/3857"
+    static let utm = "http://www.opengis.net/def/crs/EPSG/0/25830"
+
+    static func positions(_ page: [String: Any]) -> [[Double]] {
+        func flatten(_ value: Any?) -> [[Double]] {
+            if let pair = value as? [Double], pair.count == 2 { return [pair] }
+            return (value as? [Any])?.flatMap(flatten) ?? []
+        }
+        let feature = (page["features"] as? [[String: Any]])?.first
+        return flatten((feature?["geometry"] as? [String: Any])?["coordinates"])
+    }
+
+    static func items(_ pairs: [(String, String)]) throws -> (page: [String: Any], headers: [String: String]) {
+        let answer = try OGCFeatures.items("pamplona-sectors", OGCFeaturesTests.request(pairs), data: data)
+        return (try OGCFeaturesTests.object(answer), Dictionary(uniqueKeysWithValues: answer.headers.map { ($0, $1) }))
+    }
+
+    @Test func webMercatorIsTheSphericalFormula() throws {
+        let degrees = Self.positions(try Self.items([("limit", "1")]).page)
+        let (page, headers) = try Self.items([("limit", "1"), ("crs", Self.mercator)])
+        #expect(headers["Content-Crs"] == "<\(Self.mercator)>")
+        let metres = Self.positions(page)
+        #expect(metres.count == degrees.count && metres.count > 10)
+        let radius = 6_378_137.0
+        for (m, d) in zip(metres, degrees) {
+            let x = radius * d[0] * .pi / 180
+            let y = radius * log(tan(.pi / 4 + d[1] * .pi / 360))
+            #expect(abs(m[0] - x) < 1e-3 && abs(m[1] - y) < 1e-3, "\(d) gave \(m), not \(x), \(y)")
+        }
+    }
+
+    @Test(.enabled(if: ExternalTool.path("gdaltransform") != nil, "gdal-bin not installed"))
+    func utm30IsWhatGDALComputes() throws {
+        let degrees = Self.positions(try Self.items([("limit", "1")]).page)
+        let metres = Self.positions(try Self.items([("limit", "1"), ("crs", Self.utm)]).page)
+        let input = degrees.prefix(20).map { "\($0[0]) \($0[1])" }.joined(separator: "\n") + "\n"
+        let run = try ExternalTool.run(
+            URL(fileURLWithPath: ExternalTool.path("gdaltransform")!),
+            ["-s_srs", "EPSG:4326", "-t_srs", "EPSG:25830", "-output_xy"], input: input)
+        let expected = run.stdout.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(expected.count == min(20, degrees.count))
+        for (m, e) in zip(metres, expected) {
+            #expect(abs(m[0] - e[0]) < 1e-3 && abs(m[1] - e[1]) < 1e-3, "\(m) against GDAL's \(e)")
+        }
+    }
+
+    /// A box in UTM: the features that meet it there, which GDAL's filter in that CRS keeps too.
+    @Test(.enabled(if: ExternalTool.path("ogr2ogr") != nil, "gdal-bin not installed"))
+    func aBboxInUTMChoosesWhatGDALChooses() throws {
+        let page = try OGCFeaturesTests.object(
+            OGCFeatures.items(
+                "valencia-barrios",
+                OGCFeaturesTests.request([
+                    ("bbox", "725000,4372000,727000,4374000"), ("bbox-crs", Self.utm), ("limit", "100"),
+                ]),
+                data: Self.data))
+        let ids = OGCFeaturesTests.ids(page)
+        #expect(!ids.isEmpty && ids.count < 88, "\(ids)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-crs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let all = try OGCFeaturesTests.object(
+            OGCFeatures.items("valencia-barrios", OGCFeaturesTests.request([("limit", "100")]), data: Self.data))
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": all["features"]!])
+            .write(to: dir.appendingPathComponent("in.geojson"))
+        let run = try ExternalTool.run(
+            ExternalTool.path("ogr2ogr")!,
+            [
+                "-f", "GeoJSON", dir.appendingPathComponent("out.geojson").path,
+                dir.appendingPathComponent("in.geojson").path, "-spat", "725000", "4372000", "727000", "4374000",
+                "-spat_srs", "EPSG:25830",
+            ])
+        #expect(run.status == 0, "\(run.output)")
+        let kept = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("out.geojson")))
+        let keptIDs = ((kept as? [String: Any])?["features"] as? [[String: Any]] ?? []).compactMap {
+            $0["id"] as? String
+        }
+        #expect(ids == keptIDs)
+    }
+
+    @Test func theCollectionsOfferTheCRSsAndOthersAreRefused() throws {
+        let document = try OGCFeaturesTests.object(
+            OGCFeatures.collection("fallas", OGCFeaturesTests.request([]), data: Self.data))
+        #expect(document["crs"] as? [String] == [OGCFeatures.crs84, Self.mercator, Self.utm])
+        #expect(document["storageCrs"] as? String == OGCFeatures.crs84)
+        for (pairs, parameter) in [
+            ([("crs", "http://www.opengis.net/def/crs/EPSG/0/4326")], "crs"), ([("bbox-crs", Self.utm)], "bbox-crs"),
+            ([("bbox", "1,2,3"), ("bbox-crs", Self.utm)], "bbox"),
+        ] {
+            let problem = OGCFeaturesTests.problem { _ = try Self.items(pairs) }
+            #expect(problem?.status == 400 && problem?.parameter == parameter, "\(pairs)")
+        }
     }
 }

@@ -10,6 +10,16 @@ extension EndpointDescription {
         ]
     }
 
+    /// `crs` or `bbox-crs`: CRS84 (the default), Web Mercator or ETRS89 / UTM 30N.
+    static func crs(_ what: String, name: String = "crs") -> OpenAPIDocument.Parameter {
+        .init(
+            name: name, required: false, description: "\(what).",
+            schema: .choice([
+                OGCFeatures.crs84, "http://www.opengis.net/def/crs/EPSG/0/3857",
+                "http://www.opengis.net/def/crs/EPSG/0/25830",
+            ]), example: nil)
+    }
+
     static let collectionID = OpenAPIDocument.Parameter(
         name: "collectionId", in: "path", required: true, description: "A collection: a layer's name, or incidents.",
         schema: .string, example: "pamplona-sectors")
@@ -67,6 +77,8 @@ extension EndpointDescription {
             .init(
                 name: "skipGeometry", required: false, description: "Answer without geometries.",
                 schema: .choice(["true", "false"]), example: "false"),
+            crs("The CRS of the answer's coordinates (Content-Crs says which)"),
+            crs("The CRS of bbox's numbers (then minimum x, minimum y, maximum x, maximum y)", name: "bbox-crs"),
         ],
         answer: "a GeoJSON FeatureCollection with numberMatched, numberReturned, timeStamp and links (next when more)",
         mediaTypes: ["application/geo+json", "text/html"])
@@ -78,6 +90,7 @@ extension EndpointDescription {
             .init(
                 name: "featureId", in: "path", required: true, description: "The feature's id in its collection.",
                 schema: .string, example: "1"),
+            crs("The CRS of the answer's coordinates (Content-Crs says which)"),
         ] + ogcFormat(),
         answer: "a GeoJSON Feature with links", mediaTypes: ["application/geo+json", "text/html"])
 

@@ -97,16 +97,21 @@ extension OGCFeatures {
                     for index in selection.shown {
                         feature(
                             &json, collection.features[index], properties: selection.query.properties,
-                            skipGeometry: selection.query.skipGeometry)
+                            skipGeometry: selection.query.skipGeometry, crs: selection.query.crs,
+                            systems: selection.systems)
                     }
                 }
             }
             return json.bytes
         }
 
-        static func item(_ collection: OGCCollection, _ index: Int, _ page: Page) -> [UInt8] {
+        static func item(
+            _ collection: OGCCollection, _ index: Int, _ page: Page, crs: String?, systems: any OGCCoordinateSystems
+        ) -> [UInt8] {
             var json = JSONText(reservingCapacity: 4096)
-            feature(&json, collection.features[index], properties: nil, skipGeometry: false) { json in
+            feature(
+                &json, collection.features[index], properties: nil, skipGeometry: false, crs: crs, systems: systems
+            ) { json in
                 approximation(&json, collection, page.language)
                 links(
                     &json,
@@ -134,7 +139,12 @@ extension OGCFeatures {
                 json.key("itemType")
                 json.string("feature")
                 json.key("crs")
-                json.array { $0.string(crs84) }
+                json.array { json in
+                    json.string(crs84)
+                    for uri in page.systems.offered { json.string(uri) }
+                }
+                json.key("storageCrs")
+                json.string(crs84)
                 let extent = collection.extent
                 if !extent.isEmpty {
                     json.key("extent")
@@ -188,10 +198,11 @@ extension OGCFeatures {
         }
 
         /// A feature: `id`, geometry (null with `skipGeometry`, or for an incident without a
-        /// place), the properties asked (all by default, and `name`); `extra` adds members.
+        /// place; in `crs` when given), the properties asked (all by default, and `name`);
+        /// `extra` adds members.
         static func feature(
-            _ json: inout JSONText, _ feature: Feature, properties: [String]?, skipGeometry: Bool,
-            extra: (inout JSONText) -> Void = { _ in }
+            _ json: inout JSONText, _ feature: Feature, properties: [String]?, skipGeometry: Bool, crs: String? = nil,
+            systems: any OGCCoordinateSystems = CRS84Only(), extra: (inout JSONText) -> Void = { _ in }
         ) {
             json.object { json in
                 json.key("type")
@@ -201,6 +212,13 @@ extension OGCFeatures {
                 json.key("geometry")
                 if skipGeometry || feature.geometry.isEmpty {
                     json.null()
+                } else if let crs {
+                    // A position with no image there (beyond the projection's domain): null.
+                    if let projected = systems.project(feature.geometry, to: crs) {
+                        json.geoJSONGeometry(projected)
+                    } else {
+                        json.null()
+                    }
                 } else {
                     json.geoJSONGeometry(feature.geometry)
                 }

@@ -23,6 +23,8 @@ public enum OGCFeatures {
     public struct Answer: Sendable {
         public var contentType: String
         public var body: [UInt8]
+        /// Headers beyond the type: `Content-Crs` for coordinates in another CRS.
+        public var headers: [(name: String, value: String)] = []
     }
 
     /// What every request of this face carries besides its query.
@@ -60,6 +62,7 @@ public enum OGCFeatures {
         "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
         "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
         "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html",
+        "http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs",
         "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/core",
         "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tileset",
         "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list",
@@ -114,7 +117,9 @@ public enum OGCFeatures {
     public static func collections(_ request: Request, data: ServiceData) throws(Problem) -> Answer {
         try request.query.allowOnly(documentParameters)
         let (format, language) = try negotiate(request)
-        let page = Page(request: request, path: basePath + "/collections", format: format, language: language)
+        let page = Page(
+            request: request, path: basePath + "/collections", format: format, language: language,
+            systems: data.coordinateSystems)
         let collections = OGCCollection.all(in: data)
         return page.answer(
             json: { JSONDocuments.collections(collections, page) },
@@ -126,7 +131,8 @@ public enum OGCFeatures {
         let (format, language) = try negotiate(request)
         let collection = try OGCCollection.named(id, in: data)
         let page = Page(
-            request: request, path: collectionPath(id), format: format, language: language)
+            request: request, path: collectionPath(id), format: format, language: language,
+            systems: data.coordinateSystems)
         return page.answer(
             json: { JSONDocuments.collection(collection, page) }, html: { HTMLDocuments.collection(collection, page) })
     }
@@ -135,24 +141,28 @@ public enum OGCFeatures {
         let (format, language) = try negotiate(request)
         do throws(Problem) {
             let collection = try OGCCollection.named(id, in: data)
-            let query = try OGCItemsQuery(request.query, collection: collection)
-            let matches = query.matches(in: collection)
+            let query = try OGCItemsQuery(request.query, collection: collection, systems: data.coordinateSystems)
+            let matches = query.matches(in: collection, systems: data.coordinateSystems)
             let page = Page(
                 request: request, path: collectionPath(id) + "/items", format: format, language: language)
             let shown = matches.dropFirst(query.offset).prefix(query.limit)
             let selection = ItemsPage(
-                collection: collection, query: query, matched: matches.count, shown: Array(shown))
-            return page.answer(
+                collection: collection, query: query, matched: matches.count, shown: Array(shown),
+                systems: data.coordinateSystems)
+            var answer = page.answer(
                 json: { JSONDocuments.items(selection, page) }, html: { HTMLDocuments.items(selection, page) })
+            answer.headers = [("Content-Crs", "<\(query.crs ?? crs84)>")]
+            return answer
         } catch { throw error.chosen(language) }
     }
 
     public static func item(_ id: String, featureId: String, _ request: Request, data: ServiceData) throws(Problem)
         -> Answer
     {
-        try request.query.allowOnly(documentParameters)
+        try request.query.allowOnly(documentParameters.union(["crs"]))
         let (format, language) = try negotiate(request)
         do throws(Problem) {
+            let crs = try OGCItemsQuery.crs(request.query, "crs", data.coordinateSystems)
             let collection = try OGCCollection.named(id, in: data)
             guard let index = collection.features.firstIndex(where: { $0.id == featureId }) else {
                 throw Problem.unknownFeature(featureId, collection: id)
@@ -160,9 +170,11 @@ public enum OGCFeatures {
             let page = Page(
                 request: request, path: collectionPath(id) + "/items/" + OGCLink.encoded(featureId), format: format,
                 language: language)
-            return page.answer(
-                json: { JSONDocuments.item(collection, index, page) },
+            var answer = page.answer(
+                json: { JSONDocuments.item(collection, index, page, crs: crs, systems: data.coordinateSystems) },
                 html: { HTMLDocuments.item(collection, index, page) })
+            answer.headers = [("Content-Crs", "<\(crs ?? crs84)>")]
+            return answer
         } catch { throw error.chosen(language) }
     }
 
@@ -197,6 +209,8 @@ public enum OGCFeatures {
         var path: String
         var format: Format
         var language: Language
+        /// The CRSs offered besides CRS84, which the collections list.
+        var systems: any OGCCoordinateSystems = CRS84Only()
 
         /// `path` on the service, absolute, with `query` (name, value pairs).
         func href(_ path: String, _ query: [(name: String, value: String)] = []) -> String {
@@ -232,6 +246,7 @@ public enum OGCFeatures {
         var matched: Int
         /// Indices into the collection's features.
         var shown: [Int]
+        var systems: any OGCCoordinateSystems
 
         /// The `next` and `prev` pages' queries, when there are such pages.
         func pagingQueries(_ request: Request) -> (

@@ -28,21 +28,40 @@ public struct OGCItemsQuery: Sendable {
     /// `PROPERTY=VALUE` filters, all of which a feature must pass.
     public var filters: [(property: String, value: String)] = []
     public var skipGeometry = false
+    /// The CRS of the answer's coordinates (nil: CRS84).
+    public var crs: String?
+    /// With `bbox-crs`, the box as given in that CRS: a feature must meet it there (`boxes`
+    /// then hold its bounds in degrees, to choose the candidates).
+    public var projectedBox: (crs: String, box: BoundingBox)?
 
     /// The parameters every items request may carry besides the collection's queryables.
     public static let parameters: Set<String> = [
-        "f", "lang", "limit", "offset", "bbox", "datetime", "properties", "sortby", "skipGeometry",
+        "f", "lang", "limit", "offset", "bbox", "bbox-crs", "crs", "datetime", "properties", "sortby", "skipGeometry",
     ]
 
     public init() {}
 
-    /// `query` read for `collection`.
-    public init(_ query: QueryParameters, collection: OGCCollection) throws(Problem) {
+    /// `query` read for `collection`; `systems` are the CRSs `crs` and `bbox-crs` may name.
+    public init(
+        _ query: QueryParameters, collection: OGCCollection, systems: any OGCCoordinateSystems = CRS84Only()
+    ) throws(Problem) {
         let queryables = Set(collection.queryables.map(\.name))
         try query.allowOnly(Self.parameters.union(queryables))
         limit = try query.integer("limit", default: Self.defaultLimit, in: 1...Self.maxLimit)
         offset = try query.integer("offset", default: 0, in: 0...Int(Int32.max))
-        boxes = try Self.boxes(query)
+        crs = try Self.crs(query, "crs", systems)
+        if let boxCRS = try Self.crs(query, "bbox-crs", systems) {
+            guard let box = try Self.projectedBox(query) else {
+                throw .invalid(
+                    "bbox-crs",
+                    LocalizedText(
+                        es: "bbox-crs necesita bbox", eu: "bbox-crs-k bbox behar du", en: "bbox-crs needs a bbox"))
+            }
+            projectedBox = (boxCRS, box)
+            boxes = try Self.degrees(of: box, in: boxCRS, systems)
+        } else {
+            boxes = try Self.boxes(query)
+        }
         interval = try Self.interval(query)
         if let text = try query.value("properties") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -74,7 +93,7 @@ public struct OGCItemsQuery: Sendable {
 
     /// The indices of `collection`'s features that match, in the order asked (the layer's
     /// order, else by the sort keys with the layer's order breaking ties).
-    public func matches(in collection: OGCCollection) -> [Int] {
+    public func matches(in collection: OGCCollection, systems: any OGCCoordinateSystems = CRS84Only()) -> [Int] {
         var kept: [Int] = []
         for index in collection.features.indices {
             let feature = collection.features[index]
@@ -82,6 +101,11 @@ public struct OGCItemsQuery: Sendable {
                 guard !feature.geometry.isEmpty, boxes.contains(where: { feature.geometry.intersects($0) }) else {
                     continue
                 }
+            }
+            if let projectedBox {
+                guard let projected = systems.project(feature.geometry, to: projectedBox.crs),
+                    projected.intersects(projectedBox.box)
+                else { continue }
             }
             if let interval, collection.isTemporal {
                 guard let instant = collection.instants[index],
@@ -169,6 +193,81 @@ public struct OGCItemsQuery: Sendable {
         return [
             BoundingBox(minX: west, minY: south, maxX: 180, maxY: north),
             BoundingBox(minX: -180, minY: south, maxX: east, maxY: north),
+        ]
+    }
+
+    /// A CRS parameter (`crs` or `bbox-crs`): CRS84 (nil) or one of `systems`' URIs.
+    static func crs(_ query: QueryParameters, _ name: String, _ systems: any OGCCoordinateSystems) throws(Problem)
+        -> String?
+    {
+        guard let uri = try query.value(name), uri != OGCFeatures.crs84 else { return nil }
+        guard systems.offered.contains(uri) else {
+            let list = ([OGCFeatures.crs84] + systems.offered).joined(separator: ", ")
+            let shown = QueryParameters.shown(uri)
+            throw .invalid(
+                name,
+                LocalizedText(
+                    es: "\(name) debe ser uno de estos: \(list); se recibió \"\(shown)\"",
+                    eu: "\(name) hauetako bat izan behar da: \(list); \"\(shown)\" jaso da",
+                    en: "\(name) must be one of \(list), got \"\(shown)\""))
+        }
+        return uri
+    }
+
+    /// `bbox` as four numbers in another CRS (minimum x, minimum y, maximum x, maximum y).
+    static func projectedBox(_ query: QueryParameters) throws(Problem) -> BoundingBox? {
+        guard let text = try query.value("bbox") else { return nil }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let meaning = LocalizedText(
+            es: "x mínima, y mínima, x máxima, y máxima en bbox-crs",
+            eu: "x minimoa, y minimoa, x maximoa, y maximoa bbox-crs-en",
+            en: "minimum x, minimum y, maximum x, maximum y in bbox-crs")
+        guard parts.count == 4 else {
+            throw .invalid(
+                "bbox",
+                LocalizedText(
+                    es: "bbox debe ser cuatro números (\(meaning.es))",
+                    eu: "bbox lau zenbaki izan behar da (\(meaning.eu))",
+                    en: "bbox must be four numbers (\(meaning.en))"))
+        }
+        var numbers: [Double] = []
+        for part in parts { numbers.append(try QueryParameters.number(part, parameter: "bbox", meaning: meaning)) }
+        guard numbers[0] <= numbers[2], numbers[1] <= numbers[3] else {
+            throw .invalid(
+                "bbox",
+                LocalizedText(
+                    es: "bbox: la x mínima no puede superar la máxima, ni la y mínima la máxima",
+                    eu: "bbox: x minimoa ezin da maximoa baino handiagoa izan, ezta y minimoa ere",
+                    en: "bbox: the minimum x must not exceed the maximum, nor the minimum y"))
+        }
+        return BoundingBox(minX: numbers[0], minY: numbers[1], maxX: numbers[2], maxY: numbers[3])
+    }
+
+    /// Bounds in degrees of a box given in `crs`: its corners and the middles of its sides
+    /// converted, widened by a tenth (a projected side is curved in degrees), so that every
+    /// feature meeting the box is among the candidates; the exact test is made in `crs`.
+    static func degrees(of box: BoundingBox, in crs: String, _ systems: any OGCCoordinateSystems) throws(Problem)
+        -> [BoundingBox]
+    {
+        var corners: [Point] = []
+        for x in [box.minX, box.center.x, box.maxX] {
+            for y in [box.minY, box.center.y, box.maxY] {
+                guard let point = systems.unproject(Point(x: x, y: y), from: crs) else {
+                    throw .outOfRange(
+                        "bbox",
+                        LocalizedText(
+                            es: "bbox sale del dominio de \(crs)", eu: "bbox \(crs)-ren eremutik kanpo dago",
+                            en: "bbox leaves the domain of \(crs)"))
+                }
+                corners.append(point)
+            }
+        }
+        let bounds = BoundingBox(around: corners)
+        let (dx, dy) = (bounds.width / 10, bounds.height / 10)
+        return [
+            BoundingBox(
+                minX: max(-180, bounds.minX - dx), minY: max(-90, bounds.minY - dy), maxX: min(180, bounds.maxX + dx),
+                maxY: min(90, bounds.maxY + dy))
         ]
     }
 
