@@ -229,7 +229,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The map page served at / (index.html, its script and style sheet).
+            // The map page served at / (index.html, its scripts and style sheet).
             resources: [.copy("Page")]),
 
         // The commands that answer from a store (the GeoPackage; PostgreSQL when the program links

@@ -23,7 +23,7 @@ public struct PageFiles: Sendable {
     /// The trees the package manager alone writes, inside which links may lead when the assets
     /// folder is in one of them.
     let packagedTrees: [String]
-    /// The page's own files by name (`index.html`, `map.js`, `map.css`), as read and compressed.
+    /// The page's own files by name (`index.html`, `map.js`, `mvt.js`, `map.css`), as read and compressed.
     let files: [String: (plain: [UInt8], gzip: [UInt8]?)]
     /// The assets compressed so far, by path, with the size and modification time they had.
     private let compressedAssets = CompressedAssets()

@@ -1,7 +1,10 @@
 """The map page in headless chromium: the shared address answers in Basque, a click in Valencia
 lists the nearest fallas (the same as /v1/nearest answers for that point), the fallas layer is
 drawn pin for pin, the section filter narrows the answer, the language switch changes the page's
-words, and the page asks nothing outside its own origin. The layers of hostile_layers.py, whose
+words, and the page asks nothing outside its own origin. The polygon layers come as vector tiles:
+a shared address's first answer weighs at most half what it did when they came whole, its tiles
+are drawn, the polygon under the pointer is named, and a pan asks for tiles, never a whole
+polygon layer. The layers of hostile_layers.py, whose
 names and titles are markup and script, show as text and run nothing; the page works under its
 Content-Security-Policy (chromium reports no violation) and that policy is in force.
 
@@ -184,7 +187,10 @@ try:
 
     # Layers of a third party whose names and titles are markup and script: each name shows as
     # its characters, in the polygons' labels, the points' tooltips and the layer switcher, and
-    # nothing of them runs.
+    # nothing of them runs. The polygons' labels are placed from the tiles in view: the map goes
+    # to them first.
+    driver.execute_script("map.setView([42.804, -1.682], 15, { animate: false });")
+
     def labels(d):
         return d.execute_script(
             "return [...document.querySelectorAll('.leaflet-tooltip.sector-label')].map((e) => e.textContent);"
@@ -216,7 +222,6 @@ try:
     )
     check(not elements, f"no element made of a name or a title ({elements})")
     check(driver.execute_script("return typeof window.__pwned;") == "undefined", "no hostile name ran (window.__pwned)")
-    driver.execute_script("map.setView([42.804, -1.682], 15, { animate: false });")
     driver.save_screenshot(os.path.join(shots, "hostile-names.png"))
 
     # The page's own resources all work under its Content-Security-Policy: chromium reported no
@@ -246,6 +251,98 @@ try:
     foreign = [name for name in resources if not name.startswith(origin + "/")]
     check(len(resources) > 0 and not foreign, f"all {len(resources)} requests went to {origin} (foreign: {foreign})")
     check(any(name.endswith("/assets/leaflet/leaflet.js") for name in resources), "Leaflet came from /assets/leaflet/")
+
+    # The polygon layers come as vector tiles. A shared address's first answer is weighed as
+    # benchmarks/page weighs it: every response's transferSize (headers and the body as sent,
+    # gzip where compressed) from the navigation on, the browser cache off, until the network has
+    # been quiet for half a second. Each address weighs at most half what it did when the layers
+    # came whole (docs/BENCHMARKS.md: 474 KiB in Pamplona, 493 KiB in Valencia).
+    polygon_layers = [layer["name"] for layer in api("/v1/layers")["layers"] if layer.get("kind") == "polygon"]
+    whole_polygon_layer = {f"/v1/layers/{urllib.parse.quote(name)}" for name in polygon_layers}
+
+    def network_quiet(d):
+        return d.execute_script(
+            "const r = performance.getEntriesByType('resource');"
+            "return r.length > 0 && performance.now() - Math.max(...r.map(e => e.responseEnd)) > 500"
+        )
+
+    def requested_paths(d):
+        names = d.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+        return [urllib.parse.urlparse(name).path for name in names]
+
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    for address, whole in (("/?lat=42.81&lon=-1.64&lang=es", 474), ("/?lat=39.4699&lon=-0.3763&lang=es", 493)):
+        driver.get("about:blank")
+        driver.get(base + address)
+        wait.until(lambda d: d.execute_script("return performance.getEntriesByName('geoq-answer').length > 0"))
+        wait.until(network_quiet)
+        sizes = driver.execute_script(
+            "return [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]"
+            ".map(e => e.transferSize);"
+        )
+        received = sum(sizes) / 1024
+        check(
+            received <= whole / 2,
+            f"{address} arrives in {received:.1f} KiB over {len(sizes)} requests, at most half of {whole} KiB",
+        )
+        paths = requested_paths(driver)
+        check(
+            not [path for path in paths if path in whole_polygon_layer],
+            f"{address} asks for no whole polygon layer",
+        )
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+    # Valencia's tiles are drawn: each polygon layer there has canvas pixels that are not
+    # transparent, and Pamplona's layers none.
+    painted = driver.execute_script(
+        """const painted = {};
+        for (const container of document.querySelectorAll('.vector-tiles')) {
+            let count = 0;
+            for (const canvas of container.querySelectorAll('canvas.leaflet-tile-loaded')) {
+                const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+                for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) count++;
+            }
+            painted[container.dataset.layer] = count;
+        }
+        return painted;"""
+    )
+    valencia_layers = ["valencia-barrios", "valencia-districts", "fallas-carpas"]
+    check(
+        all(painted.get(name, 0) > 0 for name in valencia_layers),
+        f"Valencia's polygon layers are drawn from tiles (pixels: {painted})",
+    )
+    check(painted.get("pamplona-sectors", 0) == 0, "Pamplona's sectors draw nothing in Valencia")
+    driver.save_screenshot(os.path.join(shots, "valencia-tiles.png"))
+
+    # The polygon under the pointer is named, as the GeoJSON layers' tooltips named it: a
+    # neighbourhood whose box holds the point the pointer is on.
+    map_element = driver.find_element(By.ID, "map")
+    ActionChains(driver).move_to_element_with_offset(map_element, 40, 30).perform()
+    hovered = (
+        "const tooltip = document.querySelector('.leaflet-tooltip:not(.sector-label)');"
+        "return tooltip && [tooltip.textContent, hoverTooltip.getLatLng().lat, hoverTooltip.getLatLng().lng];"
+    )
+    check(eventually(lambda d: d.execute_script(hovered), 10), "pointing at a neighbourhood opens its tooltip")
+    shown = driver.execute_script(hovered)
+    if shown:
+        name, lat, lon = shown
+        box = f"{lon:.6f},{lat:.6f},{lon:.6f},{lat:.6f}"
+        barrios = [f["properties"].get("name") for f in api(f"/v1/layers/valencia-barrios?bbox={box}")["features"]]
+        check(name in barrios, f"the tooltip names the neighbourhood there ({name!r} among {barrios})")
+
+    # A pan beyond the tiles in hand asks for tiles, and for no whole polygon layer.
+    before = len(requested_paths(driver))
+    driver.execute_script("map.panBy([0, 5000], { animate: false });")
+    eventually(lambda d: len(requested_paths(d)) > before)
+    wait.until(network_quiet)
+    after = requested_paths(driver)[before:]
+    tiles = [path for path in after if path.startswith("/ogc/collections/") and "/tiles/WebMercatorQuad/" in path]
+    check(len(tiles) > 0, f"the pan asked for {len(tiles)} tiles ({tiles[:3]}...)")
+    check(
+        not [path for path in after if path in whole_polygon_layer],
+        f"the pan asked for no whole polygon layer ({after})",
+    )
 finally:
     driver.quit()
 

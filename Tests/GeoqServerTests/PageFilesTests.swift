@@ -43,6 +43,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let expected = [
             "/": try Self.source("index.html"), "/page/map.js": try Self.source("map.js"),
+            "/page/mvt.js": try Self.source("mvt.js"),
             "/assets/leaflet/leaflet.js": try Data(contentsOf: folder.appendingPathComponent("leaflet.js")),
         ]
         try await withClient(assets: folder.path) { client in
@@ -92,8 +93,10 @@ import Testing
         }
         // Every file the page names is one it is served with, and none is outside its origin.
         let text = String(decoding: html, as: UTF8.self)
-        for reference in ["/assets/leaflet/leaflet.js", "/assets/leaflet/leaflet.css", "/page/map.js", "/page/map.css"]
-        {
+        for reference in [
+            "/assets/leaflet/leaflet.js", "/assets/leaflet/leaflet.css", "/page/mvt.js", "/page/map.js",
+            "/page/map.css",
+        ] {
             #expect(text.contains("\"\(reference)\""))
         }
         #expect(!text.contains("http://") && !text.contains("https://"))

@@ -32,6 +32,8 @@ def kind(name):
         return "page (HTML, JS, CSS)"
     if path.startswith("/v1/layers/"):
         return "layer data (/v1/layers/{name})"
+    if path.startswith("/ogc/collections/") and "/tiles/" in path:
+        return "layer tiles (/ogc/collections/{name}/tiles/...)"
     if path == "/v1/layers":
         return "layer list"
     return "answers (/v1/park, nearest, services, incidents, ar)"

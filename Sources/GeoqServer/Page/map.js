@@ -1,5 +1,6 @@
-// The map page: geoq's layers drawn with Leaflet (no tiles: the layers are the map), and the
-// service's answers for a clicked point. Every request goes to this page's own origin.
+// The map page: geoq's layers drawn with Leaflet (no base map: the layers are the map), the
+// polygon layers from the service's vector tiles and the point layers whole, and the service's
+// answers for a clicked point. Every request goes to this page's own origin.
 "use strict";
 
 const WORDS = {
@@ -71,9 +72,9 @@ const SERVICE_TYPES = {
 const serviceType = (type) => SERVICE_TYPES[lang][type] || type;
 
 const PAMPLONA = [42.8125, -1.6458];
+// More than the diagonal of the parking sectors' outline (about 5 km).
+const SECTORS_SPAN_METRES = 10000;
 const VALENCIA_BOX = { south: 39.27, north: 39.6, west: -0.56, east: -0.27 };
-// Polygon layers this large are asked simplified (metres): the page needs their shape, not every vertex.
-const SIMPLIFY_OVER = 200;
 const PIN_COLOURS = {
   green: "#2e8b3a", red: "#c62828", blue: "#1e63c6", yellow: "#e5b800", orange: "#ef7d00",
   purple: "#7b3fa0", pink: "#e0609e", brown: "#7a4b25", black: "#222", white: "#fff", grey: "#888", gray: "#888",
@@ -82,12 +83,16 @@ const POLYGON_STYLES = {
   "pamplona-sectors": { color: "#20344c", weight: 2, fillOpacity: 0.08 },
   "pamplona-restricted-access": { color: "#c62828", weight: 2, dashArray: "6 4", fillOpacity: 0.15 },
 };
+const DEFAULT_POLYGON_STYLE = { color: "#4a6a8a", weight: 1, fillOpacity: 0.05 };
+const SERVICE_POINT_STYLE = { radius: 4, color: "#333", weight: 1, fillColor: "#6c8ebf", fillOpacity: 0.8 };
+// A polygon layer with this few features has each one labelled with its name, always; a bigger
+// one names the feature under the pointer.
+const LABEL_ALL_UP_TO = 20;
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let lang = pickLanguage();
 let lastPoint = null;
-let pamplonaBounds = null;
 let askSerial = 0;
 
 function pickLanguage() {
@@ -136,16 +141,21 @@ $("key-form").addEventListener("submit", (event) => {
   for (const resolve of waiting) resolve();
 });
 
-async function getJSON(path, accept = "application/json") {
-  let response;
+// Every request to the service goes through here, so that tiles are asked with the key as the
+// answers are.
+async function request(path, accept) {
   for (;;) {
     const headers = { Accept: accept, "Accept-Language": lang };
     if (readKey) headers.Authorization = `Bearer ${readKey}`;
-    response = await fetch(path, { headers });
-    if (response.status !== 401) break;
+    const response = await fetch(path, { headers });
+    if (response.status !== 401) return response;
     const problem = await response.json().catch(() => null);
     await askForKey(problem && problem.detail);
   }
+}
+
+async function getJSON(path, accept = "application/json") {
+  const response = await request(path, accept);
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const error = new Error((body && (body.detail || body.title)) || `${response.status}`);
@@ -155,7 +165,7 @@ async function getJSON(path, accept = "application/json") {
   return body;
 }
 
-// The map, with no tiles: the layers are the map.
+// The map, with no base map: the layers are the map.
 const map = L.map("map", { keyboard: true, zoomControl: true, preferCanvas: false });
 L.control.scale({ metric: true, imperial: false }).addTo(map);
 const switcher = L.control.layers(null, null, { collapsed: true }).addTo(map);
@@ -200,6 +210,319 @@ function renameLayers() {
   }
 }
 
+// The polygon layers are drawn from the service's Mapbox Vector Tiles
+// (/ogc/collections/{name}/tiles/WebMercatorQuad/{z}/{y}/{x}): a view costs the tiles it shows,
+// where a whole layer cost up to 120 KiB, and a layer no browser could draw whole (the time
+// zones' millions of vertices) is drawn as any other.
+//
+// A tile is asked at the map's zoom less four, so that it spans 4096 screen pixels: a view needs
+// one to four of them a layer (mostly one or two), far fewer bytes than the many small tiles of
+// the map's own zoom (each repeats its headers and the features it cuts), and its 4096 grid units
+// give one a pixel, as fine as the GeoJSON layers were drawn (Leaflet simplified them to a pixel
+// and rounded them to whole pixels). It is drawn into each of the 512-pixel canvases it covers;
+// its buffer falls outside them.
+const TILE_SIZE = 512;
+const SOURCE_ZOOM_OFFSET = 4;
+const MAX_SOURCE_ZOOM = 22;
+// Decoded tiles kept a layer, so that a pan back or a zoom in and out asks nothing again.
+const KEPT_SOURCE_TILES = 48;
+
+// One tile's features of `name`, null where the service has nothing there (204).
+async function fetchTile(name, { z, x, y }) {
+  const path = `/ogc/collections/${encodeURIComponent(name)}/tiles/WebMercatorQuad/${z}/${y}/${x}`;
+  const response = await request(path, "application/vnd.mapbox-vector-tile");
+  if (response.status === 204) return null;
+  if (!response.ok) throw new Error(`${response.status}`);
+  return VectorTile.decode(await response.arrayBuffer())[name] || null;
+}
+
+// Whether (x, y) is inside the polygon `rings` (exterior and holes) by the even-odd rule, as it
+// is filled.
+function insideRings(rings, x, y) {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
+      const yi = ring[i + 1], yj = ring[j + 1];
+      if (yi > y !== yj > y && x < ((ring[j] - ring[i]) * (y - yi)) / (yj - yi) + ring[i]) inside = !inside;
+    }
+  }
+  return inside;
+}
+
+// Each feature's bounding box in grid units, so that a canvas draws only what reaches it.
+function withBoxes(tile) {
+  for (const feature of tile.features) {
+    const box = [Infinity, Infinity, -Infinity, -Infinity];
+    const extend = (points) => {
+      for (let i = 0; i < points.length; i += 2) {
+        box[0] = Math.min(box[0], points[i]);
+        box[1] = Math.min(box[1], points[i + 1]);
+        box[2] = Math.max(box[2], points[i]);
+        box[3] = Math.max(box[3], points[i + 1]);
+      }
+    };
+    if (feature.kind === "Polygon") for (const polygon of feature.geometry) polygon.forEach(extend);
+    else feature.geometry.forEach(extend);
+    feature.box = box;
+  }
+  return tile;
+}
+
+// The signed area and area-weighted centre of `rings`, in grid units: holes count against.
+function ringMoments(rings) {
+  let area = 0, x = 0, y = 0;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
+      const cross = ring[j] * ring[i + 1] - ring[i] * ring[j + 1];
+      area += cross;
+      x += (ring[j] + ring[i]) * cross;
+      y += (ring[j + 1] + ring[i + 1]) * cross;
+    }
+  }
+  return { area: area / 2, x: x / 6, y: y / 6 };
+}
+
+const featureName = (feature) => feature.properties.name;
+const featureKey = (feature) => String(feature.properties.id ?? feature.id ?? feature.properties.name);
+
+const VectorTileLayer = L.GridLayer.extend({
+  options: { tileSize: TILE_SIZE, noWrap: true, updateWhenZooming: false, className: "vector-tiles" },
+
+  // `layer`: the layer's entry in /v1/layers.
+  initialize(layer, options) {
+    L.GridLayer.prototype.initialize.call(this, options);
+    this.layer = layer;
+    this.style = { opacity: 1, fillColor: null, dashArray: null, ...(POLYGON_STYLES[layer.name] || DEFAULT_POLYGON_STYLE) };
+    this.labelsAll = layer.features <= LABEL_ALL_UP_TO;
+    // By "z/x/y": the tile's promise, and the tile once in (hovering reads it at once).
+    this.asked = new Map();
+    this.decoded = new Map();
+    this.labels = L.layerGroup();
+    this.labelOf = new Map();
+    if (this.labelsAll) this.on("load", this.placeLabels, this);
+  },
+
+  onAdd(map) {
+    L.GridLayer.prototype.onAdd.call(this, map);
+    this.getContainer().dataset.layer = this.layer.name;
+    this.labels.addTo(map);
+  },
+
+  onRemove(map) {
+    this.labels.remove();
+    L.GridLayer.prototype.onRemove.call(this, map);
+  },
+
+  // The service's tile holding the canvas at `coords`, and its span in screen pixels.
+  sourceOf(coords) {
+    const z = Math.min(Math.max(coords.z - SOURCE_ZOOM_OFFSET, 0), MAX_SOURCE_ZOOM);
+    const span = 256 * 2 ** (coords.z - z);
+    const x = Math.floor((coords.x * TILE_SIZE) / span), y = Math.floor((coords.y * TILE_SIZE) / span);
+    return { z, x, y, span, key: `${z}/${x}/${y}` };
+  },
+
+  features(source) {
+    let pending = this.asked.get(source.key);
+    if (!pending) {
+      pending = fetchTile(this.layer.name, source).then((tile) => {
+        if (tile) withBoxes(tile);
+        if (this.asked.get(source.key) === pending) this.decoded.set(source.key, tile);
+        return tile;
+      });
+      // A tile that failed is asked again the next time it is shown.
+      pending.catch(() => this.asked.delete(source.key));
+      this.asked.set(source.key, pending);
+      if (this.asked.size > KEPT_SOURCE_TILES) {
+        const oldest = this.asked.keys().next().value;
+        this.asked.delete(oldest);
+        this.decoded.delete(oldest);
+      }
+    }
+    return pending;
+  },
+
+  createTile(coords, done) {
+    const canvas = document.createElement("canvas");
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = TILE_SIZE * ratio;
+    canvas.height = TILE_SIZE * ratio;
+    const source = this.sourceOf(coords);
+    const limit = 2 ** source.z;
+    if (source.x < 0 || source.y < 0 || source.x >= limit || source.y >= limit) {
+      setTimeout(() => done(null, canvas));
+      return canvas;
+    }
+    this.features(source).then(
+      (tile) => {
+        if (tile) this.draw(canvas, tile, source, coords, ratio);
+        done(null, canvas);
+      },
+      (error) => done(error, canvas),
+    );
+    return canvas;
+  },
+
+  // The tile's features in the canvas at `coords`, styled as the GeoJSON layers were.
+  draw(canvas, tile, source, coords, ratio) {
+    const context = canvas.getContext("2d");
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const scale = source.span / tile.extent;
+    const left = coords.x * TILE_SIZE - source.x * source.span;
+    const top = coords.y * TILE_SIZE - source.y * source.span;
+    const trace = (path, points, closed) => {
+      path.moveTo(points[0] * scale - left, points[1] * scale - top);
+      for (let i = 2; i < points.length; i += 2) path.lineTo(points[i] * scale - left, points[i + 1] * scale - top);
+      if (closed) path.closePath();
+    };
+    const style = this.style;
+    // What reaches the canvas, in grid units, with room for a stroke or a point's circle.
+    const margin = (style.weight + SERVICE_POINT_STYLE.radius) / scale;
+    const reach = [left / scale - margin, top / scale - margin, (left + TILE_SIZE) / scale + margin, (top + TILE_SIZE) / scale + margin];
+    context.lineCap = context.lineJoin = "round";
+    context.setLineDash(style.dashArray ? style.dashArray.split(/[ ,]+/).map(Number) : []);
+    for (const feature of tile.features) {
+      const box = feature.box;
+      if (box[0] > reach[2] || box[2] < reach[0] || box[1] > reach[3] || box[3] < reach[1]) continue;
+      const path = new Path2D();
+      let fill = true, stroke = style;
+      if (feature.kind === "Polygon") {
+        for (const polygon of feature.geometry) for (const ring of polygon) trace(path, ring, true);
+      } else if (feature.kind === "LineString") {
+        for (const line of feature.geometry) trace(path, line, false);
+        fill = false;
+      } else if (feature.kind === "Point") {
+        stroke = SERVICE_POINT_STYLE;
+        for (const [x, y] of feature.geometry) {
+          path.moveTo(x * scale - left + stroke.radius, y * scale - top);
+          path.arc(x * scale - left, y * scale - top, stroke.radius, 0, 2 * Math.PI);
+        }
+      } else {
+        continue;
+      }
+      if (fill) {
+        context.globalAlpha = stroke.fillOpacity;
+        context.fillStyle = stroke.fillColor || stroke.color;
+        context.fill(path, "evenodd");
+      }
+      context.globalAlpha = stroke.opacity ?? 1;
+      context.strokeStyle = stroke.color;
+      context.lineWidth = stroke.weight;
+      context.stroke(path);
+    }
+  },
+
+  // The decoded tiles behind the canvases of the current zoom, with their spans.
+  shownSources() {
+    const zoom = Math.round(this._map.getZoom());
+    const sources = new Map();
+    for (const { coords } of Object.values(this._tiles)) {
+      if (coords.z !== zoom) continue;
+      const source = this.sourceOf(coords);
+      if (this.decoded.get(source.key)) sources.set(source.key, source);
+    }
+    return [...sources.values()];
+  },
+
+  // One permanent label a feature, at the centre of what the shown tiles hold of it (each
+  // feature comes cut into the tiles it crosses), placed again whenever the tiles change.
+  placeLabels() {
+    const zoom = Math.round(this._map.getZoom());
+    const centres = new Map();
+    for (const source of this.shownSources()) {
+      const tile = this.decoded.get(source.key);
+      const scale = source.span / tile.extent;
+      for (const feature of tile.features) {
+        if (feature.kind !== "Polygon" || !featureName(feature)) continue;
+        const key = featureKey(feature);
+        const centre = centres.get(key) || { name: featureName(feature), area: 0, x: 0, y: 0 };
+        for (const polygon of feature.geometry) {
+          const { area, x, y } = ringMoments(polygon);
+          if (area <= 0) continue;
+          // Screen pixels at this zoom, so that the parts of several tiles add up.
+          const weight = area * scale * scale;
+          centre.area += weight;
+          centre.x += weight * (source.x * source.span + (x / area) * scale);
+          centre.y += weight * (source.y * source.span + (y / area) * scale);
+        }
+        if (centre.area > 0) centres.set(key, centre);
+      }
+    }
+    for (const [key, label] of this.labelOf) {
+      if (!centres.has(key)) {
+        this.labels.removeLayer(label);
+        this.labelOf.delete(key);
+      }
+    }
+    for (const [key, centre] of centres) {
+      const at = this._map.unproject([centre.x / centre.area, centre.y / centre.area], zoom);
+      let label = this.labelOf.get(key);
+      if (!label) {
+        label = L.tooltip({ permanent: true, direction: "center", className: "sector-label" }).setContent(textElement(centre.name));
+        this.labelOf.set(key, label);
+        label.setLatLng(at);
+        this.labels.addLayer(label);
+      } else {
+        label.setLatLng(at);
+      }
+    }
+  },
+
+  // The named polygon under `latlng` in the tiles already in, the last drawn (on top) first.
+  featureAt(latlng) {
+    const zoom = Math.round(this._map.getZoom());
+    const point = this._map.project(latlng, zoom);
+    const source = this.sourceOf({ x: Math.floor(point.x / TILE_SIZE), y: Math.floor(point.y / TILE_SIZE), z: zoom });
+    const tile = this.decoded.get(source.key);
+    if (!tile) return null;
+    const scale = source.span / tile.extent;
+    const x = (point.x - source.x * source.span) / scale, y = (point.y - source.y * source.span) / scale;
+    for (let i = tile.features.length - 1; i >= 0; i--) {
+      const feature = tile.features[i];
+      if (feature.kind !== "Polygon" || !featureName(feature)) continue;
+      if (feature.geometry.some((rings) => insideRings(rings, x, y))) return feature;
+    }
+    return null;
+  },
+});
+
+// The name of the polygon under the pointer, as the GeoJSON layers' tooltips showed it: from the
+// topmost tile layer on the map whose features are not labelled already.
+const hoverTooltip = L.tooltip();
+let hoverEvent = null;
+let hoverFrame = 0;
+let hovered = null;
+
+function showHovered() {
+  hoverFrame = 0;
+  let found = null;
+  for (const { group } of [...overlays].reverse()) {
+    if (!(group instanceof VectorTileLayer) || group.labelsAll || !map.hasLayer(group)) continue;
+    const feature = group.featureAt(hoverEvent.latlng);
+    if (feature) {
+      found = { layer: group.layer.name, key: featureKey(feature), name: featureName(feature) };
+      break;
+    }
+  }
+  if (!found) {
+    hovered = null;
+    hoverTooltip.remove();
+    return;
+  }
+  if (!hovered || hovered.layer !== found.layer || hovered.key !== found.key) hoverTooltip.setContent(textElement(found.name));
+  hovered = found;
+  hoverTooltip.setLatLng(hoverEvent.latlng);
+  if (!map.hasLayer(hoverTooltip)) hoverTooltip.addTo(map);
+}
+
+map.on("mousemove", (event) => {
+  hoverEvent = event;
+  if (!hoverFrame) hoverFrame = requestAnimationFrame(showHovered);
+});
+map.on("mouseout zoomstart", () => {
+  hovered = null;
+  hoverTooltip.remove();
+});
+
 async function loadLayers() {
   let list;
   try {
@@ -210,16 +533,22 @@ async function loadLayers() {
   const order = (layer) => (layer.kind === "polygon" ? 0 : 1);
   for (const layer of list.sort((a, b) => order(a) - order(b))) {
     if (layer.error) continue;
-    // Each layer is a group in the switcher whose features are asked for the first time it is
-    // shown: the small layers show at once, the big ones cost nothing until someone wants them.
-    const group = L.layerGroup();
-    let asked = false;
-    group.on("add", () => {
-      if (!asked) {
-        asked = true;
-        loadLayer(layer, group);
-      }
-    });
+    // A polygon layer asks its tiles as it is shown. Any other is a group in the switcher whose
+    // features are asked for the first time it is shown: the small layers show at once, the big
+    // ones cost nothing until someone wants them.
+    let group;
+    if (layer.kind === "polygon") {
+      group = new VectorTileLayer(layer);
+    } else {
+      group = L.layerGroup();
+      let asked = false;
+      group.on("add", () => {
+        if (!asked) {
+          asked = true;
+          loadLayer(layer, group);
+        }
+      });
+    }
     overlays.push({ layer, group });
     switcher.addOverlay(group, layerTitle(layer));
     if (layer.features <= 400 || layer.name === "fallas") group.addTo(map);
@@ -229,34 +558,36 @@ async function loadLayers() {
 // One layer's features from /v1/layers/{name}, drawn into `group`; when that answers nothing
 // usable the layer stays empty and the rest of the page works on.
 async function loadLayer(layer, group) {
-  const simplify = layer.kind === "polygon" && layer.features > SIMPLIFY_OVER ? "?simplify=20" : "";
   let collection;
   try {
-    collection = await getJSON(`/v1/layers/${encodeURIComponent(layer.name)}${simplify}`, "application/geo+json");
+    collection = await getJSON(`/v1/layers/${encodeURIComponent(layer.name)}`, "application/geo+json");
   } catch (error) {
     return;
   }
   if (!collection || collection.type !== "FeatureCollection") return;
-  const isPolygon = layer.kind === "polygon";
   const drawn = L.geoJSON(collection, {
-    style: () => POLYGON_STYLES[layer.name] || { color: "#4a6a8a", weight: 1, fillOpacity: 0.05 },
+    style: () => POLYGON_STYLES[layer.name] || DEFAULT_POLYGON_STYLE,
     pointToLayer: (feature, latlng) =>
       layer.name.startsWith("fallas")
         ? L.marker(latlng, { icon: pinIcon(feature.properties || {}, layer.name), keyboard: false, bubblingMouseEvents: true, title: feature.properties.name || "" })
-        : L.circleMarker(latlng, { radius: 4, color: "#333", weight: 1, fillColor: "#6c8ebf", fillOpacity: 0.8 }),
+        : L.circleMarker(latlng, SERVICE_POINT_STYLE),
     onEachFeature: (feature, drawnFeature) => {
       const name = feature.properties && feature.properties.name;
-      if (!name) return;
-      if (isPolygon && layer.features <= 20) {
-        drawnFeature.bindTooltip(textElement(name), { permanent: true, direction: "center", className: "sector-label" });
-      } else {
-        drawnFeature.bindTooltip(textElement(name));
-      }
+      if (name) drawnFeature.bindTooltip(textElement(name));
     },
   });
-  if (layer.name === "pamplona-sectors") pamplonaBounds = drawn.getBounds();
   if (layer.name === "fallas") fillSections(collection.features);
   group.addLayer(drawn);
+}
+
+// The parking sectors' outline (the bounds of their layer's tiles), asked once, the first time a
+// point in no sector needs it; null where the service has no such layer.
+let sectorsOutline = null;
+function pamplonaOutline() {
+  sectorsOutline ??= getJSON("/ogc/collections/pamplona-sectors/tiles/WebMercatorQuad?f=tilejson")
+    .then(({ bounds: [west, south, east, north] }) => L.latLngBounds([south, west], [north, east]))
+    .catch(() => null);
+  return sectorsOutline;
 }
 
 function inValencia(lat, lon) {
@@ -296,13 +627,18 @@ async function parkingSection(lat, lon) {
   try {
     park = await getJSON(`/v1/park?${query}`);
   } catch (error) {
-    const inside = pamplonaBounds && pamplonaBounds.contains([lat, lon]);
-    return inside ? section(t("parking"), [`${t("error")}: ${error.message}`]) : null;
+    const outline = await pamplonaOutline();
+    return outline && outline.contains([lat, lon]) ? section(t("parking"), [`${t("error")}: ${error.message}`]) : null;
   }
   // The park answer always names the nearest sector; the parking section is for points in one
-  // (or within the sectors' outline, where the answer says why none is there).
+  // (or within the sectors' outline, where the answer says why none is there). A point farther
+  // from every sector than the sectors span is outside their outline without asking for it.
   const sector = park.sector && park.sector.id != null ? park.sector : null;
-  if (!sector && !(pamplonaBounds && pamplonaBounds.contains([lat, lon]))) return null;
+  if (!sector) {
+    const distance = park.sector && park.sector.distanceToEdgeMetres;
+    const outline = distance > SECTORS_SPAN_METRES ? null : await pamplonaOutline();
+    if (!(outline && outline.contains([lat, lon]))) return null;
+  }
   const lines = [];
   if (sector) lines.push(`${t("sector")}: ${sector.name || sector.id}`);
   if (park.zone) lines.push(`${t("zone")}: ${park.zone.name}`);
