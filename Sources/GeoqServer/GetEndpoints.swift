@@ -21,6 +21,9 @@ struct EndpointRequest {
     var acceptLanguage: String?
     /// Who the access gate found the request speaks for (nil: no credential).
     var principal: Principal? = nil
+    /// `Accept-Encoding` and `If-None-Match`: for the answers a client caches (tiles).
+    var acceptEncoding: String? = nil
+    var ifNoneMatch: String? = nil
 
     var parameters: QueryParameters { QueryParameters(query: query) }
 
@@ -33,7 +36,8 @@ extension EndpointRequest {
     init(_ request: Request, principal: Principal? = nil) {
         self.init(
             path: request.uri.path, query: request.uri.query ?? "", accept: request.headers[.accept],
-            acceptLanguage: request.headers[.acceptLanguage], principal: principal)
+            acceptLanguage: request.headers[.acceptLanguage], principal: principal,
+            acceptEncoding: request.headers[.acceptEncoding], ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
     /// Whether the caller may see the operator's details (store address, errors): `admin`.
@@ -55,10 +59,13 @@ struct Answer: Sendable {
 
     /// The answer as Hummingbird sends it.
     var response: Response {
-        var fields: HTTPFields = [.contentType: contentType]
+        var fields: HTTPFields = hasContent ? [.contentType: contentType] : [:]
         fields.add(headers)
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: body))
     }
+
+    /// Whether the answer carries content: 204 and 304 have none, and no type or length.
+    var hasContent: Bool { status != .noContent && status != .notModified }
 }
 
 /// The service's GET endpoints: each a synchronous function from a request to its answer,
@@ -70,6 +77,8 @@ struct GetEndpoints: Sendable {
     typealias Handler = @Sendable (EndpointRequest) throws -> Answer
 
     private let handlers: [String: Handler]
+    /// Every tile's path (`/ogc/collections/{id}/tiles/WebMercatorQuad/{z}/{y}/{x}`), one handler.
+    let tiles: Handler
 
     /// Every endpoint with its path, in path order.
     var all: [(path: String, endpoint: Handler)] { handlers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
@@ -79,6 +88,8 @@ struct GetEndpoints: Sendable {
             guard let data = state.data else { throw .stillLoading }
             return data
         }
+        let tileCache = TileCache()
+        tiles = { request in try TileResponse.answer(request, state: state, cache: tileCache) }
         handlers = [
             "/metrics": { _ in
                 Responses.body(
@@ -176,7 +187,8 @@ struct GetEndpoints: Sendable {
 
     /// The endpoint at `path` when it may be answered on an event loop.
     func inlineEndpoint(at path: String) -> Handler? {
-        Self.mayWaitOnTheStore.contains(path) ? nil : handlers[path]
+        if Self.mayWaitOnTheStore.contains(path) { return nil }
+        return handlers[path] ?? (TileResponse.tilePath(path) != nil ? tiles : nil)
     }
 
     /// The answer of `endpoint` to `request`. A problem is an answer too: problem+json in the

@@ -1,4 +1,5 @@
 import Foundation
+import GeoqAPI
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -198,7 +199,8 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             rateLimit = limit
             let request = EndpointRequest(
                 path: path, query: query, accept: head.headers.combined("accept"), acceptLanguage: acceptLanguage,
-                principal: principal)
+                principal: principal, acceptEncoding: head.headers.combined("accept-encoding"),
+                ifNoneMatch: head.headers.combined("if-none-match"))
             answer = endpoints.answer(request, by: endpoint)
             if !headers.isEmpty { answer.headers += headers }
         case .refuse(let problem, let headers):
@@ -215,7 +217,9 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         encoded?.write(NIOAny(IOData.byteBuffer(bytes)), promise: nil)
         needsFlush = true
         deadlines?.note(.answerWritten)
-        metrics.record(path: path, status: answer.status.code, since: started)
+        // A tile is counted under its route's template, as the router counts it.
+        let route = TileResponse.tilePath(path) != nil ? EndpointDescription.ogcTile.path : path
+        metrics.record(path: route, status: answer.status.code, since: started)
         if let accessLog {
             var logger = logger
             logger[metadataKey: "hb.request.id"] = "\(RequestID())"
@@ -259,10 +263,12 @@ final class InlineAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         head.writeString(String(status.code))
         head.writeStaticString(" ")
         head.writeString(status.reasonPhrase)
-        head.writeStaticString("\r\nContent-Type: ")
-        head.writeString(answer.contentType)
-        head.writeStaticString("\r\nContent-Length: ")
-        head.writeString(String(body.readableBytes))
+        if answer.hasContent {
+            head.writeStaticString("\r\nContent-Type: ")
+            head.writeString(answer.contentType)
+            head.writeStaticString("\r\nContent-Length: ")
+            head.writeString(String(body.readableBytes))
+        }
         head.writeStaticString("\r\nDate: ")
         head.writeString(date.now())
         head.writeStaticString("\r\nServer: ")

@@ -7,7 +7,9 @@ import Hummingbird
 /// request's parts and writes the bytes back). Reads: open, or `read` with private reads, as
 /// every layer's features are (``AccessGate``).
 enum OGCRoutes {
-    static func register(on router: Router<ServiceRequestContext>, state: ServiceState, limits: ServiceLimits) {
+    static func register(
+        on router: Router<ServiceRequestContext>, state: ServiceState, limits: ServiceLimits, endpoints: GetEndpoints
+    ) {
         let base = OGCFeatures.basePath
         @Sendable func data() throws(Problem) -> ServiceData {
             guard let data = state.data else { throw .stillLoading }
@@ -36,7 +38,6 @@ enum OGCRoutes {
             response(
                 try OGCFeatures.items(segment(context, "collectionId"), ogcRequest(request), data: data()))
         }
-        let tiles = TileCache()
         router.get(RouterPath(base + "/collections/:collectionId/tiles")) { request, context in
             response(try OGCTiles.tilesets(segment(context, "collectionId"), ogcRequest(request), data: data()))
         }
@@ -44,11 +45,11 @@ enum OGCRoutes {
             request, context in
             response(try OGCTiles.tileset(segment(context, "collectionId"), ogcRequest(request), data: data()))
         }
+        // The event loop answers tiles (one of the GET endpoints); this route, with the same
+        // handler, those it hands on.
         router.get(RouterPath(base + "/collections/:collectionId/tiles/\(OGCTiles.tileMatrixSet)/:z/:y/:x")) {
             request, context in
-            try TileResponse.response(
-                to: request, collection: segment(context, "collectionId"), z: segment(context, "z"),
-                y: segment(context, "y"), x: segment(context, "x"), state: state, cache: tiles)
+            endpoints.answer(EndpointRequest(request, principal: context.principal), by: endpoints.tiles).response
         }
         router.get(RouterPath(base + "/collections/:collectionId/items/:featureId")) { request, context in
             response(

@@ -65,7 +65,7 @@ public enum Routes {
                 to: request, layer: context.parameters.get("name") ?? "", state: state)
         }
 
-        OGCRoutes.register(on: router, state: state, limits: limits)
+        OGCRoutes.register(on: router, state: state, limits: limits, endpoints: endpoints)
         page.register(on: router)
 
         router.post("/v1/sector:batch") { request, _ -> Response in

@@ -6,9 +6,9 @@ import HTTPTypes
 import Hummingbird
 import Synchronization
 
-/// `GET /ogc/collections/{id}/tiles/WebMercatorQuad/{z}/{y}/{x}` over HTTP: the tile of
-/// ``OGCTiles``, cut once per snapshot and kept (``TileCache``), with the headers map clients
-/// cache by, as ``LayerFeaturesResponse`` gives a layer's features:
+/// `GET /ogc/collections/{id}/tiles/WebMercatorQuad/{z}/{y}/{x}`: the tile of ``OGCTiles``, cut
+/// once per snapshot and kept (``TileCache``), with the headers map clients cache by, as
+/// ``LayerFeaturesResponse`` gives a layer's features:
 ///
 /// - a strong `ETag` of the snapshot's generation and the tile (a reload changes it);
 ///   `If-None-Match` naming it gets 304 with no body; `Cache-Control: no-cache`;
@@ -16,40 +16,59 @@ import Synchronization
 ///   Accept-Encoding` on every answer;
 /// - a tile where the collection has nothing: 204, no body (OGC API - Tiles' empty tile);
 /// - `geoq-tile-dropped: N` when the size cap left N features out, so a client can say so.
+///
+/// One of the GET endpoints (``GetEndpoints``), so that a map's stream of tiles is answered on
+/// the event loop, as every other read, and by the router with the same function otherwise.
 enum TileResponse {
-    static func response(
-        to request: Request, collection id: String, z: String, y: String, x: String, state: ServiceState,
-        cache: TileCache
-    ) throws -> Response {
+    /// The path's parts when `path` is a tile's: the collection (percent-decoded) and z, y, x as
+    /// sent.
+    static func tilePath(_ path: String) -> (collection: String, z: String, y: String, x: String)? {
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 9, parts[0].isEmpty, Substring(parts[1]) == "ogc", Substring(parts[2]) == "collections",
+            Substring(parts[4]) == "tiles", Substring(parts[5]) == Substring(OGCTiles.tileMatrixSet)
+        else { return nil }
+        let collection = String(Substring(parts[3]))
+        return (
+            collection.removingPercentEncoding ?? collection, String(Substring(parts[6])), String(Substring(parts[7])),
+            String(Substring(parts[8]))
+        )
+    }
+
+    /// The answer to `request`, a tile's path (else a 404 problem).
+    static func answer(_ request: EndpointRequest, state: ServiceState, cache: TileCache) throws(Problem) -> Answer {
+        guard let (id, z, y, x) = tilePath(request.path) else { throw Problem.notFound(path: request.path) }
         let (data, generation) = state.snapshot
         guard let data else { throw Problem.stillLoading }
         let (zoom, row, column) = (
             try OGCTiles.pathNumber(z, "z"), try OGCTiles.pathNumber(y, "y"), try OGCTiles.pathNumber(x, "x")
         )
-        let gzip = Gzip.isAccepted(by: request.headers[.acceptEncoding])
+        let gzip = Gzip.isAccepted(by: request.acceptEncoding)
         let key = TileCache.Key(generation: generation, collection: id, z: zoom, y: row, x: column)
         let tag = LayerFeaturesResponse.etag(
             generation: generation, key: "tile \(id)/\(zoom)/\(row)/\(column)", gzip: gzip)
-        var headers: HTTPFields = [.eTag: tag, .cacheControl: "no-cache", .vary: "Accept-Encoding"]
-        if LayerFeaturesResponse.matches(request.headers[.ifNoneMatch], tag) {
-            return Response(status: .notModified, headers: headers)
+        var headers = [("ETag", tag), ("Cache-Control", "no-cache"), ("Vary", "Accept-Encoding")]
+        if LayerFeaturesResponse.matches(request.ifNoneMatch, tag) {
+            return Answer(status: .notModified, contentType: OGCTiles.mediaType, body: ByteBuffer(), headers: headers)
         }
         let cut = try cache.tile(key) { () throws(Problem) in
             let tiler = try cache.tiler(generation: generation, collection: id) { () throws(Problem) in
                 try OGCTiles.tiler(id, data: data)
             }
             let tile = try OGCTiles.tile(tiler, z: zoom, y: row, x: column)
-            return TileCache.Tile(bytes: tile.bytes, dropped: tile.featuresOverSizeCap, kept: tile.featuresKept)
+            return TileCache.Tile(
+                bytes: ByteBuffer(bytes: tile.bytes), dropped: tile.featuresOverSizeCap, kept: tile.featuresKept)
         }
-        guard cut.kept > 0 else { return Response(status: .noContent, headers: headers) }
-        if cut.dropped > 0 { headers[HTTPField.Name("geoq-tile-dropped")!] = String(cut.dropped) }
+        guard cut.kept > 0 else {
+            return Answer(status: .noContent, contentType: OGCTiles.mediaType, body: ByteBuffer(), headers: headers)
+        }
+        if cut.dropped > 0 { headers.append(("geoq-tile-dropped", String(cut.dropped))) }
         var body = cut.bytes
         if gzip {
             body = try cache.gzipped(key, cut.bytes)
-            headers[.contentEncoding] = "gzip"
+            headers.append(("Content-Encoding", "gzip"))
         }
-        headers[.contentType] = OGCTiles.mediaType
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        // The kept buffer itself: its storage is shared, not copied, by every answer of the tile.
+        return Answer(status: .ok, contentType: OGCTiles.mediaType, body: body, headers: headers)
     }
 }
 
@@ -65,10 +84,10 @@ final class TileCache: Sendable {
     }
 
     struct Tile: Sendable {
-        var bytes: [UInt8]
+        var bytes: ByteBuffer
         var dropped: Int
         var kept: Int
-        var gzipped: [UInt8]? = nil
+        var gzipped: ByteBuffer? = nil
     }
 
     let capacity: Int
@@ -99,29 +118,35 @@ final class TileCache: Sendable {
     }
 
     /// The gzip form of `key`'s `bytes`, made once.
-    func gzipped(_ key: Key, _ bytes: [UInt8]) throws(Problem) -> [UInt8] {
+    func gzipped(_ key: Key, _ bytes: ByteBuffer) throws(Problem) -> ByteBuffer {
         if let kept = tiles.withLock({ $0.entries[key]?.gzipped }) { return kept }
-        guard let compressed = Gzip.compress(bytes) else { throw Problem.internalError("gzip failed") }
+        guard let compressed = Gzip.compress(Array(bytes.readableBytesView)) else {
+            throw Problem.internalError("gzip failed")
+        }
+        let buffer = ByteBuffer(bytes: compressed)
         tiles.withLock { state in
             if state.entries[key] != nil {
-                state.entries[key]!.gzipped = compressed
-                state.bytes += compressed.count
+                state.entries[key]!.gzipped = buffer
+                state.bytes += buffer.readableBytes
             }
         }
-        return compressed
+        return buffer
     }
 
     private func store(_ key: Key, _ tile: Tile) {
         tiles.withLock { state in
-            if state.bytes + tile.bytes.count > capacity {
+            let size = tile.bytes.readableBytes
+            if state.bytes + size > capacity {
                 state.entries = state.entries.filter { $0.key.generation >= key.generation }
-                state.bytes = state.entries.values.reduce(0) { $0 + $1.bytes.count + ($1.gzipped?.count ?? 0) }
-                if state.bytes + tile.bytes.count > capacity {
+                state.bytes = state.entries.values.reduce(0) {
+                    $0 + $1.bytes.readableBytes + ($1.gzipped?.readableBytes ?? 0)
+                }
+                if state.bytes + size > capacity {
                     state.entries = [:]
                     state.bytes = 0
                 }
             }
-            if state.entries.updateValue(tile, forKey: key) == nil { state.bytes += tile.bytes.count }
+            if state.entries.updateValue(tile, forKey: key) == nil { state.bytes += size }
         }
     }
 }

@@ -214,4 +214,41 @@ import Testing
             }
         }
     }
+
+    /// Over a socket a tile is answered on the event loop: the same bytes and headers as the
+    /// router's, 304 and 204 without a type or a length (RFC 9110), and a stranger's bad key
+    /// refused there too.
+    @Test func theEventLoopAnswersTilesAsTheRouterDoes() async throws {
+        let path = "/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/14/6234/8174"
+        let app = Application(router: Routes.router(state: OpenAPITests.state))
+        let routed = try await app.test(.router) { client in
+            try await client.execute(uri: path, method: .get) { ($0.headers[.eTag], Array(buffer: $0.body)) }
+        }
+        try await withService { port in
+            let url = "http://127.0.0.1:\(port)\(path)"
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tile-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let curl = try #require(ExternalTool.path("curl"))
+            let first = try ExternalTool.run(curl, ["-s", "-D", "-", "-o", file.path, url])
+            #expect(first.output.hasPrefix("HTTP/1.1 200 OK"), "\(first.output)")
+            #expect(first.output.contains("Content-Type: application/vnd.mapbox-vector-tile"))
+            #expect(first.output.contains("ETag: \(routed.0 ?? "-")"), "\(first.output)")
+            #expect(Array(try Data(contentsOf: file)) == routed.1)
+            let again = try ExternalTool.run(
+                curl, ["-s", "-D", "-", "-o", "/dev/null", "-H", "If-None-Match: \(routed.0 ?? "")", url])
+            #expect(again.output.hasPrefix("HTTP/1.1 304"), "\(again.output)")
+            #expect(!again.output.contains("\nContent-Length:") && !again.output.contains("\nContent-Type:"))
+            let empty = try ExternalTool.run(
+                curl,
+                [
+                    "-s", "-D", "-", "-o", "/dev/null",
+                    "http://127.0.0.1:\(port)/ogc/collections/valencia-barrios/tiles/WebMercatorQuad/14/6234/8190",
+                ])
+            #expect(empty.output.hasPrefix("HTTP/1.1 204"), "\(empty.output)")
+            #expect(!empty.output.contains("\nContent-Length:") && !empty.output.contains("\nContent-Type:"))
+            let stranger = try ExternalTool.run(
+                curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer gqk_nonsense", url])
+            #expect(stranger.output == "401")
+        }
+    }
 }
