@@ -1,6 +1,7 @@
 import Foundation
 import GeoqAPI
 import GeoqAccess
+import GeoqGzip
 import GeoqIncidents
 import GeoqParking
 import GeoqQuery
@@ -195,7 +196,7 @@ struct GetEndpoints: Sendable {
     /// request's language.
     func answer(_ request: EndpointRequest, by endpoint: Handler) -> Answer {
         do {
-            return try endpoint(request)
+            return Self.compressed(try endpoint(request), for: request)
         } catch let problem as Problem {
             // A 500's words may name a file or the store (its path, user, host): the operator's only.
             guard problem.status != 500 || request.isAdmin else {
@@ -206,6 +207,26 @@ struct GetEndpoints: Sendable {
             // The error's words may name the store (its path, user, host): the operator's only.
             return Responses.problem(.internalError(request.isAdmin ? "\(error)" : "the service failed to answer"))
         }
+    }
+
+    /// Answers at least this long are gzip-compressed for a client that accepts it: the layer
+    /// list and an AR overlay (12 to 15 KB, a third of that compressed), not the few hundred
+    /// bytes of a sector or park answer, where compressing would cost more than it saves.
+    static let compressedFrom = 4_096
+
+    /// `answer` gzip-compressed when it is long, the client accepts gzip and it is not already
+    /// encoded (a tile); it then says `Vary: Accept-Encoding`. A short answer is sent as it is to
+    /// every client, so that a cache never hands a compressed body to one that cannot read it.
+    static func compressed(_ answer: Answer, for request: EndpointRequest) -> Answer {
+        guard answer.body.readableBytes >= compressedFrom, answer.status == .ok,
+            !answer.headers.contains(where: { $0.0.lowercased() == "content-encoding" }),
+            Gzip.isAccepted(by: request.acceptEncoding),
+            let gzipped = Gzip.compress(Array(answer.body.readableBytesView))
+        else { return answer }
+        var compressed = answer
+        compressed.body = ByteBuffer(bytes: gzipped)
+        compressed.headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+        return compressed
     }
 
     struct Readiness: Encodable {

@@ -16,34 +16,37 @@ enum OGCRoutes {
             return data
         }
         router.get(RouterPath(base)) { request, _ in
-            response(try OGCFeatures.landing(ogcRequest(request)))
+            response(try OGCFeatures.landing(ogcRequest(request)), to: request)
         }
         router.get(RouterPath(base + "/api")) { request, _ in
             response(
                 try OGCFeatures.api(
-                    ogcRequest(request), document: OpenAPIDocument.service(for: state.data, limits: limits)))
+                    ogcRequest(request), document: OpenAPIDocument.service(for: state.data, limits: limits)),
+                to: request)
         }
         router.get(RouterPath(base + "/conformance")) { request, _ in
-            response(try OGCFeatures.conformance(ogcRequest(request)))
+            response(try OGCFeatures.conformance(ogcRequest(request)), to: request)
         }
         router.get(RouterPath(base + "/collections")) { request, _ in
-            response(try OGCFeatures.collections(ogcRequest(request), data: data()))
+            response(try OGCFeatures.collections(ogcRequest(request), data: data()), to: request)
         }
         router.get(RouterPath(base + "/collections/:collectionId")) { request, context in
             response(
-                try OGCFeatures.collection(
-                    segment(context, "collectionId"), ogcRequest(request), data: data()))
+                try OGCFeatures.collection(segment(context, "collectionId"), ogcRequest(request), data: data()),
+                to: request)
         }
         router.get(RouterPath(base + "/collections/:collectionId/items")) { request, context in
             response(
-                try OGCFeatures.items(segment(context, "collectionId"), ogcRequest(request), data: data()))
+                try OGCFeatures.items(segment(context, "collectionId"), ogcRequest(request), data: data()), to: request)
         }
         router.get(RouterPath(base + "/collections/:collectionId/tiles")) { request, context in
-            response(try OGCTiles.tilesets(segment(context, "collectionId"), ogcRequest(request), data: data()))
+            response(
+                try OGCTiles.tilesets(segment(context, "collectionId"), ogcRequest(request), data: data()), to: request)
         }
         router.get(RouterPath(base + "/collections/:collectionId/tiles/\(OGCTiles.tileMatrixSet)")) {
             request, context in
-            response(try OGCTiles.tileset(segment(context, "collectionId"), ogcRequest(request), data: data()))
+            response(
+                try OGCTiles.tileset(segment(context, "collectionId"), ogcRequest(request), data: data()), to: request)
         }
         // The event loop answers tiles (one of the GET endpoints); this route, with the same
         // handler, those it hands on.
@@ -55,7 +58,7 @@ enum OGCRoutes {
             response(
                 try OGCFeatures.item(
                     segment(context, "collectionId"), featureId: segment(context, "featureId"), ogcRequest(request),
-                    data: data()))
+                    data: data()), to: request)
         }
     }
 
@@ -74,11 +77,12 @@ enum OGCRoutes {
         return raw.removingPercentEncoding ?? raw
     }
 
-    static func response(_ answer: OGCFeatures.Answer) -> Response {
-        var headers: HTTPFields = [.contentType: answer.contentType]
-        for (name, value) in answer.headers {
-            if let field = HTTPField.Name(name) { headers[field] = value }
-        }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    /// `answer` as Hummingbird sends it, gzip-compressed as every long read is (see
+    /// ``GetEndpoints/compressed(_:for:)``).
+    static func response(_ answer: OGCFeatures.Answer, to request: Request) -> Response {
+        let plain = Answer(
+            status: .ok, contentType: answer.contentType, body: ByteBuffer(bytes: answer.body),
+            headers: answer.headers.map { ($0.name, $0.value) })
+        return GetEndpoints.compressed(plain, for: EndpointRequest(request)).response
     }
 }

@@ -255,8 +255,8 @@ try:
     # The polygon layers come as vector tiles. A shared address's first answer is weighed as
     # benchmarks/page weighs it: every response's transferSize (headers and the body as sent,
     # gzip where compressed) from the navigation on, the browser cache off, until the network has
-    # been quiet for half a second. Each address weighs at most half what it did when the layers
-    # came whole (docs/BENCHMARKS.md: 474 KiB in Pamplona, 493 KiB in Valencia).
+    # been quiet for half a second. Each address weighs at most half of what the Pamplona address
+    # weighed when the layers came whole (docs/BENCHMARKS.md: 474 KiB; Valencia's was 493 KiB).
     polygon_layers = [layer["name"] for layer in api("/v1/layers")["layers"] if layer.get("kind") == "polygon"]
     whole_polygon_layer = {f"/v1/layers/{urllib.parse.quote(name)}" for name in polygon_layers}
 
@@ -272,7 +272,8 @@ try:
 
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-    for address, whole in (("/?lat=42.81&lon=-1.64&lang=es", 474), ("/?lat=39.4699&lon=-0.3763&lang=es", 493)):
+    whole = 474
+    for address in ("/?lat=42.81&lon=-1.64&lang=es", "/?lat=39.4699&lon=-0.3763&lang=es"):
         driver.get("about:blank")
         driver.get(base + address)
         wait.until(lambda d: d.execute_script("return performance.getEntriesByName('geoq-answer').length > 0"))
