@@ -163,21 +163,15 @@ public enum LayerFeaturesEndpoint {
     /// `bbox=west,south,east,north` in degrees, longitude first (GeoJSON's order), or nil.
     static func bbox(_ query: QueryParameters) throws(Problem) -> BoundingBox? {
         guard let text = try query.value("bbox") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let shown = QueryParameters.shown(text)
         let meaning = LocalizedText(
             es: "oeste,sur,este,norte en grados", eu: "mendebaldea,hegoaldea,ekialdea,iparraldea gradutan",
             en: "west,south,east,north in degrees")
-        guard parts.count == 4 else {
-            throw .invalid(
-                "bbox",
-                LocalizedText(
-                    es: "bbox debe ser cuatro números (\(meaning.es)); se recibió \"\(shown)\"",
-                    eu: "bbox lau zenbaki izan behar da (\(meaning.eu)); \"\(shown)\" jaso da",
-                    en: "bbox must be four numbers (\(meaning.en)), got \"\(shown)\""))
-        }
-        var numbers: [Double] = []
-        for part in parts { numbers.append(try QueryParameters.number(part, parameter: "bbox", meaning: meaning)) }
+        let numbers = try QueryParameters.numbers(
+            text, parameter: "bbox", counts: [4],
+            shape: LocalizedText(
+                es: "cuatro números (\(meaning.es))", eu: "lau zenbaki (\(meaning.eu))",
+                en: "four numbers (\(meaning.en))"), meaning: meaning)
         let (west, south, east, north) = (numbers[0], numbers[1], numbers[2], numbers[3])
         guard [west, east].allSatisfy({ (-180...180).contains($0) }),
             [south, north].allSatisfy({ (-90...90).contains($0) })

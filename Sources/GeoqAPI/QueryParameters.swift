@@ -187,6 +187,27 @@ public struct QueryParameters: Sendable {
         return number
     }
 
+    /// The comma-separated numbers of `parameter`'s `text` (a bbox), when there are as many as
+    /// one of `counts`; `shape` says what is expected ("four numbers (west,south,east,north in
+    /// degrees)"), `meaning` what each number is.
+    static func numbers(
+        _ text: String, parameter: String, counts: Set<Int>, shape: LocalizedText, meaning: LocalizedText
+    ) throws(Problem) -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard counts.contains(parts.count) else {
+            let shown = shown(text)
+            throw .invalid(
+                parameter,
+                LocalizedText(
+                    es: "\(parameter) debe ser \(shape.es); se recibió \"\(shown)\"",
+                    eu: "\(parameter) \(shape.eu) izan behar da; \"\(shown)\" jaso da",
+                    en: "\(parameter) must be \(shape.en), got \"\(shown)\""))
+        }
+        var numbers: [Double] = []
+        for part in parts { numbers.append(try number(part, parameter: parameter, meaning: meaning)) }
+        return numbers
+    }
+
     /// A value as an error message quotes it: at most 40 characters.
     static func shown(_ text: String) -> String { text.count > 40 ? String(text.prefix(40)) + "…" : text }
 

@@ -159,22 +159,17 @@ public struct OGCItemsQuery: Sendable {
     /// west greater than east crosses the antimeridian, as the standard says.
     static func boxes(_ query: QueryParameters) throws(Problem) -> [BoundingBox]? {
         guard let text = try query.value("bbox") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let meaning = LocalizedText(
             es: "oeste,sur,este,norte en grados", eu: "mendebaldea,hegoaldea,ekialdea,iparraldea gradutan",
             en: "west,south,east,north in degrees")
         let shown = QueryParameters.shown(text)
-        guard parts.count == 4 || parts.count == 6 else {
-            throw .invalid(
-                "bbox",
-                LocalizedText(
-                    es: "bbox debe ser cuatro números (\(meaning.es)) o seis con alturas; se recibió \"\(shown)\"",
-                    eu: "bbox lau zenbaki (\(meaning.eu)) edo sei altuerekin izan behar da; \"\(shown)\" jaso da",
-                    en: "bbox must be four numbers (\(meaning.en)) or six with heights, got \"\(shown)\""))
-        }
-        var numbers: [Double] = []
-        for part in parts { numbers.append(try QueryParameters.number(part, parameter: "bbox", meaning: meaning)) }
-        let half = parts.count / 2
+        let numbers = try QueryParameters.numbers(
+            text, parameter: "bbox", counts: [4, 6],
+            shape: LocalizedText(
+                es: "cuatro números (\(meaning.es)) o seis con alturas",
+                eu: "lau zenbaki (\(meaning.eu)) edo sei altuerekin",
+                en: "four numbers (\(meaning.en)) or six with heights"), meaning: meaning)
+        let half = numbers.count / 2
         let (west, south, east, north) = (numbers[0], numbers[1], numbers[half], numbers[half + 1])
         guard [west, east].allSatisfy({ (-180...180).contains($0) }),
             [south, north].allSatisfy({ (-90...90).contains($0) }), south <= north
@@ -200,38 +195,24 @@ public struct OGCItemsQuery: Sendable {
     static func crs(_ query: QueryParameters, _ name: String, _ systems: any OGCCoordinateSystems) throws(Problem)
         -> String?
     {
-        guard let uri = try query.value(name), uri != OGCFeatures.crs84 else { return nil }
-        guard systems.offered.contains(uri) else {
-            let list = ([OGCFeatures.crs84] + systems.offered).joined(separator: ", ")
-            let shown = QueryParameters.shown(uri)
-            throw .invalid(
-                name,
-                LocalizedText(
-                    es: "\(name) debe ser uno de estos: \(list); se recibió \"\(shown)\"",
-                    eu: "\(name) hauetako bat izan behar da: \(list); \"\(shown)\" jaso da",
-                    en: "\(name) must be one of \(list), got \"\(shown)\""))
-        }
+        let uri = try query.choice(
+            name, of: [OGCFeatures.crs84] + systems.offered, default: OGCFeatures.crs84)
+        guard uri != OGCFeatures.crs84 else { return nil }
         return uri
     }
 
     /// `bbox` as four numbers in another CRS (minimum x, minimum y, maximum x, maximum y).
     static func projectedBox(_ query: QueryParameters) throws(Problem) -> BoundingBox? {
         guard let text = try query.value("bbox") else { return nil }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let meaning = LocalizedText(
             es: "x mínima, y mínima, x máxima, y máxima en bbox-crs",
             eu: "x minimoa, y minimoa, x maximoa, y maximoa bbox-crs-en",
             en: "minimum x, minimum y, maximum x, maximum y in bbox-crs")
-        guard parts.count == 4 else {
-            throw .invalid(
-                "bbox",
-                LocalizedText(
-                    es: "bbox debe ser cuatro números (\(meaning.es))",
-                    eu: "bbox lau zenbaki izan behar da (\(meaning.eu))",
-                    en: "bbox must be four numbers (\(meaning.en))"))
-        }
-        var numbers: [Double] = []
-        for part in parts { numbers.append(try QueryParameters.number(part, parameter: "bbox", meaning: meaning)) }
+        let numbers = try QueryParameters.numbers(
+            text, parameter: "bbox", counts: [4],
+            shape: LocalizedText(
+                es: "cuatro números (\(meaning.es))", eu: "lau zenbaki (\(meaning.eu))",
+                en: "four numbers (\(meaning.en))"), meaning: meaning)
         guard numbers[0] <= numbers[2], numbers[1] <= numbers[3] else {
             throw .invalid(
                 "bbox",

@@ -48,18 +48,8 @@ public enum OGCTiles {
 
     /// A tile number of the path (`z`, `y` or `x`): digits only, else a 400 naming which.
     public static func pathNumber(_ text: String, _ name: String) throws(Problem) -> Int {
-        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ (48...57).contains($0) }),
-            let value = Int(text)
-        else {
-            let shown = QueryParameters.shown(text)
-            throw Problem.invalid(
-                name,
-                LocalizedText(
-                    es: "\(name) debe ser un número entero; se recibió \"\(shown)\"",
-                    eu: "\(name) zenbaki oso bat izan behar da; \"\(shown)\" jaso da",
-                    en: "\(name) must be a whole number, got \"\(shown)\""))
-        }
-        return value
+        // Read as a query parameter of that name is read: the same rule, the same words.
+        try QueryParameters([(name: name, value: text)]).integer(name, in: 0...Int(Int32.max)) ?? 0
     }
 
     static func tileID(z: Int, y: Int, x: Int) throws(Problem) -> TileID {
@@ -105,14 +95,7 @@ public enum OGCTiles {
             json.key("tilesets")
             json.array { json in
                 json.object { json in
-                    json.key("title")
-                    json.string(collection.title(in: language))
-                    json.key("dataType")
-                    json.string("vector")
-                    json.key("crs")
-                    json.string("http://www.opengis.net/def/crs/EPSG/0/3857")
-                    json.key("tileMatrixSetURI")
-                    json.string("http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad")
+                    tilesetHead(&json, collection, language)
                     OGCFeatures.JSONDocuments.links(&json, tilesetLinks(collection, request.origin))
                 }
             }
@@ -178,14 +161,7 @@ public enum OGCTiles {
             return OGCFeatures.Answer(contentType: OGCFeatures.json, body: json.bytes)
         }
         json.object { json in
-            json.key("title")
-            json.string(collection.title(in: language))
-            json.key("dataType")
-            json.string("vector")
-            json.key("crs")
-            json.string("http://www.opengis.net/def/crs/EPSG/0/3857")
-            json.key("tileMatrixSetURI")
-            json.string("http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad")
+            tilesetHead(&json, collection, language)
             json.key("tileMatrixSetLimits")
             json.array { json in
                 for z in zooms {
@@ -227,6 +203,18 @@ public enum OGCTiles {
     }
 
     static let worldBox = BoundingBox(minX: -180, minY: -85, maxX: 180, maxY: 85)
+
+    /// The members a tileset has in the list and in its own document.
+    static func tilesetHead(_ json: inout JSONText, _ collection: OGCCollection, _ language: Language) {
+        json.key("title")
+        json.string(collection.title(in: language))
+        json.key("dataType")
+        json.string("vector")
+        json.key("crs")
+        json.string("http://www.opengis.net/def/crs/EPSG/0/3857")
+        json.key("tileMatrixSetURI")
+        json.string("http://www.opengis.net/def/tilematrixset/OGC/1.0/WebMercatorQuad")
+    }
 
     static func tilesetLinks(_ collection: OGCCollection, _ origin: String) -> [OGCLink] {
         let tileset = origin + OGCFeatures.collectionPath(collection.id) + "/tiles/\(tileMatrixSet)"
