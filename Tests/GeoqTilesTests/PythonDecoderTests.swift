@@ -1,5 +1,6 @@
 import Foundation
 import GeoqCore
+import GeoqTestSupport
 import Testing
 
 @testable import GeoqTiles
@@ -48,19 +49,9 @@ struct PythonDecoderTests {
         let scriptURL = directory.appendingPathComponent("decode.py")
         try Data(bytes).write(to: tileURL)
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [scriptURL.path, tileURL.path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "the decoder failed: \(message)")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let run = try ExternalTool.run(URL(fileURLWithPath: python), [scriptURL.path, tileURL.path])
+        try #require(run.status == 0, "the decoder failed: \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
     /// The parts of `geometry` as the script prints them.

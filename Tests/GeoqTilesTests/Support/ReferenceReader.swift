@@ -1,4 +1,5 @@
 import Foundation
+import GeoqTestSupport
 import Testing
 
 /// Runs the Python reference reader (PyPI `pmtiles`, `pmtiles.reader`) on an archive.
@@ -35,22 +36,14 @@ enum ReferenceReader {
         try Data(archive).write(to: archiveURL)
         try Data(script.utf8).write(to: scriptURL)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments =
+        let run = try ExternalTool.run(
+            URL(fileURLWithPath: python),
             [scriptURL.path, archiveURL.path, dumpURL.path, uncompressedDirectories ? "none" : "gzip"]
-            + probes.map { "\($0.z)/\($0.x)/\($0.y)" }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let summaryData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "the reference reader failed (\(process.terminationStatus)): \(errorText)")
+                + probes.map { "\($0.z)/\($0.x)/\($0.y)" })
+        guard run.status == 0 else {
+            throw Failure(description: "the reference reader failed (\(run.status)): \(run.stderr)")
         }
+        let summaryData = Data(run.stdout.utf8)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let summary = try decoder.decode(ReferenceSummary.self, from: summaryData)
