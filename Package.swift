@@ -264,7 +264,7 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
                 "GeoqFormats",
-                "GeoqIncidents", "GeoqTracking", "GeoqHooks", "GeoqStore",
+                "GeoqIncidents", "GeoqTracking", "GeoqHooks", "GeoqStore", "GeoqTiles",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

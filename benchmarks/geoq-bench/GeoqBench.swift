@@ -8,8 +8,9 @@ import GeoqTestSupport
 /// timing is checked). Four parts, each against a peer measured in the same run: which-sector
 /// (``WhichSectorBenchmark``, against GEOS), the store (``StoreBenchmark``), nearest-N
 /// (``NearestBenchmark``, against a Karney brute force and GEOS's STRtree), incident feeds
-/// (``IncidentBenchmark``) and the world's time zones (``TimezoneBenchmark``, against tzfpy and
-/// timezonefinder from Python; `--only timezones`). Prints Markdown tables on standard output; progress goes to standard
+/// (``IncidentBenchmark``), the world's time zones (``TimezoneBenchmark``, against tzfpy and
+/// timezonefinder from Python; `--only timezones`) and vector tiles (``TilesBenchmark``, whose
+/// PostGIS peer benchmarks/tiles/run.sh runs beside it). Prints Markdown tables on standard output; progress goes to standard
 /// error when it is a terminal.
 @main
 struct GeoqBench {
@@ -38,7 +39,9 @@ struct GeoqBench {
         let root = locations.catalogFile.deletingLastPathComponent().deletingLastPathComponent()
         let progress = Progress()
 
-        if options.only != "tracking", options.only != "import", options.only != "timezones", options.only != "hooks" {
+        if options.only != "tracking", options.only != "import", options.only != "timezones", options.only != "hooks",
+            options.only != "tiles"
+        {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
         if options.only == nil || options.only == "tracking" {
@@ -63,6 +66,9 @@ struct GeoqBench {
         }
         if options.only == nil || options.only == "hooks" {
             try HookBenchmark.run(options: options, progress: progress)
+        }
+        if options.only == nil || options.only == "tiles" {
+            try TilesBenchmark.run(catalog: catalog, options: options, progress: progress)
         }
         if options.only == nil || options.only == "incidents" {
             try IncidentBenchmark.run(

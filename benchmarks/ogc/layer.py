@@ -7,11 +7,15 @@
         the query box: around the coordinate-wise median of the features' centres (where the
         features are densest, not the middle of an extent that an outlying feature stretches),
         a tenth of the layer's width and height on each side; W,S,E,N
-    python3 layer.py pygeoapi CONFIG URL LAYER=FILE ...
-        a pygeoapi configuration: the GeoJSON provider over each file, one resource per layer
-    python3 layer.py matched FILE
-        what an answer says to compare across servers: numberMatched of a collection, or a
-        feature's name and first position (to five decimals: tipg rounds coordinates)
+    python3 layer.py pygeoapi CONFIG URL GPKG LAYER=FILE ...
+        a pygeoapi configuration, one resource per layer: the OGR provider over the layer's table
+        of the GeoPackage GPKG, or with GPKG `-` the GeoJSON provider over the file (the FILE
+        gives the extent either way)
+    python3 layer.py matched FILE [HITS_FILE]
+        what an answer says to compare across servers: numberMatched of a collection (HITS_FILE's,
+        the answer to `resulttype=hits`, when given) and the page's features counted, or a
+        feature's name and first position (to five decimals: tipg rounds coordinates);
+        `|`-separated
 """
 import json
 import statistics
@@ -57,7 +61,19 @@ def bbox(path):
     print(f"{x - dx:.6f},{y - dy:.6f},{x + dx:.6f},{y + dy:.6f}")
 
 
-def pygeoapi(config, url, pairs):
+def provider(gpkg, name, path):
+    if gpkg == "-":
+        # The file as geoq answers it; the GeoJSON provider reads it again at every request.
+        return {"type": "feature", "name": "GeoJSON", "data": path, "id_field": "id"}
+    # pygeoapi's GeoPackage provider through GDAL, as its documentation configures it. The table
+    # has geoq's id as the column geoq_id beside the GeoPackage's key fid: naming geoq_id keeps
+    # the answers' ids (and items/{id}) geoq's, where the default would give the fid.
+    return {"type": "feature", "name": "OGR",
+            "data": {"source_type": "GPKG", "source": gpkg},
+            "id_field": "geoq_id", "layer": name}
+
+
+def pygeoapi(config, url, gpkg, pairs):
     resources = {}
     for pair in pairs:
         name, path = pair.split("=", 1)
@@ -70,7 +86,7 @@ def pygeoapi(config, url, pairs):
             "links": [],
             "extents": {"spatial": {"bbox": [west, south, east, north],
                                     "crs": "http://www.opengis.net/def/crs/OGC/1.3/CRS84"}},
-            "providers": [{"type": "feature", "name": "GeoJSON", "data": path, "id_field": "id"}],
+            "providers": [provider(gpkg, name, path)],
         }
     document = {
         "server": {
@@ -110,18 +126,23 @@ def features(url, path):
         json.dump({"type": "FeatureCollection", "features": collection["features"]}, out)
 
 
-def matched(path):
+def matched(path, hits_path=None):
     try:
         answer = json.load(open(path))
+        hits = json.load(open(hits_path)) if hits_path else answer
     except (OSError, ValueError):
-        print("unreadable")
+        print("unreadable|")
         return
     if answer.get("type") == "Feature":
         first = next(positions(answer.get("geometry")), None)
         where = f"{first[0]:.5f},{first[1]:.5f}" if first else "no geometry"
-        print(f"{(answer.get('properties') or {}).get('name')} at {where}")
+        properties = answer.get("properties") or {}
+        # geoq answers its name as `name`; read from the GeoPackage, it is the column geoq_name.
+        name = properties.get("name", properties.get("geoq_name"))
+        print(f"{name} at {where}|")
     else:
-        print(answer.get("numberMatched", "absent"))
+        # The features counted, not numberReturned: pygeoapi 0.21 does not write it.
+        print(f"{hits.get('numberMatched', 'absent')}|{len(answer.get('features') or [])}")
 
 
 if __name__ == "__main__":
@@ -129,10 +150,10 @@ if __name__ == "__main__":
     if command == "bbox":
         bbox(sys.argv[2])
     elif command == "pygeoapi":
-        pygeoapi(sys.argv[2], sys.argv[3], sys.argv[4:])
+        pygeoapi(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif command == "features":
         features(sys.argv[2], sys.argv[3])
     elif command == "matched":
-        matched(sys.argv[2])
+        matched(*sys.argv[2:4])
     else:
         sys.exit(__doc__)

@@ -2,9 +2,14 @@
 # On demand (not in the tests): OGC API - Features items over loopback with wrk, `geoq serve`
 # (release build, under /ogc) beside the servers users run for the same API on the same layer:
 #
-# - pygeoapi under gunicorn (2 sync workers, as its docs deploy it), its GeoJSON provider over
-#   the layer's features as geoq answers them (longitude first, every property: the same
-#   answers to give);
+# - pygeoapi under gunicorn (2 sync workers, as its docs deploy it), its OGR provider (GDAL's GPKG
+#   driver) over the layer's table of geoq's own GeoPackage store (GEOQ_STORE, else data/geoq.gpkg),
+#   so that both serve the same rows from the same file. Its SQLiteGPKG provider, the one its
+#   docs name for GeoPackage, does not start on Debian 12: SpatiaLite 5.0.1's AutoGPKGStart()
+#   makes no VirtualGPKG table (0, for GDAL's own GeoPackages too), and the provider writes the
+#   table's name into SQL unquoted (every layer name with a hyphen is a syntax error).
+#   GEOQ_BENCH_PYGEOAPI=geojson gives it the GeoJSON provider over the features as geoq answers
+#   them instead (a file it parses again at every request), as the figures before were made;
 # - tipg under uvicorn (2 workers), over the same GeoJSON imported into PostGIS with
 #   `geoq import --store` (a private cluster of tools/postgres, in its own folder and port so that
 #   the tests' cluster is never touched). GEOQ_BENCH_TIPG=0 leaves it out.
@@ -19,9 +24,12 @@
 #
 #   benchmarks/ogc/run.sh [LAYER ...]     (default: valencia-barrios valencia-census-sections fallas)
 #
-# GEOQ_BIN=PATH uses that geoq (a release build) instead of building one. pygeoapi and tipg go
-# into .build-venv-ogc at the versions of benchmarks/ogc/requirements.txt. Installs wrk with apt
-# if missing. Everything it starts is stopped on exit.
+# GEOQ_BIN=PATH uses that geoq (a release build) instead of building one. A store without one of
+# the layers is left as it is: the catalog is imported into a store in the temporary folder,
+# which geoq serves. pygeoapi and tipg go into .build-venv-ogc at the versions of
+# benchmarks/ogc/requirements.txt, a venv of /usr/bin/python3 that sees the system's packages
+# (GDAL's bindings). Installs wrk and python3-gdal with apt if missing. Everything it starts is
+# stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tools/geoq-service.sh
@@ -30,6 +38,17 @@ layers=("$@")
 duration="${GEOQ_BENCH_SECONDS:-10}"
 with_tipg="${GEOQ_BENCH_TIPG:-1}"
 [ "$with_tipg" = 0 ] && with_tipg=""
+py_provider="${GEOQ_BENCH_PYGEOAPI:-gpkg}"
+case "$py_provider" in
+gpkg) py_label="pygeoapi (OGR, GeoPackage)" ;;
+geojson) py_label="pygeoapi (GeoJSON)" ;;
+*) echo "ogc: GEOQ_BENCH_PYGEOAPI is gpkg or geojson, not $py_provider" >&2; exit 64 ;;
+esac
+store="${GEOQ_STORE:-data/geoq.gpkg}"
+if [[ "$store" == *://* ]]; then
+    echo "ogc: GEOQ_STORE is a database ($store): pygeoapi reads geoq's layers from a GeoPackage file" >&2
+    exit 64
+fi
 
 if ! command -v wrk >/dev/null; then
     echo "ogc: installing wrk" >&2
@@ -39,22 +58,38 @@ if ! /usr/bin/python3 -c 'import ensurepip' 2>/dev/null; then
     echo "ogc: installing python3-venv" >&2
     apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >&2
 fi
+# pygeoapi's OGR provider imports GDAL's Python bindings: Debian's, built for its libgdal.
+if ! /usr/bin/python3 -c 'from osgeo import ogr' 2>/dev/null; then
+    echo "ogc: installing python3-gdal" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-gdal >&2
+fi
 tools/ensure-dependencies.sh >&2
 geoq="${GEOQ_BIN:-$(release_geoq)}"
-[ -f "${GEOQ_STORE:-data/geoq.gpkg}" ] || "$geoq" import --all >&2
+[ -f "$store" ] || "$geoq" import --all >&2
 
-# The peers' environment, made again only when the pinned versions change.
+# The peers' environment, made again only when the pinned versions change. GDAL's bindings are
+# the system's (pip's GDAL would be built from source, and must match libgdal anyway), so the venv
+# is of /usr/bin/python3 and sees its packages; the pinned ones, installed into it, come first.
 venv=.build-venv-ogc
 requirements=benchmarks/ogc/requirements.txt
+if ! grep -qx 'include-system-site-packages = true' "$venv/pyvenv.cfg" 2>/dev/null ||
+    ! grep -qx 'home = /usr/bin' "$venv/pyvenv.cfg"; then
+    echo "ogc: making $venv (of /usr/bin/python3, with the system's packages)" >&2
+    /usr/bin/python3 -m venv --clear --system-site-packages "$venv"
+fi
 if ! cmp -s "$requirements" "$venv/requirements.txt"; then
     echo "ogc: installing pygeoapi and tipg into $venv" >&2
-    [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" >&2
     cp "$requirements" "$venv/requirements.txt"
 fi
 
 work="$(mktemp -d)"
 pids=()
+# A library other than the one the bindings were built for fails at odd places, not at import.
+gdal_versions=$("$venv/bin/python" -c 'from osgeo import gdal; print(gdal.__version__, gdal.VersionInfo("RELEASE_NAME"))')
+read -r gdal_bindings gdal_library <<<"$gdal_versions"
+[ "$gdal_bindings" = "$gdal_library" ] ||
+    echo "ogc: warning: GDAL's Python bindings are $gdal_bindings, its library $gdal_library" >&2
 pg_started=""
 schema=bench_ogc
 pg_url=""
@@ -82,6 +117,27 @@ wait_for() {
     return 0
 }
 
+# Both serve the layers from the same GeoPackage: every requested layer must be in the store,
+# else the catalog goes into a store of this run's own (a store that is there is not rewritten).
+for layer in "${layers[@]}"; do
+    if [ "$(sqlite3 -readonly "$store" "SELECT count(*) FROM gpkg_contents WHERE table_name = '$layer'" 2>/dev/null)" != 1 ]; then
+        echo "ogc: layer $layer is not in $store: importing the catalog into $work/geoq.gpkg" >&2
+        store="$work/geoq.gpkg"
+        "$geoq" import --all --store "$store" >"$work/store-import.log" 2>&1 ||
+            { cat "$work/store-import.log" >&2; exit 1; }
+        break
+    fi
+done
+export GEOQ_STORE="$store"
+# pygeoapi reads a copy made before geoq opens the store: `geoq serve` turns the file to a
+# write-ahead log and writes its tracking tables there, and the peer's reads should neither wait
+# for nor slow the service being measured after it. The copy has the same pages (SQLite's backup).
+py_gpkg=-
+if [ "$py_provider" = gpkg ]; then
+    py_gpkg="$work/pygeoapi.gpkg"
+    sqlite3 -readonly "$store" ".backup '$py_gpkg'"
+fi
+
 geoq_port=$(free_port)
 "$geoq" serve --port "$geoq_port" 2>"$work/geoq.log" &
 pids+=($!)
@@ -99,7 +155,7 @@ done
 progress "starting pygeoapi"
 py_port=$(free_port)
 export PYGEOAPI_CONFIG="$work/pygeoapi.yml" PYGEOAPI_OPENAPI="$work/pygeoapi-openapi.yml"
-"$venv/bin/python" benchmarks/ogc/layer.py pygeoapi "$PYGEOAPI_CONFIG" "http://127.0.0.1:$py_port" "${pairs[@]}"
+"$venv/bin/python" benchmarks/ogc/layer.py pygeoapi "$PYGEOAPI_CONFIG" "http://127.0.0.1:$py_port" "$py_gpkg" "${pairs[@]}"
 "$venv/bin/pygeoapi" openapi generate "$PYGEOAPI_CONFIG" --output-file "$PYGEOAPI_OPENAPI" >"$work/pygeoapi-openapi.log" 2>&1 ||
     { cat "$work/pygeoapi-openapi.log" >&2; exit 1; }
 "$venv/bin/gunicorn" --workers 2 --bind "127.0.0.1:$py_port" --log-level warning \
@@ -162,11 +218,17 @@ measure() {
         'BEGIN { printf "%s|%s|%s|%.0f|%.0f\n", rps, p50, p99, t * 1e6 / hz / n, x * 1e6 / hz / n }'
 }
 
-# Asks URL once as wrk does (no Accept header); prints "status|numberMatched or id|bytes".
+# Asks URL once as wrk does (no Accept header); prints "status|numberMatched or the feature|
+# features in the page|bytes". pygeoapi's OGR provider counts only when asked for the count alone:
+# a page without numberMatched takes it from the same query with resulttype=hits.
 check() {
-    local status
+    local status hits=""
     status=$(curl -s -H 'Accept:' -o "$work/answer.json" -w '%{http_code}' "$1" || true)
-    echo "$status|$("$venv/bin/python" benchmarks/ogc/layer.py matched "$work/answer.json")|$(stat -c %s "$work/answer.json")"
+    if [[ "$1" == */items\?* ]] && ! grep -q '"numberMatched"' "$work/answer.json"; then
+        curl -s -H 'Accept:' -o "$work/hits.json" "$1&resulttype=hits" || true
+        hits="$work/hits.json"
+    fi
+    echo "$status|$("$venv/bin/python" benchmarks/ogc/layer.py matched "$work/answer.json" $hits)|$(stat -c %s "$work/answer.json")"
 }
 
 peers="pygeoapi${tipg_base:+ tipg}"
@@ -176,8 +238,9 @@ cpu_rows="$work/cpu-rows.txt"
 : >"$cpu_rows"
 for layer in "${layers[@]}"; do
     bbox=$("$venv/bin/python" benchmarks/ogc/layer.py bbox "$work/$layer.geojson")
-    # The middle feature of the file: pygeoapi looks an id up in file order. tipg's ids are the
-    # table's key, fid, the order `geoq import` stored the file in.
+    # The middle feature of the file. pygeoapi's ids are geoq's (its id_field is the GeoPackage's
+    # geoq_id column; with the GeoJSON provider, the file's ids, looked up in file order). tipg's
+    # are its table's key, fid, the order `geoq import` stored the file in.
     position=$("$venv/bin/python" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["features"]) // 2)' "$work/$layer.geojson")
     id=$("$venv/bin/python" -c 'import json, sys, urllib.parse
 print(urllib.parse.quote(str(json.load(open(sys.argv[1]))["features"][int(sys.argv[2])]["id"]), safe=""))' "$work/$layer.geojson" "$position")
@@ -193,15 +256,17 @@ print(urllib.parse.quote(str(json.load(open(sys.argv[1]))["features"][int(sys.ar
             url[tipg]="$tipg_base/collections/$schema.$layer/$query"
             [ "$request" = item ] && url[tipg]="$tipg_base/collections/$schema.$layer/items/$tipg_id"
         fi
-        declare -A matched=() bytes=() ok=()
+        declare -A matched=() returned=() bytes=() ok=()
         for server in geoq $peers; do
-            IFS='|' read -r status matched[$server] bytes[$server] <<<"$(check "${url[$server]}")"
+            IFS='|' read -r status matched[$server] returned[$server] bytes[$server] <<<"$(check "${url[$server]}")"
             ok[$server]=yes
             if [ "$status" != 200 ]; then
                 echo "ogc: warning: $server answers $status to $layer $label (${url[$server]})" >&2
                 ok[$server]=""
             elif [ "${matched[$server]}" != "${matched[geoq]}" ]; then
                 echo "ogc: warning: $layer $label: $server matches ${matched[$server]}, geoq ${matched[geoq]}" >&2
+            elif [ "${returned[$server]}" != "${returned[geoq]}" ]; then
+                echo "ogc: warning: $layer $label: $server returns ${returned[$server]} features, geoq ${returned[geoq]}" >&2
             fi
         done
         declare -A rps=() p99=() cpu=() pg_cpu=()
@@ -230,7 +295,7 @@ print(urllib.parse.quote(str(json.load(open(sys.argv[1]))["features"][int(sys.ar
         done
         echo "$row |" >>"$rows"
         echo "$cpu_row |" >>"$cpu_rows"
-        unset url matched bytes ok rps p99 cpu pg_cpu
+        unset url matched returned bytes ok rps p99 cpu pg_cpu
     done
 done
 
@@ -239,12 +304,15 @@ rule="|---|---|---|---:|---:"
 cpu_head="| layer | request | geoq bytes | geoq CPU µs/req"
 cpu_rule="|---|---|---:|---:"
 for server in $peers; do
-    head+=" | $server req/s | $server p99 | geoq / $server"
+    # The table names pygeoapi's provider: its figures depend on it more than on pygeoapi.
+    name=$server
+    [ "$server" = pygeoapi ] && name=$py_label
+    head+=" | $name req/s | $name p99 | geoq / $server"
     rule+="|---:|---:|---:"
     if [ "$server" = tipg ]; then
         cpu_head+=" | tipg bytes | tipg + PostgreSQL CPU µs/req | tipg / geoq CPU"
     else
-        cpu_head+=" | $server bytes | $server CPU µs/req | $server / geoq CPU"
+        cpu_head+=" | $name bytes | $name CPU µs/req | $server / geoq CPU"
     fi
     cpu_rule+="|---:|---:|---:"
 done
@@ -261,7 +329,12 @@ echo "$cpu_rule|"
 cat "$cpu_rows"
 echo
 version() { "$venv/bin/python" -c 'import importlib.metadata, sys; print(importlib.metadata.version(sys.argv[1]))' "$1"; }
-versions="pygeoapi $(version pygeoapi) (GeoJSON provider; gunicorn $(version gunicorn), 2 sync workers)"
+if [ "$py_provider" = gpkg ]; then
+    py_source="OGR provider over a copy of geoq's GeoPackage, GDAL $gdal_library, Python bindings $gdal_bindings"
+else
+    py_source="GeoJSON provider over the features as geoq answers them"
+fi
+versions="pygeoapi $(version pygeoapi) ($py_source; gunicorn $(version gunicorn), 2 sync workers)"
 if [ -n "$tipg_base" ]; then
     versions+=", tipg $(version tipg) (uvicorn $(version uvicorn), 2 workers; PostgreSQL $(PGPASSWORD=geoq psql -X -tA -d "$pg_url" -c 'SHOW server_version' | awk '{ print $1 }'), PostGIS $(PGPASSWORD=geoq psql -X -tA -d "$pg_url" -c 'SELECT postgis_lib_version()'))"
 fi

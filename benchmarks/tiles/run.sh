@@ -13,6 +13,11 @@
 #    the first answer of each tile (cut on demand), one client, against PostGIS's ST_AsMVT
 #    cutting the same tiles from the same layer when GEOQ_BENCH_POSTGRES names a database with
 #    PostGIS (the layer is loaded there with `geoq import --store`).
+# 3. With GEOQ_BENCH_POSTGRES: seeded tiles of the Valencia census sections (zooms 0 to 14) and
+#    the world's time zones (0 to 8, when fetched), cut in process by `geoq-bench --only tiles`
+#    (each tile once a run, as a first answer is cut), and by PostGIS from the same layers;
+#    tiles/s and a tile's median and p99. Then the time zones of zooms 0 to 8 into PMTiles,
+#    `geoq tiles export` against tippecanoe on the same GeoJSON, with the archives' sizes.
 #
 #   benchmarks/tiles/run.sh [LAYER ...]     (default: valencia-census-sections valencia-barrios fallas)
 #
@@ -187,3 +192,36 @@ PY
         awk '/Requests\/sec/ { r = $2 } $1 == "99%" { p = $2 } END { print r "|" p }')"
     echo "| $layer | $(wc -l <"$work/$layer-targets.txt") of $all | $cut | $first | $postgis | $ratio_cut | $ratio_pg | $g_rps | $g_p99 | $n_rps | $n_p99 | $(ratio "$g_rps" "$n_rps") |"
 done
+
+[ -n "${GEOQ_BENCH_POSTGRES:-}" ] || exit 0
+bench="$(dirname "$geoq")/geoq-bench"
+[ -x "$bench" ] || swift build -c release --product geoq-bench >&2
+mkdir -p "$work/tile-lists"
+progress "seeded tiles in process"
+GEOQ_OPTIONAL_LAYERS=timezones GEOQ_BENCH_TILE_LIST="$work/tile-lists" "$bench" --only tiles --runs 3 >"$work/bench.md"
+echo
+echo "| layer | zooms | seeded tiles | geoq tiles/s | median | p99 | PostGIS tiles/s | median | p99 | geoq / PostGIS |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for list in "$work"/tile-lists/*.txt; do
+    layer=$(basename "$list" .txt)
+    zooms=$(awk '{ if (min == "" || $1 < min) min = $1; if ($1 > max) max = $1 } END { print min "–" max }' "$list")
+    read -r g_rate g_median g_p99 <"$work/tile-lists/$layer.geoq"
+    progress "PostGIS: $layer"
+    GEOQ_OPTIONAL_LAYERS=timezones "$geoq" import "$layer" --store "$GEOQ_BENCH_POSTGRES?schema=bench_tiles" >/dev/null
+    read -r p_rate p_median p_p99 <<<"$(python3 benchmarks/tiles/postgis.py "$GEOQ_BENCH_POSTGRES" bench_tiles "$layer" "$list")"
+    echo "| $layer | $zooms | $(wc -l <"$list") | $g_rate | $g_median ms | $g_p99 ms | $p_rate | $p_median ms | $p_p99 ms | $(ratio "$g_rate" "$p_rate") |"
+done
+
+timezones_geojson=$(GEOQ_OPTIONAL_LAYERS=timezones "$geoq" layers --format json |
+    python3 -c 'import json, sys; print(next((l["source"] for l in json.load(sys.stdin)["layers"] if l["name"] == "timezones"), ""))')
+if [ -n "$timezones_geojson" ] && [ -f "$timezones_geojson" ]; then
+    progress "time zones into PMTiles"
+    IFS='|' read -r g_wall g_cpu <<<"$(GEOQ_OPTIONAL_LAYERS=timezones timed "$geoq" tiles export timezones \
+        --min-zoom 0 --max-zoom 8 --output "$work/tz-geoq.pmtiles")"
+    IFS='|' read -r t_wall t_cpu <<<"$(timed "$tippecanoe" -q -f -Z0 -z8 -l timezones \
+        -o "$work/tz-tippecanoe.pmtiles" "$timezones_geojson")"
+    echo
+    echo "| layer | geoq export z0-8, s (CPU s) | tiles | bytes | tippecanoe, s (CPU s) | tiles | bytes | tippecanoe / geoq, wall (CPU) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| timezones | $g_wall ($g_cpu) | $(addressed_tiles "$work/tz-geoq.pmtiles") | $(stat -c %s "$work/tz-geoq.pmtiles") | $t_wall ($t_cpu) | $(addressed_tiles "$work/tz-tippecanoe.pmtiles") | $(stat -c %s "$work/tz-tippecanoe.pmtiles") | $(ratio "$t_wall" "$g_wall") ($(ratio "$t_cpu" "$g_cpu")) |"
+fi
