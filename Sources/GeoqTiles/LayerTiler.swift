@@ -16,6 +16,11 @@ public struct LayerTiler: Sendable {
     public let extent: BoundingBox
     /// The zoom from which tiles keep every vertex.
     public let simplifiedBelow: Int
+    /// The features simplified once per zoom, up to ``presimplifiedUpTo``.
+    let zoomGeometries = ZoomGeometries()
+    /// The last zoom whose features are simplified once for every tile: past it a zoom's copy
+    /// would hold most of the source's vertices (and as much memory) for little gain.
+    public static let presimplifiedUpTo = 10
 
     /// - Parameter simplifiedBelow: tiles below this zoom are simplified at one grid unit
     ///   (``TileEncodingOptions/forZoom(_:maximumZoom:)``).
@@ -37,10 +42,15 @@ public struct LayerTiler: Sendable {
         extent = bounds.reduce(BoundingBox.empty) { $0.union($1) }
     }
 
-    /// The options of a tile at `zoom`.
+    /// The options of a tile at `zoom`. A zoom simplified once (``presimplifiedUpTo``) is not
+    /// simplified again in each tile.
     public func options(zoom: Int) -> TileEncodingOptions {
-        TileEncodingOptions.forZoom(zoom, maximumZoom: simplifiedBelow)
+        var options = TileEncodingOptions.forZoom(zoom, maximumZoom: simplifiedBelow)
+        if presimplified(zoom) { options.simplificationTolerance = 0 }
+        return options
     }
+
+    func presimplified(_ zoom: Int) -> Bool { zoom < simplifiedBelow && zoom <= Self.presimplifiedUpTo }
 
     /// The tile `tile` of the layer: the features whose bounds meet the tile and its buffer,
     /// clipped, simplified and encoded (see ``VectorTileEncoder``).
@@ -48,9 +58,20 @@ public struct LayerTiler: Sendable {
         let options = options(zoom: tile.z)
         let reach = Self.bufferedBounds(of: tile, options: options)
         var candidates: [Feature] = []
-        for index in bounds.indices where bounds[index].intersects(reach) { candidates.append(features[index]) }
-        return try VectorTileEncoder(options: options).encode(
+        // Features the zoom's simplification left nothing of: too small to draw, as a tile says.
+        var vanished = 0
+        if presimplified(tile.z) {
+            let simplified = zoomGeometries.features(features, zoom: tile.z)
+            for index in bounds.indices where bounds[index].intersects(reach) {
+                if let feature = simplified[index] { candidates.append(feature) } else { vanished += 1 }
+            }
+        } else {
+            for index in bounds.indices where bounds[index].intersects(reach) { candidates.append(features[index]) }
+        }
+        var encoded = try VectorTileEncoder(options: options).encode(
             tile, layers: [VectorTileLayer(name: name, features: candidates)])
+        encoded.layers[0].featuresTooSmall += vanished
+        return encoded
     }
 
     /// The tiles of `zoom` that cover the layer's extent (none when it has no feature).

@@ -52,7 +52,7 @@ import Testing
         return Decoded(layers: object["layers"] as? [String] ?? [], features: features)
     }
 
-    /// Seeded tiles over each polygon layer: at zooms 11 to 17, around a random point of a
+    /// Seeded tiles over each polygon layer: at zooms 8 to 17, around a random point of a
     /// random feature's bounds.
     static func seededTiles(_ layer: Layer, count: Int, seed: UInt64) throws -> [TileID] {
         var rng = SeededRandom(seed: seed)
@@ -60,7 +60,7 @@ import Testing
             let feature = layer.features[Int(rng.next() % UInt64(layer.features.count))]
             let box = feature.geometry.boundingBox
             let point = Point(x: rng.uniform(box.minX...box.maxX), y: rng.uniform(box.minY...box.maxY))
-            return try TileID.containing(point, zoom: 11 + index % 7)
+            return try TileID.containing(point, zoom: 8 + index % 10)
         }
     }
 
