@@ -18,9 +18,14 @@ public struct LayerTiler: Sendable {
     public let simplifiedBelow: Int
     /// The features simplified once per zoom, up to ``presimplifiedUpTo``.
     let zoomGeometries = ZoomGeometries()
-    /// The last zoom whose features are simplified once for every tile: past it a zoom's copy
-    /// would hold most of the source's vertices (and as much memory) for little gain.
+    /// The last zoom whose features are simplified once for every tile, for a layer of more
+    /// than ``presimplifiedVertices``: past it a zoom's copy would hold most of the source's
+    /// vertices (and as much memory) for little gain. A smaller layer has every simplified zoom
+    /// made once.
     public static let presimplifiedUpTo = 10
+    public static let presimplifiedVertices = 2_000_000
+    /// Every feature's vertices, counted once.
+    let vertexCount: Int
 
     /// - Parameter simplifiedBelow: tiles below this zoom are simplified at one grid unit
     ///   (``TileEncodingOptions/forZoom(_:maximumZoom:)``).
@@ -39,6 +44,7 @@ public struct LayerTiler: Sendable {
         }
         self.features = kept
         self.bounds = bounds
+        vertexCount = kept.reduce(0) { $0 + $1.geometry.vertexCount }
         extent = bounds.reduce(BoundingBox.empty) { $0.union($1) }
     }
 
@@ -50,7 +56,9 @@ public struct LayerTiler: Sendable {
         return options
     }
 
-    func presimplified(_ zoom: Int) -> Bool { zoom < simplifiedBelow && zoom <= Self.presimplifiedUpTo }
+    func presimplified(_ zoom: Int) -> Bool {
+        zoom < simplifiedBelow && (zoom <= Self.presimplifiedUpTo || vertexCount <= Self.presimplifiedVertices)
+    }
 
     /// The tile `tile` of the layer: the features whose bounds meet the tile and its buffer,
     /// clipped, simplified and encoded (see ``VectorTileEncoder``).
@@ -100,6 +108,19 @@ public struct LayerTiler: Sendable {
         case "number": "Number"
         case "boolean": "Boolean"
         default: "String"
+        }
+    }
+}
+
+extension Geometry {
+    /// The positions of the geometry, closing positions of rings included.
+    var vertexCount: Int {
+        switch self {
+        case .point: 1
+        case .multiPoint(let points), .lineString(let points): points.count
+        case .multiLineString(let lines): lines.reduce(0) { $0 + $1.count }
+        case .polygon(let polygon): polygon.vertexCount
+        case .multiPolygon(let shapes): shapes.vertexCount
         }
     }
 }
