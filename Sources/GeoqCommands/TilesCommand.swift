@@ -96,8 +96,7 @@ struct TilesExport: ParsableCommand {
             }
             let extent = tiler.extent
             let metadata = try Self.metadata(
-                layer: layer, title: title, approximation: approximation, features: tiler.features,
-                zooms: minZoom...maxZoom)
+                layer: layer, title: title, approximation: approximation, tiler: tiler, zooms: minZoom...maxZoom)
             report.bytes = try Self.writeAtomically(to: URL(fileURLWithPath: output)) { sink in
                 try writer.write(
                     metadata: metadata,
@@ -153,24 +152,17 @@ struct TilesExport: ParsableCommand {
         }
     }
 
-    /// TileJSON's members, as PMTiles readers expect them in the metadata.
+    /// The layer's TileJSON (TileJSON), as PMTiles readers expect the metadata.
     static func metadata(
-        layer: String, title: String, approximation: String?, features: [Feature], zooms: ClosedRange<Int>
+        layer: String, title: String, approximation: String?, tiler: LayerTiler, zooms: ClosedRange<Int>
     ) throws -> [UInt8] {
-        var fields = Dictionary(
-            uniqueKeysWithValues: LayerAttribute.describe(features).map {
-                ($0.name, LayerTiler.tileJSONType($0.type))
-            })
-        fields["id"] = fields["id"] ?? "String"
-        fields["name"] = fields["name"] ?? "String"
-        let object: [String: Any] = [
-            "name": layer, "description": title + (approximation.map { ". Approximate: \($0)" } ?? ""),
-            "generator": "geoq", "minzoom": zooms.lowerBound, "maxzoom": zooms.upperBound,
-            "vector_layers": [
-                ["id": layer, "fields": fields, "minzoom": zooms.lowerBound, "maxzoom": zooms.upperBound]
-            ],
-        ]
-        return Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let document = TileJSON(
+            name: layer, description: title + (approximation.map { ". Approximate: \($0)" } ?? ""), tiles: nil,
+            zooms: zooms, extent: tiler.extent,
+            attributes: LayerAttribute.describe(tiler.features).map { ($0.name, $0.type) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(document))
     }
 
     /// Writes what `body` hands its sink into a file beside `url`, then renames it over `url`;

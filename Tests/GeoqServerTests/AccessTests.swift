@@ -545,6 +545,7 @@ import Testing
         let rules = AccessRules(privateReads: true)
         let sector = "/v1/sector?lat=42.81&lon=-1.64"
         let items = "/ogc/collections/pamplona-sectors/items?limit=1"
+        let tile = "/ogc/collections/pamplona-sectors/tiles/WebMercatorQuad/14/6031/8117"
         let requests: [(String, String?)] = [
             (sector, nil), (sector, reader.text), (sector, tracker.text), (sector, "gqk_nonsense"),
             ("/v1/layers", nil), ("/v1/layers", reader.text), ("/healthz", nil), ("/readyz", nil),
@@ -553,6 +554,8 @@ import Testing
             ("/", nil), ("/page/map.js", nil),
             // The OGC API face reads the same city data: a reader of any tenant, nobody else.
             ("/ogc", nil), (items, nil), (items, tracker.text), (items, reader.text), (items, otherReader.text),
+            // Its tiles too, answered on the event loop (Sector 2's tile at zoom 14).
+            (tile, nil), (tile, tracker.text), (tile, otherReader.text),
         ]
         struct Seen: Equatable {
             var status: Int
@@ -586,7 +589,9 @@ import Testing
             return seen
         }
         #expect(
-            live.map(\.status) == [401, 200, 403, 401, 401, 200, 200, 200, 404, 403, 200, 200, 401, 401, 403, 200, 200])
+            live.map(\.status) == [
+                401, 200, 403, 401, 401, 200, 200, 200, 404, 403, 200, 200, 401, 401, 403, 200, 200, 401, 403, 200,
+            ])
         for ((path, key), (a, var b)) in zip(requests, zip(live, routed)) {
             // Links name the authority asked: the socket's address, or the test client's.
             if let port = a.body.firstRange(of: /http:\/\/127\.0\.0\.1:[0-9]+/) {

@@ -113,53 +113,19 @@ public enum OGCTiles {
         let language = try TariffEndpoint.language(request.query, acceptLanguage: request.acceptLanguage, default: .en)
         let format = try request.query.choice("f", of: ["json", "tilejson"], default: "json")
         let extent = collection.extent
-        var json = JSONText(reservingCapacity: 2048)
         if format == "tilejson" {
-            json.object { json in
-                json.key("tilejson")
-                json.string("3.0.0")
-                json.key("name")
-                json.string(collection.id)
-                json.key("description")
-                json.string(OGCFeatures.Words.describe(collection, language))
-                json.key("tiles")
-                json.array { $0.string(tileTemplate(collection.id, origin: request.origin)) }
-                json.key("minzoom")
-                json.number(zooms.lowerBound)
-                json.key("maxzoom")
-                json.number(zooms.upperBound)
-                if !extent.isEmpty {
-                    json.key("bounds")
-                    json.array { json in
-                        for v in [extent.minX, extent.minY, extent.maxX, extent.maxY] { json.number(v) }
-                    }
-                }
-                json.key("vector_layers")
-                json.array { json in
-                    json.object { json in
-                        json.key("id")
-                        json.string(collection.id)
-                        json.key("fields")
-                        json.object { json in
-                            // Every property, and the feature's id as text (see TileEncodingOptions).
-                            var fields = collection.queryables
-                            if !fields.contains(where: { $0.name == "id" }) {
-                                fields.append(LayerAttribute(name: "id", type: "text", example: nil))
-                            }
-                            for attribute in fields.sorted(by: { $0.name < $1.name }) {
-                                json.key(attribute.name)
-                                json.string(LayerTiler.tileJSONType(attribute.type))
-                            }
-                        }
-                        json.key("minzoom")
-                        json.number(zooms.lowerBound)
-                        json.key("maxzoom")
-                        json.number(zooms.upperBound)
-                    }
-                }
+            let document = TileJSON(
+                name: collection.id, description: OGCFeatures.Words.describe(collection, language),
+                tiles: [tileTemplate(collection.id, origin: request.origin)], zooms: zooms, extent: extent,
+                attributes: collection.queryables.map { ($0.name, $0.type) })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let body = try? encoder.encode(document) else {
+                throw Problem.internalError("could not encode the TileJSON document")
             }
-            return OGCFeatures.Answer(contentType: OGCFeatures.json, body: json.bytes)
+            return OGCFeatures.Answer(contentType: OGCFeatures.json, body: Array(body))
         }
+        var json = JSONText(reservingCapacity: 2048)
         json.object { json in
             tilesetHead(&json, collection, language)
             json.key("tileMatrixSetLimits")
