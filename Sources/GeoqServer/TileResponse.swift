@@ -23,6 +23,8 @@ enum TileResponse {
     /// The path's parts when `path` is a tile's: the collection (percent-decoded) and z, y, x as
     /// sent.
     static func tilePath(_ path: String) -> (collection: String, z: String, y: String, x: String)? {
+        // Asked of every answer the event loop gives (its metrics' route): most are no tile.
+        guard path.hasPrefix("/ogc/collections/") else { return nil }
         let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard parts.count == 9, parts[0].isEmpty, Substring(parts[1]) == "ogc", Substring(parts[2]) == "collections",
             Substring(parts[4]) == "tiles", Substring(parts[5]) == Substring(OGCTiles.tileMatrixSet)
