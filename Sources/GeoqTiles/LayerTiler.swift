@@ -26,6 +26,8 @@ public struct LayerTiler: Sendable {
     public static let presimplifiedVertices = 2_000_000
     /// Every feature's vertices, counted once.
     let vertexCount: Int
+    /// Every feature's attributes as tile values, numbered once (a row a feature).
+    let attributes: TileAttributeTable
 
     /// - Parameter simplifiedBelow: tiles below this zoom are simplified at one grid unit
     ///   (``TileEncodingOptions/forZoom(_:maximumZoom:)``).
@@ -45,6 +47,10 @@ public struct LayerTiler: Sendable {
         self.features = kept
         self.bounds = bounds
         vertexCount = kept.reduce(0) { $0 + $1.geometry.vertexCount }
+        // Every zoom's options name the id and the name alike (``options(zoom:)``).
+        let attributeOptions = TileEncodingOptions.forZoom(0, maximumZoom: simplifiedBelow)
+        attributes = TileAttributeTable(
+            kept.lazy.map { TileFeatureBuilder.attributes(of: $0, options: attributeOptions) })
         extent = bounds.reduce(BoundingBox.empty) { $0.union($1) }
     }
 
@@ -61,25 +67,41 @@ public struct LayerTiler: Sendable {
     }
 
     /// The tile `tile` of the layer: the features whose bounds meet the tile and its buffer,
-    /// clipped, simplified and encoded (see ``VectorTileEncoder``).
+    /// clipped, simplified and encoded as ``VectorTileEncoder`` does, their attributes taken
+    /// from the layer's table.
     public func tile(_ tile: TileID) throws(TileError) -> EncodedTile {
         let options = options(zoom: tile.z)
         let reach = Self.bufferedBounds(of: tile, options: options)
-        var candidates: [Feature] = []
-        // Features the zoom's simplification left nothing of: too small to draw, as a tile says.
-        var vanished = 0
-        if presimplified(tile.z) {
-            let simplified = zoomGeometries.features(features, zoom: tile.z)
-            for index in bounds.indices where bounds[index].intersects(reach) {
-                if let feature = simplified[index] { candidates.append(feature) } else { vanished += 1 }
+        let simplified = presimplified(tile.z) ? zoomGeometries.features(features, zoom: tile.z) : nil
+        var builder = TileFeatureBuilder(tile: tile, options: options)
+        var built: [TileFeature] = []
+        var rows: [Int] = []
+        var tooSmall = 0
+        var outside = 0
+        for index in bounds.indices where bounds[index].intersects(reach) {
+            let outcome: TileFeatureBuilder.Outcome
+            if let simplified {
+                // Nothing left at this zoom: too small to draw, as a tile says.
+                guard let feature = simplified[index] else {
+                    tooSmall += 1
+                    continue
+                }
+                outcome = builder.build(feature, withAttributes: false)
+            } else {
+                outcome = builder.build(features[index], withAttributes: false)
             }
-        } else {
-            for index in bounds.indices where bounds[index].intersects(reach) { candidates.append(features[index]) }
+            switch outcome {
+            case .feature(let feature):
+                built.append(feature)
+                rows.append(index)
+            case .tooSmall: tooSmall += 1
+            case .outside: outside += 1
+            }
         }
-        var encoded = try VectorTileEncoder(options: options).encode(
-            tile, layers: [VectorTileLayer(name: name, features: candidates)])
-        encoded.layers[0].featuresTooSmall += vanished
-        return encoded
+        let layer = TileLayer(
+            name: name, extent: options.extent, features: built, featuresTooSmall: tooSmall, featuresOutside: outside,
+            sharedAttributes: TileLayer.SharedAttributes(table: attributes, rows: rows))
+        return try MVTEncoder.encode([layer], maximumBytes: options.maximumTileBytes)
     }
 
     /// The tiles of `zoom` that cover the layer's extent (none when it has no feature).

@@ -28,7 +28,7 @@ public enum MVTEncoder {
         var names = Set<String>()
         for layer in layers where !names.insert(layer.name).inserted { throw .duplicateLayerName(layer.name) }
 
-        var prepared = layers.map(PreparedLayer.init)
+        var prepared = layers.map { PreparedLayer($0) }
         var overCap = [Int](repeating: 0, count: layers.count)
         if let maximumBytes, tileSize(prepared) > maximumBytes {
             overCap = leaveOutDensest(&prepared, maximumBytes: maximumBytes)

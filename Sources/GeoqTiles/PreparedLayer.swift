@@ -27,41 +27,48 @@ struct PreparedLayer {
     private var keyUses: [Int] = []
     private var valueUses: [Int] = []
 
-    init(_ layer: TileLayer) {
+    /// - Parameter numberDensely: overrides how the layer's table is renumbered (for tests; see
+    ///   ``FirstUseNumbering``).
+    init(_ layer: TileLayer, numberDensely: Bool? = nil) {
         name = layer.name
         extent = layer.extent
         features = layer.features
         kept = [Bool](repeating: true, count: layer.features.count)
         keptCount = layer.features.count
-        var keyIndex: [String: UInt32] = [:]
-        var valueIndex: [TileValue: UInt32] = [:]
+        let shared =
+            layer.sharedAttributes
+            ?? TileLayer.SharedAttributes(
+                table: TileAttributeTable(layer.features.lazy.map(\.attributes)), rows: Array(layer.features.indices))
+        let table = shared.table
+        let tagCount = shared.rows.reduce(0) { $0 + table.tags(ofRow: $1).count }
+        var keyNumbers = FirstUseNumbering(
+            universe: table.keys.count, expectedUses: tagCount / 2, dense: numberDensely)
+        var valueNumbers = FirstUseNumbering(
+            universe: table.values.count, expectedUses: tagCount / 2, dense: numberDensely)
+        tags.reserveCapacity(tagCount)
         tagEnds.reserveCapacity(features.count)
         commandEnds.reserveCapacity(features.count)
         geometrySizes.reserveCapacity(features.count)
-        for feature in features {
-            for attribute in feature.attributes {
-                let k: UInt32
-                if let known = keyIndex[attribute.key] {
-                    k = known
-                } else {
-                    k = UInt32(keys.count)
-                    keyIndex[attribute.key] = k
-                    keys.append(attribute.key)
+        commands.reserveCapacity(features.reduce(0) { $0 + $1.geometry.commandCount })
+        for (feature, row) in zip(features, shared.rows) {
+            let pairs = table.tags(ofRow: row)
+            var i = pairs.startIndex
+            while i < pairs.endIndex {
+                let (k, newKey) = keyNumbers.number(pairs[i])
+                if newKey {
+                    keys.append(table.keys[Int(pairs[i])])
                     keyUses.append(0)
                 }
                 keyUses[Int(k)] += 1
-                let v: UInt32
-                if let known = valueIndex[attribute.value] {
-                    v = known
-                } else {
-                    v = UInt32(values.count)
-                    valueIndex[attribute.value] = v
-                    values.append(attribute.value)
+                let (v, newValue) = valueNumbers.number(pairs[i + 1])
+                if newValue {
+                    values.append(table.values[Int(pairs[i + 1])])
                     valueUses.append(0)
                 }
                 valueUses[Int(v)] += 1
                 tags.append(k)
                 tags.append(v)
+                i += 2
             }
             tagEnds.append(tags.count)
             let start = commands.count

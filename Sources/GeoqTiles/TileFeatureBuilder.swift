@@ -70,8 +70,9 @@ public struct TileFeatureBuilder: Sendable {
         return BoundingBox(minX: northWest.x, minY: northWest.y, maxX: southEast.x, maxY: southEast.y)
     }
 
-    /// `feature` on the tile's grid, or why it is not there.
-    public mutating func build(_ feature: Feature) -> Outcome {
+    /// `feature` on the tile's grid, or why it is not there; without attributes when
+    /// `withAttributes` is false (the caller numbered them once, see ``TileAttributeTable``).
+    public mutating func build(_ feature: Feature, withAttributes: Bool = true) -> Outcome {
         let box = feature.geometry.boundingBox
         guard !box.isEmpty, clipper.meets(project(box)) else { return .outside }
         var points: [GridPoint] = []
@@ -103,7 +104,8 @@ public struct TileFeatureBuilder: Sendable {
         guard !points.isEmpty else { return sawTooSmall ? .tooSmall : .outside }
         return .feature(
             TileFeature(
-                id: Self.numericID(feature.id), attributes: attributes(of: feature),
+                id: Self.numericID(feature.id),
+                attributes: withAttributes ? Self.attributes(of: feature, options: options) : [],
                 geometry: TileGeometry(kind: kind, points: points, partEnds: ends)))
     }
 
@@ -246,7 +248,8 @@ public struct TileFeatureBuilder: Sendable {
         return UInt64(id)
     }
 
-    private func attributes(of feature: Feature) -> [TileFeature.Attribute] {
+    /// The attributes a tile gives `feature` with `options`.
+    public static func attributes(of feature: Feature, options: TileEncodingOptions) -> [TileFeature.Attribute] {
         var attributes: [TileFeature.Attribute] = []
         attributes.reserveCapacity(feature.properties.count + 2)
         for key in feature.properties.keys.sorted() {

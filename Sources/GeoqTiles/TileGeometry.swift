@@ -85,13 +85,20 @@ public struct TileGeometry: Hashable, Sendable {
     /// rings: MoveTo, LineTo, ClosePath per ring.
     public var commands: [UInt32] {
         var out: [UInt32] = []
+        out.reserveCapacity(commandCount)
         appendCommands(to: &out)
         return out
     }
 
-    /// Appends ``commands`` to `out`.
+    /// The number of integers in ``commands``.
+    public var commandCount: Int {
+        kind == .point
+            ? (points.isEmpty ? 0 : 1 + points.count * 2) : points.count * 2 + partCount * (kind == .polygon ? 3 : 2)
+    }
+
+    /// Appends ``commands`` to `out` (reserve ``commandCount`` first when appending many: a
+    /// reservation here would be exact, and grow `out` by copying it at every call).
     public func appendCommands(to out: inout [UInt32]) {
-        out.reserveCapacity(out.count + points.count * 2 + partCount * 3)
         var cx: Int32 = 0
         var cy: Int32 = 0
         points.withUnsafeBufferPointer { points in

@@ -10,14 +10,33 @@ public struct TileLayer: Hashable, Sendable {
     public var featuresTooSmall: Int
     /// Features that did not meet the tile with its buffer.
     public var featuresOutside: Int
+    /// The features' attributes, when they were numbered once for the whole layer: then each
+    /// feature's own ``TileFeature/attributes`` are not read.
+    public var sharedAttributes: SharedAttributes?
+
+    /// A layer-wide table of attributes and the row of each of the layer's features in it.
+    public struct SharedAttributes: Hashable, Sendable {
+        public var table: TileAttributeTable
+        /// The row of each feature, in the order of ``TileLayer/features``.
+        public var rows: [Int]
+
+        public init(table: TileAttributeTable, rows: [Int]) {
+            self.table = table
+            self.rows = rows
+        }
+    }
 
     public init(
-        name: String, extent: Int = 4096, features: [TileFeature], featuresTooSmall: Int = 0, featuresOutside: Int = 0
+        name: String, extent: Int = 4096, features: [TileFeature], featuresTooSmall: Int = 0, featuresOutside: Int = 0,
+        sharedAttributes: SharedAttributes? = nil
     ) {
+        precondition(
+            sharedAttributes.map { $0.rows.count == features.count } ?? true, "one row of attributes for each feature")
         self.name = name
         self.extent = extent
         self.features = features
         self.featuresTooSmall = featuresTooSmall
         self.featuresOutside = featuresOutside
+        self.sharedAttributes = sharedAttributes
     }
 }
