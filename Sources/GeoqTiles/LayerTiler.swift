@@ -28,6 +28,8 @@ public struct LayerTiler: Sendable {
     let vertexCount: Int
     /// Every feature's attributes as tile values, numbered once (a row a feature).
     let attributes: TileAttributeTable
+    /// Every feature's MVT id (``TileFeatureBuilder/numericID(_:)``).
+    let ids: [UInt64?]
 
     /// - Parameter simplifiedBelow: tiles below this zoom are simplified at one grid unit
     ///   (``TileEncodingOptions/forZoom(_:maximumZoom:)``).
@@ -49,6 +51,7 @@ public struct LayerTiler: Sendable {
         vertexCount = kept.reduce(0) { $0 + $1.geometry.vertexCount }
         // Every zoom's options name the id and the name alike (``options(zoom:)``).
         let attributeOptions = TileEncodingOptions.forZoom(0, maximumZoom: simplifiedBelow)
+        ids = kept.map { TileFeatureBuilder.numericID($0.id) }
         attributes = TileAttributeTable(
             kept.lazy.map { TileFeatureBuilder.attributes(of: $0, options: attributeOptions) })
         extent = bounds.reduce(BoundingBox.empty) { $0.union($1) }
@@ -72,7 +75,7 @@ public struct LayerTiler: Sendable {
     public func tile(_ tile: TileID) throws(TileError) -> EncodedTile {
         let options = options(zoom: tile.z)
         let reach = Self.bufferedBounds(of: tile, options: options)
-        let simplified = presimplified(tile.z) ? zoomGeometries.features(features, zoom: tile.z) : nil
+        let shapes = presimplified(tile.z) ? zoomGeometries.shapes(features, zoom: tile.z) : nil
         var builder = TileFeatureBuilder(tile: tile, options: options)
         var built: [TileFeature] = []
         var rows: [Int] = []
@@ -80,13 +83,13 @@ public struct LayerTiler: Sendable {
         var outside = 0
         for index in bounds.indices where bounds[index].intersects(reach) {
             let outcome: TileFeatureBuilder.Outcome
-            if let simplified {
+            if let shapes {
                 // Nothing left at this zoom: too small to draw, as a tile says.
-                guard let feature = simplified[index] else {
+                guard let shape = shapes[index] else {
                     tooSmall += 1
                     continue
                 }
-                outcome = builder.build(feature, withAttributes: false)
+                outcome = builder.build(shape, id: ids[index])
             } else {
                 outcome = builder.build(features[index], withAttributes: false)
             }

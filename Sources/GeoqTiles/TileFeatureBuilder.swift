@@ -44,6 +44,9 @@ public struct TileFeatureBuilder: Sendable {
     private var scratch: [Point] = []
     private var pieceEnds: [Int] = []
     private var workspace = TileSimplifier.Workspace()
+    /// Whether a shape's runs beyond a side of the square are passed over (``GridShape``); off
+    /// only to show that passing over them changes nothing.
+    var passesOverRuns = true
 
     public init(tile: TileID, options: TileEncodingOptions = TileEncodingOptions()) {
         self.tile = tile
@@ -128,14 +131,12 @@ public struct TileFeatureBuilder: Sendable {
     /// Adds the pieces of `line` inside the tile; true when a piece was dropped as too short.
     private mutating func addLine(_ line: [Point], to points: inout [GridPoint], ends: inout [Int]) -> Bool {
         guard !line.isEmpty else { return false }
-        projected.removeAll(keepingCapacity: true)
-        projected.reserveCapacity(line.count)
-        var box = BoundingBox.empty
-        for p in line {
-            let q = project(p)
-            box.expand(toInclude: q)
-            projected.append(q)
-        }
+        let box = line.withUnsafeBufferPointer { project($0[...]) }
+        return addProjectedLine(box: box, to: &points, ends: &ends)
+    }
+
+    /// Adds the pieces of the line in ``projected`` (whose bounds are `box`) inside the tile.
+    private mutating func addProjectedLine(box: BoundingBox, to points: inout [GridPoint], ends: inout [Int]) -> Bool {
         guard clipper.meets(box) else { return false }
         clipped.removeAll(keepingCapacity: true)
         pieceEnds.removeAll(keepingCapacity: true)
@@ -168,6 +169,71 @@ public struct TileFeatureBuilder: Sendable {
         return tooShort
     }
 
+    /// Replaces ``projected`` with `positions` (longitude, latitude) on the tile's grid; their
+    /// bounds.
+    private mutating func project(_ positions: Slice<UnsafeBufferPointer<Point>>) -> BoundingBox {
+        // Locals, and the buffer moved out of `self`: a closure over `self` would copy the
+        // builder, its buffers included, at every position.
+        var out: [Point] = []
+        swap(&out, &projected)
+        out.removeAll(keepingCapacity: true)
+        let (scale, originX, originY) = (worldSize, originX, originY)
+        var box = BoundingBox.empty
+        for p in positions {
+            let q = Point(
+                x: WebMercator.x(longitude: p.x) * scale - originX, y: WebMercator.y(latitude: p.y) * scale - originY)
+            box.expand(toInclude: q)
+            out.append(q)
+        }
+        swap(&out, &projected)
+        return box
+    }
+
+    /// Replaces ``projected`` with part `part` of `shape` shifted onto the tile's grid, each run
+    /// wholly beyond one side of the buffered square passed over with its first and last
+    /// positions (see ``GridShape``); the bounds of what was kept.
+    private mutating func shift(_ shape: GridShape, part: Int) -> BoundingBox {
+        var out: [Point] = []
+        swap(&out, &projected)
+        out.removeAll(keepingCapacity: true)
+        let (originX, originY, low, high, passesOverRuns) = (
+            originX, originY, clipper.minimum, clipper.maximum, passesOverRuns
+        )
+        var box = BoundingBox.empty
+        let range = shape.range(ofPart: part)
+        shape.points.withUnsafeBufferPointer { ps in
+            shape.runBoxes.withUnsafeBufferPointer { runs in
+                var run = shape.firstRuns[part]
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let end = Swift.min(start + GridShape.runLength, range.upperBound)
+                    let r = runs[run]
+                    // Subtraction is monotonic: shifted bounds bound the shifted positions.
+                    let beyond =
+                        r.maxX - originX < low || r.minX - originX > high || r.maxY - originY < low
+                        || r.minY - originY > high
+                    if beyond && passesOverRuns && end - start > 2 {
+                        for i in [start, end - 1] {
+                            let q = Point(x: ps[i].x - originX, y: ps[i].y - originY)
+                            box.expand(toInclude: q)
+                            out.append(q)
+                        }
+                    } else {
+                        for i in start..<end {
+                            let q = Point(x: ps[i].x - originX, y: ps[i].y - originY)
+                            box.expand(toInclude: q)
+                            out.append(q)
+                        }
+                    }
+                    start = end
+                    run += 1
+                }
+            }
+        }
+        swap(&out, &projected)
+        return box
+    }
+
     /// Adds the rings of `polygon` left inside the tile; true when a ring met the tile but was
     /// dropped as too small.
     private mutating func addPolygon(_ polygon: Polygon, to points: inout [GridPoint], ends: inout [Int]) -> Bool {
@@ -188,17 +254,15 @@ public struct TileFeatureBuilder: Sendable {
     private mutating func addRing(
         _ ring: Ring, exterior: Bool, to points: inout [GridPoint], ends: inout [Int]
     ) -> RingOutcome {
-        projected.removeAll(keepingCapacity: true)
-        projected.reserveCapacity(ring.points.count)
-        var box = BoundingBox.empty
-        ring.points.withUnsafeBufferPointer { ps in
-            // The closing point repeats the first: rings are clipped open.
-            for p in ps.dropLast() {
-                let q = project(p)
-                box.expand(toInclude: q)
-                projected.append(q)
-            }
-        }
+        // The closing point repeats the first: rings are clipped open.
+        let box = ring.points.withUnsafeBufferPointer { project($0.dropLast()) }
+        return addProjectedRing(box: box, exterior: exterior, to: &points, ends: &ends)
+    }
+
+    /// Adds the ring in ``projected`` (whose bounds are `box`) as far as it is inside the tile.
+    private mutating func addProjectedRing(
+        box: BoundingBox, exterior: Bool, to points: inout [GridPoint], ends: inout [Int]
+    ) -> RingOutcome {
         guard clipper.meets(box) else { return .outside }
         if clipper.contains(box) {
             swap(&projected, &clipped)
@@ -223,6 +287,76 @@ public struct TileFeatureBuilder: Sendable {
         if (doubleArea > 0) != exterior { points[start...].reverse() }
         ends.append(points.count)
         return .kept
+    }
+
+    // MARK: Shapes made once for a zoom
+
+    /// The runs of `shape` a tile of this builder passes over (for tests).
+    func runsPassedOver(in shape: GridShape) -> Int {
+        var count = 0
+        for part in shape.partEnds.indices {
+            let range = shape.range(ofPart: part)
+            for (i, start) in stride(from: range.lowerBound, to: range.upperBound, by: GridShape.runLength).enumerated()
+            {
+                let r = shape.runBoxes[shape.firstRuns[part] + i]
+                let beyond =
+                    r.maxX - originX < clipper.minimum || r.minX - originX > clipper.maximum
+                    || r.maxY - originY < clipper.minimum || r.minY - originY > clipper.maximum
+                if beyond && Swift.min(start + GridShape.runLength, range.upperBound) - start > 2 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// `shape` (on this tile's zoom's world grid) on the tile's grid, with no attributes and
+    /// the MVT id `id`, or why it is not there: what ``build(_:withAttributes:)`` gives the
+    /// feature the shape was made from, had its geometry been the shape's.
+    mutating func build(_ shape: GridShape, id: UInt64?) -> Outcome {
+        let box = BoundingBox(
+            minX: shape.box.minX - originX, minY: shape.box.minY - originY, maxX: shape.box.maxX - originX,
+            maxY: shape.box.maxY - originY)
+        guard !shape.box.isEmpty, clipper.meets(box) else { return .outside }
+        var points: [GridPoint] = []
+        var ends: [Int] = []
+        var sawTooSmall = false
+        switch shape.kind {
+        case .point:
+            for p in shape.points {
+                let q = Point(x: p.x - originX, y: p.y - originY)
+                guard clipper.contains(q) else { continue }
+                let g = rounded(q)
+                if points.last != g { points.append(g) }
+            }
+            if !points.isEmpty { ends = [points.count] }
+        case .lineString:
+            for part in shape.partEnds.indices where !shape.range(ofPart: part).isEmpty {
+                let box = shift(shape, part: part)
+                if addProjectedLine(box: box, to: &points, ends: &ends) { sawTooSmall = true }
+            }
+        case .polygon:
+            var part = 0
+            for polygonEnd in shape.polygonEnds {
+                defer { part = polygonEnd }
+                let shellBox = shift(shape, part: part)
+                switch addProjectedRing(box: shellBox, exterior: true, to: &points, ends: &ends) {
+                case .outside: continue
+                case .tooSmall:
+                    sawTooSmall = true
+                    continue
+                case .kept: break
+                }
+                for hole in (part + 1)..<polygonEnd {
+                    let holeBox = shift(shape, part: hole)
+                    if addProjectedRing(box: holeBox, exterior: false, to: &points, ends: &ends) == .tooSmall {
+                        sawTooSmall = true
+                    }
+                }
+            }
+        }
+        guard !points.isEmpty else { return sawTooSmall ? .tooSmall : .outside }
+        return .feature(
+            TileFeature(
+                id: id, attributes: [], geometry: TileGeometry(kind: shape.kind, points: points, partEnds: ends)))
     }
 
     /// Twice the shoelace area of an open ring in `Double`, sign included.
