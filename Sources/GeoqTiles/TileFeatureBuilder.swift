@@ -208,10 +208,7 @@ public struct TileFeatureBuilder: Sendable {
                 while start < range.upperBound {
                     let end = Swift.min(start + GridShape.runLength, range.upperBound)
                     let r = runs[run]
-                    // Subtraction is monotonic: shifted bounds bound the shifted positions.
-                    let beyond =
-                        r.maxX - originX < low || r.minX - originX > high || r.maxY - originY < low
-                        || r.minY - originY > high
+                    let beyond = Self.lies(r, beyondASideOf: low...high, shiftedBy: originX, originY)
                     if beyond && passesOverRuns && end - start > 2 {
                         for i in [start, end - 1] {
                             let q = Point(x: ps[i].x - originX, y: ps[i].y - originY)
@@ -291,6 +288,17 @@ public struct TileFeatureBuilder: Sendable {
 
     // MARK: Shapes made once for a zoom
 
+    /// Whether `run` (world grid), shifted by the tile's origin, lies wholly beyond one side of
+    /// the square `square` × `square`. Subtraction is monotonic: the shifted bounds bound the
+    /// shifted positions.
+    @inline(__always)
+    static func lies(
+        _ run: BoundingBox, beyondASideOf square: ClosedRange<Double>, shiftedBy originX: Double, _ originY: Double
+    ) -> Bool {
+        run.maxX - originX < square.lowerBound || run.minX - originX > square.upperBound
+            || run.maxY - originY < square.lowerBound || run.minY - originY > square.upperBound
+    }
+
     /// The runs of `shape` a tile of this builder passes over (for tests).
     func runsPassedOver(in shape: GridShape) -> Int {
         var count = 0
@@ -299,9 +307,8 @@ public struct TileFeatureBuilder: Sendable {
             for (i, start) in stride(from: range.lowerBound, to: range.upperBound, by: GridShape.runLength).enumerated()
             {
                 let r = shape.runBoxes[shape.firstRuns[part] + i]
-                let beyond =
-                    r.maxX - originX < clipper.minimum || r.minX - originX > clipper.maximum
-                    || r.maxY - originY < clipper.minimum || r.minY - originY > clipper.maximum
+                let beyond = Self.lies(
+                    r, beyondASideOf: clipper.minimum...clipper.maximum, shiftedBy: originX, originY)
                 if beyond && Swift.min(start + GridShape.runLength, range.upperBound) - start > 2 { count += 1 }
             }
         }
