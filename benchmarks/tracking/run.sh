@@ -6,7 +6,7 @@
 #  - fix-to-webhook latency: new devices' second fix, 5 s after the first (an enter needs a run
 #    of fixes), timed from its request to the webhook's arrival at the receiver, p50 / p99; and
 #    the same through a Redis stream (a private redis-server on loopback, read with XREAD BLOCK);
-#  - a city's fleet (fleet.py): 100,000 devices, NDJSON batches of 1,000, then of 250, over 16
+#  - a city's fleet (fleet.py, sent by wrk): 100,000 devices, NDJSON batches of 1,000, then of 250, over 16
 #    connections at once for 20 s, each on a fresh service: fixes per second, the batch latency
 #    (p50 / p99) and the service's CPU per fix;
 #  - and beside them, from the same build and machine, the engine in process
