@@ -42,6 +42,25 @@ wait_until_ready "$port"
 GEOQ_KEY="$key" GEOQ_REDIS_PORT="$redis_port" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
 kill -9 "$server"
 
+# CPU ticks of the PostgreSQL server listening on PORT on this machine: its postmaster's own and
+# those of the children it has reaped, plus each live child's (a backend's); empty when no local
+# server listens there (a store elsewhere).
+postgres_ticks() {
+    local postmaster total child u s
+    postmaster=$(ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+    [ -n "$postmaster" ] || return 0
+    total=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat")
+    for child in $(pgrep -P "$postmaster"); do
+        read -r u s <<<"$(cpu_ticks "$child" 2>/dev/null || echo 0 0)"
+        total=$((total + u + s))
+    done
+    echo "$total"
+}
+postgres_port=""
+case "$store" in
+postgresql://* | postgres://*) [[ "$store" =~ @[^/:]+:([0-9]+)/ ]] && postgres_port="${BASH_REMATCH[1]}" ;;
+esac
+
 # The fleet, on a service of its own over a fresh store (of the same kind), in batches of 1,000
 # (a gateway's throughput) and of 250 (its latency: with 16 batches of 1,000 in flight, a mean
 # under 50 ms would need 320,000 fixes/s, Little's law).
@@ -55,17 +74,24 @@ for batch in 1000 250; do
     server=$!
     wait_until_ready "$port"
     read -r user_before system_before <<<"$(cpu_ticks "$server")"
+    postgres_before=$([ -n "$postgres_port" ] && postgres_ticks "$postgres_port" || true)
     fleet="$(GEOQ_KEY="$fleet_key" python3 benchmarks/tracking/fleet.py "http://127.0.0.1:$port" 100000 16 "$batch" 20)"
     read -r user_after system_after <<<"$(cpu_ticks "$server")"
+    postgres_after=$([ -n "$postgres_port" ] && postgres_ticks "$postgres_port" || true)
     kill -9 "$server"
     cpu=$(((user_after - user_before) + (system_after - system_before)))
-    python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" <<'PY'
+    postgres_cpu=""
+    [ -n "$postgres_before" ] && [ -n "$postgres_after" ] && postgres_cpu=$((postgres_after - postgres_before))
+    python3 - "$fleet" "$cpu" "$(getconf CLK_TCK)" "$postgres_cpu" <<'PY'
 import json, sys
 f = json.loads(sys.argv[1])
 cpu = int(sys.argv[2]) / int(sys.argv[3])
 print(f"| a fleet: {f['devices']:,} devices, batches of {f['batch']:,}, {f['connections']} connections at once ({f['seconds']} s) | {f['fixes_per_second']:,} fixes/s |")
 print(f"| the fleet's batch latency (batches of {f['batch']:,}), p50 / p99 | {f['p50_ms']} / {f['p99_ms']} ms |")
 print(f"| the service's CPU per fix in the fleet run (user + system, all threads) | {cpu / f['fixes'] * 1e6:.1f} µs |")
+if sys.argv[4]:
+    postgres = int(sys.argv[4]) / int(sys.argv[3])
+    print(f"| PostgreSQL's CPU per fix in the fleet run (its server's processes on this machine) | {postgres / f['fixes'] * 1e6:.1f} µs |")
 PY
 done
 swift build -c release --product geoq-bench >&2
