@@ -31,6 +31,17 @@ public enum Geometry: Hashable, Sendable {
         }
     }
 
+    /// The positions of the geometry, closing positions of rings included.
+    public var vertexCount: Int {
+        switch self {
+        case .point: 1
+        case .multiPoint(let points), .lineString(let points): points.count
+        case .multiLineString(let lines): lines.reduce(0) { $0 + $1.count }
+        case .polygon(let polygon): polygon.vertexCount
+        case .multiPolygon(let shapes): shapes.vertexCount
+        }
+    }
+
     public var boundingBox: BoundingBox {
         switch self {
         case .point(let p): BoundingBox(around: [p])

@@ -125,27 +125,4 @@ public struct LayerTiler: Sendable {
             maxX: WebMercator.longitude(x: (Double(tile.x) + 1 + margin) / n),
             maxY: WebMercator.latitude(y: (Double(tile.y) - margin) / n))
     }
-
-    /// TileJSON's type of a field whose values are `attributeType` (`number`, `boolean`, or
-    /// anything else for text): Number, Boolean or String.
-    public static func tileJSONType(_ attributeType: String) -> String {
-        switch attributeType {
-        case "number": "Number"
-        case "boolean": "Boolean"
-        default: "String"
-        }
-    }
-}
-
-extension Geometry {
-    /// The positions of the geometry, closing positions of rings included.
-    var vertexCount: Int {
-        switch self {
-        case .point: 1
-        case .multiPoint(let points), .lineString(let points): points.count
-        case .multiLineString(let lines): lines.reduce(0) { $0 + $1.count }
-        case .polygon(let polygon): polygon.vertexCount
-        case .multiPolygon(let shapes): shapes.vertexCount
-        }
-    }
 }

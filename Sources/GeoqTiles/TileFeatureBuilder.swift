@@ -234,27 +234,35 @@ public struct TileFeatureBuilder: Sendable {
     /// Adds the rings of `polygon` left inside the tile; true when a ring met the tile but was
     /// dropped as too small.
     private mutating func addPolygon(_ polygon: Polygon, to points: inout [GridPoint], ends: inout [Int]) -> Bool {
-        switch addRing(polygon.shell, exterior: true, to: &points, ends: &ends) {
+        addPolygon(rings: 1 + polygon.holes.count, to: &points, ends: &ends) { builder, i in
+            // The closing point repeats the first: rings are clipped open.
+            (i == 0 ? polygon.shell : polygon.holes[i - 1]).points.withUnsafeBufferPointer {
+                builder.project($0.dropLast())
+            }
+        }
+    }
+
+    /// Adds a polygon's `rings`, the shell first, each put into ``projected`` by `project` (which
+    /// returns its bounds): the holes only when the shell is kept. True when a ring met the tile
+    /// but was dropped as too small.
+    private mutating func addPolygon(
+        rings: Int, to points: inout [GridPoint], ends: inout [Int],
+        project: (inout TileFeatureBuilder, Int) -> BoundingBox
+    ) -> Bool {
+        switch addProjectedRing(box: project(&self, 0), exterior: true, to: &points, ends: &ends) {
         case .outside: return false
         case .tooSmall: return true
         case .kept: break
         }
         var tooSmall = false
-        for hole in polygon.holes where addRing(hole, exterior: false, to: &points, ends: &ends) == .tooSmall {
+        for hole in 1..<rings
+        where addProjectedRing(box: project(&self, hole), exterior: false, to: &points, ends: &ends) == .tooSmall {
             tooSmall = true
         }
         return tooSmall
     }
 
     private enum RingOutcome { case kept, tooSmall, outside }
-
-    private mutating func addRing(
-        _ ring: Ring, exterior: Bool, to points: inout [GridPoint], ends: inout [Int]
-    ) -> RingOutcome {
-        // The closing point repeats the first: rings are clipped open.
-        let box = ring.points.withUnsafeBufferPointer { project($0.dropLast()) }
-        return addProjectedRing(box: box, exterior: exterior, to: &points, ends: &ends)
-    }
 
     /// Adds the ring in ``projected`` (whose bounds are `box`) as far as it is inside the tile.
     private mutating func addProjectedRing(
@@ -299,22 +307,6 @@ public struct TileFeatureBuilder: Sendable {
             || run.maxY - originY < square.lowerBound || run.minY - originY > square.upperBound
     }
 
-    /// The runs of `shape` a tile of this builder passes over (for tests).
-    func runsPassedOver(in shape: GridShape) -> Int {
-        var count = 0
-        for part in shape.partEnds.indices {
-            let range = shape.range(ofPart: part)
-            for (i, start) in stride(from: range.lowerBound, to: range.upperBound, by: GridShape.runLength).enumerated()
-            {
-                let r = shape.runBoxes[shape.firstRuns[part] + i]
-                let beyond = Self.lies(
-                    r, beyondASideOf: clipper.minimum...clipper.maximum, shiftedBy: originX, originY)
-                if beyond && Swift.min(start + GridShape.runLength, range.upperBound) - start > 2 { count += 1 }
-            }
-        }
-        return count
-    }
-
     /// `shape` (on this tile's zoom's world grid) on the tile's grid, with no attributes and
     /// the MVT id `id`, or why it is not there: what ``build(_:withAttributes:)`` gives the
     /// feature the shape was made from, had its geometry been the shape's.
@@ -341,22 +333,14 @@ public struct TileFeatureBuilder: Sendable {
                 if addProjectedLine(box: box, to: &points, ends: &ends) { sawTooSmall = true }
             }
         case .polygon:
-            var part = 0
+            var first = 0
             for polygonEnd in shape.polygonEnds {
-                defer { part = polygonEnd }
-                let shellBox = shift(shape, part: part)
-                switch addProjectedRing(box: shellBox, exterior: true, to: &points, ends: &ends) {
-                case .outside: continue
-                case .tooSmall:
+                let shell = first
+                first = polygonEnd
+                if addPolygon(
+                    rings: polygonEnd - shell, to: &points, ends: &ends, project: { $0.shift(shape, part: shell + $1) })
+                {
                     sawTooSmall = true
-                    continue
-                case .kept: break
-                }
-                for hole in (part + 1)..<polygonEnd {
-                    let holeBox = shift(shape, part: hole)
-                    if addProjectedRing(box: holeBox, exterior: false, to: &points, ends: &ends) == .tooSmall {
-                        sawTooSmall = true
-                    }
                 }
             }
         }

@@ -36,7 +36,7 @@ public struct TileJSON: Encodable, Sendable {
         attributes: [(name: String, type: String)]
     ) {
         var fields = ["id": "String", "name": "String"]
-        for attribute in attributes { fields[attribute.name] = LayerTiler.tileJSONType(attribute.type) }
+        for attribute in attributes { fields[attribute.name] = Self.tileJSONType(attribute.type) }
         self.name = name
         self.description = description
         self.tiles = tiles
@@ -44,5 +44,15 @@ public struct TileJSON: Encodable, Sendable {
         maxzoom = zooms.upperBound
         bounds = extent.isEmpty ? nil : [extent.minX, extent.minY, extent.maxX, extent.maxY]
         vectorLayers = [VectorLayer(id: name, fields: fields, minzoom: zooms.lowerBound, maxzoom: zooms.upperBound)]
+    }
+
+    /// TileJSON's type of a field whose values are `attributeType` (`number`, `boolean`, or
+    /// anything else for text): Number, Boolean or String.
+    static func tileJSONType(_ attributeType: String) -> String {
+        switch attributeType {
+        case "number": "Number"
+        case "boolean": "Boolean"
+        default: "String"
+        }
     }
 }

@@ -61,13 +61,33 @@ import Testing
                     reading.passesOverRuns = false
                     for shape in shapes {
                         #expect(passing.build(shape, id: 7) == reading.build(shape, id: 7), "\(tile)")
-                        passedOver += passing.runsPassedOver(in: shape)
+                        passedOver += Self.runsPassedOver(in: shape, by: passing)
                     }
                 }
             }
         }
         // The comparison means something only if runs were passed over.
         #expect(passedOver > 10_000)
+    }
+
+    /// The runs of `shape` that `builder`'s tile passes over: those of more than two positions
+    /// wholly beyond one side of its buffered square.
+    static func runsPassedOver(in shape: GridShape, by builder: TileFeatureBuilder) -> Int {
+        let square = builder.clipper.minimum...builder.clipper.maximum
+        let origin = (x: Double(builder.tile.x) * 4096, y: Double(builder.tile.y) * 4096)
+        var count = 0
+        for part in shape.partEnds.indices {
+            let range = shape.range(ofPart: part)
+            for (i, start) in stride(from: range.lowerBound, to: range.upperBound, by: GridShape.runLength).enumerated()
+            {
+                let run = shape.runBoxes[shape.firstRuns[part] + i]
+                let length = min(start + GridShape.runLength, range.upperBound) - start
+                if length > 2, TileFeatureBuilder.lies(run, beyondASideOf: square, shiftedBy: origin.x, origin.y) {
+                    count += 1
+                }
+            }
+        }
+        return count
     }
 
     /// A zoom's shape keeps source positions only (simplified, never moved), rings open with at

@@ -95,16 +95,6 @@ struct GeoqBench {
     static func fmt(_ ns: Double) -> String {
         ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f", ns)
     }
-    /// The vertices of a geometry of any type, as the benchmark tables count them.
-    static func vertexCount(_ g: Geometry) -> Int {
-        switch g {
-        case .point: 1
-        case .multiPoint(let ps), .lineString(let ps): ps.count
-        case .multiLineString(let ls): ls.reduce(0) { $0 + $1.count }
-        case .polygon(let p): p.vertexCount
-        case .multiPolygon(let mp): mp.vertexCount
-        }
-    }
 
     static func format(_ d: Duration) -> String { String(format: "%.0f ms", nanoseconds(d) / 1e6) }
 }

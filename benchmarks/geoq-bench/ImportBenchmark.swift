@@ -144,7 +144,7 @@ enum ImportBenchmark {
         start = ContinuousClock.now
         try importer.write(job.spec, prepared: prepared, source: job.url, into: .geoPackage(store))
         let write = ContinuousClock.now - start
-        let vertices = prepared.features.reduce(0) { $0 + GeoqBench.vertexCount($1.geometry) }
+        let vertices = prepared.features.reduce(0) { $0 + $1.geometry.vertexCount }
         return Measured(
             features: report.written, vertices: vertices, read: read, prepare: max(prepareWithRead - read, .zero),
             write: write, total: total, cpu: cpu)

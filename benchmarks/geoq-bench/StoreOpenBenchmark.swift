@@ -158,7 +158,7 @@ extension StoreBenchmark {
                 throw BenchmarkFailure("\(name): index \(String(describing: origin)), expected \(expect)")
             }
         }
-        for layer in layers { vertices += layer.features.reduce(0) { $0 + GeoqBench.vertexCount($1.geometry) } }
+        for layer in layers { vertices += layer.features.reduce(0) { $0 + $1.geometry.vertexCount } }
         return (elapsed, library.names.count, features, vertices)
     }
 
