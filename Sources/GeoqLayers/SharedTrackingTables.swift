@@ -10,15 +10,16 @@ import GeoqStore
 /// replica sends each. Sendable: many tasks call at once, each on a connection of its own.
 /// Failures of the database are ``SharedStoreError``s.
 public protocol SharedTrackingTables: TrackingTableAccess, Sendable {
-    /// Applies a batch to the tracks of `keys`: `advance` gets their current tracks (those that
-    /// exist) and returns the tracks and events to write, all committed in one transaction with
-    /// no other writer's change to those tracks in between. `advance` may run more than once: it
-    /// must depend on its argument only. With `maxDevices`, a batch that would give a tenant more
-    /// devices than that is refused (`TrackingLimitError`) and nothing is written. Returns the
-    /// sequences of the events written.
+    /// Applies a batch to the tracks of `devices` (distinct) of `tenant` on `layer`: `advance`
+    /// gets their current tracks in the order of `devices` (nil: none yet) and returns, in the same
+    /// order, the tracks to write (nil: leave it) and the events, all committed in one transaction
+    /// with no other writer's change to those tracks in between. `advance` may run more than once:
+    /// it must depend on its argument only. With `maxDevices`, a batch that would give the tenant
+    /// more devices than that is refused (`TrackingLimitError`) and nothing is written. Returns
+    /// the sequences of the events written.
     func advanceLocked(
-        _ keys: [(tenant: String, device: String, layer: String)], now: Date, maxDevices: Int?,
-        _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+        tenant: String, layer: String, devices: [String], now: Date, maxDevices: Int?,
+        _ advance: ([StoredTrack?]) throws -> (tracks: [StoredTrack?], events: [StoredEvent])
     ) throws -> [Int64]
 
     /// Ends stays: `end` gets every open stay and returns the tracks and events to write; a stay

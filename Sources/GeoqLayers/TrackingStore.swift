@@ -35,7 +35,7 @@ public struct TrackingStore: Sendable {
     public var storeFile: URL? { address.file }
 
     /// Whether several processes share the tracks (a shared store): then a batch of fixes must be
-    /// applied through ``advanceLocked(_:now:_:)`` and the sweep through
+    /// applied through ``advanceLocked(tenant:layer:devices:now:maxDevices:_:)`` and the sweep through
     /// ``sweepLocked(now:_:)``, never from tracks kept in memory.
     public var isShared: Bool { shared != nil }
 
@@ -71,25 +71,33 @@ public struct TrackingStore: Sendable {
         try tables().commit(tracks: tracks, events: events, now: now)
     }
 
-    /// Applies a batch to the tracks of `keys` with them locked against every other writer:
-    /// `advance` gets their current tracks (those that exist) and returns the tracks and events
-    /// to write, all in one transaction. `advance` may run more than once (a shared store retries
-    /// a transaction rolled back to break a deadlock): it must depend on its argument only.
-    /// With `maxDevices`, a batch that would give a tenant more devices than that is refused
-    /// (``TrackingLimitError``) and nothing is written.
+    /// Applies a batch to the tracks of `devices` (distinct) of `tenant` on `layer` with them
+    /// locked against every other writer: `advance` gets their current tracks in the order of
+    /// `devices` (nil: none yet) and returns, in the same order, the tracks to write (nil: leave
+    /// it) and the events, all in one transaction. `advance` may run more than once (a shared
+    /// store retries a transaction rolled back to break a deadlock): it must depend on its argument
+    /// only. With `maxDevices`, a batch that would give the tenant more devices than that is
+    /// refused (``TrackingLimitError``) and nothing is written.
     @discardableResult
     public func advanceLocked(
-        _ keys: [(tenant: String, device: String, layer: String)], now: Date = Date(), maxDevices: Int? = nil,
-        _ advance: ([TrackRow]) throws -> (tracks: [TrackRow], events: [StoredEvent])
+        tenant: String, layer: String, devices: [String], now: Date = Date(), maxDevices: Int? = nil,
+        _ advance: ([StoredTrack?]) throws -> (tracks: [StoredTrack?], events: [StoredEvent])
     ) throws -> [Int64] {
-        if let shared { return try shared.advanceLocked(keys, now: now, maxDevices: maxDevices, advance) }
-        let tables = try open()
-        var rows: [TrackRow] = []
-        for key in Set(keys.map { TrackRow(tenant: $0.tenant, device: $0.device, layer: $0.layer, state: []) }) {
-            rows += try tables.tracks(tenant: key.tenant, device: key.device, layer: key.layer)
+        if let shared {
+            return try shared.advanceLocked(
+                tenant: tenant, layer: layer, devices: devices, now: now, maxDevices: maxDevices, advance)
         }
-        let change = try advance(rows.sorted { ($0.tenant, $0.device, $0.layer) < ($1.tenant, $1.device, $1.layer) })
-        return try tables.commit(tracks: change.tracks, events: change.events, now: now)
+        let tables = try open()
+        let current = try devices.map { device in
+            try tables.tracks(tenant: tenant, device: device, layer: layer).first.map {
+                StoredTrack(state: $0.state, open: $0.open)
+            }
+        }
+        let change = try advance(current)
+        let tracks = zip(devices, change.tracks).compactMap { device, track in
+            track.map { TrackRow(tenant: tenant, device: device, layer: layer, state: $0.state, open: $0.open) }
+        }
+        return try tables.commit(tracks: tracks, events: change.events, now: now)
     }
 
     /// Ends stays: `end` gets every open stay (a track in a feature, ``TrackRow/open``) and

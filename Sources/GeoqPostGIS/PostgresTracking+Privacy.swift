@@ -28,7 +28,7 @@ extension PostgresTracking {
             return Erasure(tracks: tracks, events: events, deliveries: deliveries)
         }
         // Nothing of the device kept in memory either (its rows are gone: never read back anyway).
-        recent.forget { $0.tenant == tenant && $0.device == device }
+        recent.forget(tenant: tenant, device: device)
         // Outside the transaction (VACUUM cannot run in one); best effort: the rows are gone
         // for every reader already.
         try? withConnection { db in

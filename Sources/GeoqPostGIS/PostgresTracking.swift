@@ -13,7 +13,7 @@ import Synchronization
 /// connections, retries to another replica) and a replica that dies takes no state with it. A
 /// batch of fixes is applied in one transaction that writes its tracks only where no other
 /// writer changed them since they were read (else again under row locks; see
-/// ``advanceLocked(_:now:maxDevices:_:)``), writes events and outbox rows, and commits before
+/// ``advanceLocked(tenant:layer:devices:now:maxDevices:_:)``), writes events and outbox rows, and commits before
 /// the client is answered. A replica dying before its commit leaves nothing; the retried batch is
 /// applied once, as the geofence engine ignores a fix not newer than the track's last. Nothing
 /// committed is lost. Events take their sequence under a transaction-level advisory lock held to
@@ -31,7 +31,7 @@ public final class PostgresTracking: SharedTrackingTables {
     let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
     /// The tracks this process last wrote, with their versions and places (see
-    /// ``advanceLocked(_:now:maxDevices:_:)``).
+    /// ``advanceLocked(tenant:layer:devices:now:maxDevices:_:)``).
     let recent = RecentTracks()
 
     /// The tracking tables of the store at `address`, over at most `connections` connections.

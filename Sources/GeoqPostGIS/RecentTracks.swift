@@ -3,7 +3,7 @@ import GeoqStore
 import Synchronization
 
 /// One row of the tracks' table: its key.
-struct TrackKey: Hashable, Comparable, Sendable {
+struct TrackKey: Hashable, Sendable {
     var tenant: String
     var device: String
     var layer: String
@@ -15,13 +15,6 @@ struct TrackKey: Hashable, Comparable, Sendable {
     }
 
     init(_ row: TrackRow) { self.init(tenant: row.tenant, device: row.device, layer: row.layer) }
-
-    /// Byte order, as `COLLATE "C"` sorts them.
-    static func < (a: TrackKey, b: TrackKey) -> Bool {
-        if a.tenant != b.tenant { return a.tenant.utf8.lexicographicallyPrecedes(b.tenant.utf8) }
-        if a.device != b.device { return a.device.utf8.lexicographicallyPrecedes(b.device.utf8) }
-        return a.layer.utf8.lexicographicallyPrecedes(b.layer.utf8)
-    }
 }
 
 /// Which version of a row was read or remembered, and where it is (`ctid`) when read in this
@@ -39,40 +32,71 @@ struct RowVersion: Sendable, Hashable {
 /// batch is applied again under locks).
 ///
 /// Never trusted without that check, so it may hold anything stale; at most `capacity` rows
-/// (all forgotten at once when full: the next batches read theirs back).
+/// (all forgotten at once when full: the next batches read theirs back). Kept by tenant and layer,
+/// then device, as a batch comes (one tenant's devices on one layer): a batch looks up each of
+/// its devices by its name alone.
 final class RecentTracks: Sendable {
     struct Track: Sendable {
-        var state: [UInt8]
-        var open: Bool
+        var track: StoredTrack
         var version: Int64
     }
 
+    /// A tenant's devices on one layer.
+    struct Group: Hashable, Sendable {
+        var tenant: String
+        var layer: String
+    }
+
     let capacity: Int
-    private let tracks = Mutex<[TrackKey: Track]>([:])
+    private let groups = Mutex<(tracks: [Group: [String: Track]], count: Int)>(([:], 0))
 
     init(capacity: Int = 500_000) { self.capacity = capacity }
 
-    /// The remembered tracks among `keys`.
-    func tracks(of keys: some Sequence<TrackKey>) -> [(key: TrackKey, track: Track)] {
-        tracks.withLock { tracks in keys.compactMap { key in tracks[key].map { (key, $0) } } }
-    }
-
-    /// Remembers tracks just committed.
-    func remember(_ written: [TrackKey: Track]) {
-        guard !written.isEmpty else { return }
-        tracks.withLock { tracks in
-            if tracks.count + written.count > capacity { tracks = [:] }
-            tracks.merge(written) { $1 }
+    /// The remembered tracks of `devices` of `tenant` on `layer`, in their order (nil: none).
+    func tracks(tenant: String, layer: String, devices: [String]) -> [Track?] {
+        groups.withLock { groups in
+            guard let tracks = groups.tracks[Group(tenant: tenant, layer: layer)] else {
+                return Array(repeating: nil, count: devices.count)
+            }
+            return devices.map { tracks[$0] }
         }
     }
 
+    /// Remembers tracks just committed: `written[i]` (nil: not written) is that of `devices[i]`.
+    func remember(tenant: String, layer: String, devices: [String], written: [Track?]) {
+        let added = written.count { $0 != nil }
+        guard added > 0 else { return }
+        groups.withLock { groups in
+            if groups.count + added > capacity { groups = ([:], 0) }
+            let group = Group(tenant: tenant, layer: layer)
+            var tracks = groups.tracks.removeValue(forKey: group) ?? [:]
+            let before = tracks.count
+            for (device, track) in zip(devices, written) {
+                if let track { tracks[device] = track }
+            }
+            groups.count += tracks.count - before
+            groups.tracks[group] = tracks
+        }
+    }
+
+    /// Forgets the tracks of these rows.
     func forget(_ keys: some Sequence<TrackKey>) {
-        tracks.withLock { tracks in for key in keys { tracks[key] = nil } }
+        groups.withLock { groups in
+            for key in keys {
+                let group = Group(tenant: key.tenant, layer: key.layer)
+                if groups.tracks[group]?.removeValue(forKey: key.device) != nil { groups.count -= 1 }
+            }
+        }
     }
 
-    func forget(where matches: (TrackKey) -> Bool) {
-        tracks.withLock { tracks in tracks = tracks.filter { !matches($0.key) } }
+    /// Forgets every track of `device` of `tenant`, on every layer.
+    func forget(tenant: String, device: String) {
+        groups.withLock { groups in
+            for group in groups.tracks.keys where group.tenant == tenant {
+                if groups.tracks[group]?.removeValue(forKey: device) != nil { groups.count -= 1 }
+            }
+        }
     }
 
-    func forgetAll() { tracks.withLock { $0 = [:] } }
+    func forgetAll() { groups.withLock { $0 = ([:], 0) } }
 }

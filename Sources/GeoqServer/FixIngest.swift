@@ -163,29 +163,35 @@ final class FixIngest: Sendable {
     }
 
     /// A batch on a shared store: its devices' tracks locked, advanced and committed in one
-    /// transaction.
+    /// transaction. The tracks go back and forth in the order of the batch's devices (each fix
+    /// knows its device's place), so a device is looked up by name once per fix.
     private func ingestLocked(_ fixes: [Fix], tenant: String, layer: String, fences: Geofencer) throws
         -> TenantTracks.Change
     {
+        var places: [String: Int] = [:]
+        places.reserveCapacity(fixes.count)
+        var devices: [String] = []
+        let placeOfFix = fixes.map { fix in
+            if let place = places[fix.device] { return place }
+            places[fix.device] = devices.count
+            devices.append(fix.device)
+            return devices.count - 1
+        }
         var change = TenantTracks.Change()
-        let devices = Array(Set(fixes.map(\.device)))
         try store.advanceLocked(
-            devices.map { (tenant: tenant, device: $0, layer: layer) }, maxDevices: limits.maxDevicesPerTenant
-        ) { rows in
-            var tracks: [String: DeviceTrack] = [:]
-            for row in rows { tracks[row.device] = try DeviceTrack(storage: row.state) }
+            tenant: tenant, layer: layer, devices: devices, maxDevices: limits.maxDevicesPerTenant
+        ) { stored in
+            var tracks = try stored.map { try $0.map { try DeviceTrack(storage: $0.state) } }
             change = TenantTracks.Change()
-            for fix in fixes {
-                var track = tracks[fix.device]
-                let advance = fences.advance(&track, with: fix)
+            for (fix, place) in zip(fixes, placeOfFix) {
+                let advance = fences.advance(&tracks[place], with: fix)
                 if let ignored = advance.ignored { change.ignore(ignored) }
-                tracks[fix.device] = track
                 change.events += advance.events
             }
-            return Self.storable(
-                tenant: tenant,
-                tracks: devices.compactMap { device in tracks[device].map { (device, layer, $0) } },
-                events: change.events)
+            return (
+                tracks.map { $0.map { StoredTrack(state: $0.storage, open: $0.featureID != nil) } },
+                Self.storable(tenant: tenant, events: change.events)
+            )
         }
         return change
     }

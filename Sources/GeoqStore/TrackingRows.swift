@@ -26,6 +26,20 @@ public struct TrackRow: Sendable, Hashable {
     }
 }
 
+/// A track without its key: a batch of one tenant's devices on one layer hands its tracks over in
+/// the order of its devices, so that neither side looks them up by key.
+public struct StoredTrack: Sendable, Hashable {
+    /// The track's record (`DeviceTrack.storage`), opaque to the store.
+    public var state: [UInt8]
+    /// The device is in a feature (see ``TrackRow/open``).
+    public var open: Bool
+
+    public init(state: [UInt8], open: Bool) {
+        self.state = state
+        self.open = open
+    }
+}
+
 /// An event to store: its kind (`enter`, `exit`, ...) and its JSON body, opaque to the store.
 public struct StoredEvent: Sendable, Hashable {
     public var tenant: String

@@ -20,8 +20,8 @@ struct SharedDeviceCountTests {
 
     /// One fix's worth for each of `devices` on `layer`: a track each, no event.
     func send(_ devices: [String], layer: String = "sectors", on store: TrackingStore, cap: Int? = nil) throws {
-        try store.advanceLocked(devices.map { (tenant: "acme", device: $0, layer: layer) }, maxDevices: cap) { _ in
-            (devices.map { TrackRow(tenant: "acme", device: $0, layer: layer, state: Array("t".utf8)) }, [])
+        try store.advanceLocked(tenant: "acme", layer: layer, devices: devices, maxDevices: cap) { _ in
+            (devices.map { _ in StoredTrack(state: Array("t".utf8), open: false) }, [])
         }
     }
 

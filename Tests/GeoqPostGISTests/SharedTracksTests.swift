@@ -28,12 +28,10 @@ struct SharedTracksTests {
     func append(
         _ letter: String, on store: TrackingStore, open: Bool = true, seen: ((String?) -> Void)? = nil
     ) throws -> [Int64] {
-        try store.advanceLocked([(tenant: "acme", device: "car-1", layer: "sectors")]) { rows in
-            let before = rows.first.map { String(decoding: $0.state, as: UTF8.self) }
+        try store.advanceLocked(tenant: "acme", layer: "sectors", devices: ["car-1"]) { tracks in
+            let before = tracks[0].map { String(decoding: $0.state, as: UTF8.self) }
             seen?(before)
-            let track = TrackRow(
-                tenant: "acme", device: "car-1", layer: "sectors", state: Array(((before ?? "") + letter).utf8),
-                open: open)
+            let track = StoredTrack(state: Array(((before ?? "") + letter).utf8), open: open)
             let event = StoredEvent(
                 tenant: "acme", device: "car-1", layer: "sectors", kind: "enter",
                 body: Data(#"{"by":"\#(letter)"}"#.utf8))
@@ -125,5 +123,56 @@ struct SharedTracksTests {
         try append("d", on: a) { seen = $0 }
         #expect(seen == "c")
         #expect(try state(b) == "cd")
+    }
+
+    /// Appends `letter` to the tracks of `devices` in one batch; returns what the batch was given,
+    /// in the order of `devices`.
+    @discardableResult
+    func append(_ letter: String, to devices: [String], layer: String = "sectors", on store: TrackingStore) throws
+        -> [String?]
+    {
+        var seen: [String?] = []
+        try store.advanceLocked(tenant: "acme", layer: layer, devices: devices) { tracks in
+            seen = tracks.map { $0.map { String(decoding: $0.state, as: UTF8.self) } }
+            return (seen.map { StoredTrack(state: Array((($0 ?? "") + letter).utf8), open: true) }, [])
+        }
+        return seen
+    }
+
+    func states(_ store: TrackingStore, layer: String = "sectors") throws -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: try store.tracks(tenant: "acme", layer: layer).map {
+                ($0.device, String(decoding: $0.state, as: UTF8.self))
+            })
+    }
+
+    /// A batch's devices come in any order and each kind at once: one this replica remembers, one
+    /// it reads (another replica made it), one new, and the same device on another layer; each
+    /// gets its own track, and a remembered track another replica wrote since sends the batch
+    /// again under locks, still in its devices' order.
+    @Test func eachDeviceOfABatchGetsItsOwnTrack() throws {
+        let (a, b) = (try replica(), try replica())
+        try append("1", to: ["car-1", "car-2"], on: a)
+        #expect(try append("x", to: ["car-3", "car-2"], on: b) == [nil, "1"])
+        #expect(try append("a", to: ["car-3", "car-4", "car-1"], on: a) == ["x", nil, "1"])
+        #expect(try append("z", to: ["car-1"], layer: "zones", on: a) == [nil])
+        // Replica a remembers car-2 as "1", which b has written since.
+        #expect(try append("b", to: ["car-2", "car-1"], on: a) == ["1x", "1a"])
+        #expect(try states(b) == ["car-1": "1ab", "car-2": "1xb", "car-3": "xa", "car-4": "a"])
+        #expect(try states(b, layer: "zones") == ["car-1": "z"])
+        // A sweep ends the stays of both layers, each with its own state.
+        try b.sweepLocked { rows in
+            (
+                rows.map {
+                    TrackRow(
+                        tenant: $0.tenant, device: $0.device, layer: $0.layer,
+                        state: Array("\($0.layer):\(String(decoding: $0.state, as: UTF8.self))".utf8))
+                }, []
+            )
+        }
+        #expect(try states(a)["car-2"] == "sectors:1xb")
+        #expect(try states(a, layer: "zones") == ["car-1": "zones:z"])
+        // Replica a remembered what it wrote before the sweep: it reads each track back.
+        #expect(try append("c", to: ["car-4", "car-2"], on: a) == ["sectors:a", "sectors:1xb"])
     }
 }
