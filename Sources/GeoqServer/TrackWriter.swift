@@ -282,7 +282,7 @@ final class TrackWriter: Sendable {
                     batches: batches, events: events, now: now, continuing: fold, foldCount: foldSlice)
             }
             if let logged = written.logRow {
-                unfolded.keep(batches.joined(), at: now.timeIntervalSince1970)
+                unfolded.keep(batches, at: now.timeIntervalSince1970)
                 folding.lastLogged = logged
             }
             if fold != nil { continueFold(written.fold) }

@@ -58,12 +58,11 @@ extension TrackingTables {
         batches: [[TrackRow]], events: [StoredEvent], now: Date = Date(), continuing fold: FoldPlan? = nil,
         foldCount: Int = 0
     ) throws(StoreError) -> LoggedCommit {
-        let tracks = batches.joined()
-        return try connection.transaction { () throws(StoreError) -> LoggedCommit in
+        try connection.transaction { () throws(StoreError) -> LoggedCommit in
             var logged: Int64?
-            if !tracks.isEmpty {
+            if batches.contains(where: { !$0.isEmpty }) {
                 let put = try connection.prepare("INSERT INTO geoq_track_log (records) VALUES (?)")
-                try put.bind(blob: Self.logRecord(tracks, time: now.timeIntervalSince1970), at: 1)
+                try put.bind(blob: Self.logRecord(batches, time: now.timeIntervalSince1970), at: 1)
                 try put.run()
                 logged = connection.lastInsertRowID
             }
@@ -166,9 +165,9 @@ extension TrackingTables {
         static func < (a: TrackKey, b: TrackKey) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
     }
 
-    static func logRecord(_ tracks: FlattenSequence<[[TrackRow]]>, time: Double) -> [UInt8] {
+    static func logRecord(_ batches: [[TrackRow]], time: Double) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(8 + tracks.count * 160)
+        out.reserveCapacity(8 + batches.reduce(0) { $0 + $1.count } * 160)
         withUnsafeBytes(of: time.bitPattern.littleEndian) { out.append(contentsOf: $0) }
         func varint(_ value: Int) {
             var rest = UInt64(value)
@@ -178,14 +177,21 @@ extension TrackingTables {
             }
             out.append(UInt8(rest))
         }
-        for track in tracks {
-            for text in [track.tenant, track.device, track.layer] {
-                varint(text.utf8.count)
-                out.append(contentsOf: text.utf8)
+        func text(_ value: String) {
+            varint(value.utf8.count)
+            out.append(contentsOf: value.utf8)
+        }
+        // By index: a row taken out of its batch is a copy, with a hold on each of its names and
+        // its record taken and let go.
+        for batch in batches {
+            for index in batch.indices {
+                text(batch[index].tenant)
+                text(batch[index].device)
+                text(batch[index].layer)
+                varint(batch[index].state.count)
+                out.append(contentsOf: batch[index].state)
+                out.append(batch[index].open ? 1 : 0)
             }
-            varint(track.state.count)
-            out.append(contentsOf: track.state)
-            out.append(track.open ? 1 : 0)
         }
         return out
     }

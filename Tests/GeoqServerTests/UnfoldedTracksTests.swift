@@ -21,13 +21,13 @@ import Testing
     }
 
     @Test func theLatestTrackIsFoundBeforeAndDuringAFold() {
-        unfolded.keep([track("a", "1"), track("b", "1")], at: 10)
+        unfolded.keep([[track("a", "1"), track("b", "1")]], at: 10)
         #expect(found("a") == "1")
         let planned = unfolded.plan().sorted()
         #expect(planned.map(\.row.device) == ["a", "b"])
         #expect(planned.map(\.updated) == [10, 10])
         // Being folded: still found, and a later track of a device is found over it.
-        unfolded.keep([track("a", "2")], at: 11)
+        unfolded.keep([[track("a", "2")]], at: 11)
         #expect(found("a") == "2")
         #expect(found("b") == "1")
         unfolded.folded()
@@ -41,10 +41,10 @@ import Testing
     }
 
     @Test func aPlanAfterAFailedOneFoldsWhatThatOneLeft() {
-        unfolded.keep([track("a", "1"), track("b", "1")], at: 10)
+        unfolded.keep([[track("a", "1"), track("b", "1")]], at: 10)
         _ = unfolded.plan()
         // The plan failed (no `folded()`); more tracks come meanwhile.
-        unfolded.keep([track("b", "2"), track("c", "1")], at: 12)
+        unfolded.keep([[track("b", "2"), track("c", "1")]], at: 12)
         let next = unfolded.plan().sorted()
         #expect(next.map(\.row.device) == ["a", "b", "c"])
         #expect(next.map { String(decoding: $0.row.state, as: UTF8.self) } == ["1", "2", "1"])
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func eachLayerOfADeviceIsKeptApart() {
-        unfolded.keep([track("a", "on squares"), track("a", "on streets", layer: "streets")], at: 10)
+        unfolded.keep([[track("a", "on squares"), track("a", "on streets", layer: "streets")]], at: 10)
         #expect(found("a") == "on squares")
         #expect(found("a", layer: "streets") == "on streets")
         unfolded.foldedAll()
@@ -74,7 +74,7 @@ import Testing
                 expected["\(tenant)/\(layer)/\(device)"] = "\(run)"
             }
         }
-        unfolded.keep(rows, at: 10)
+        unfolded.keep([rows], at: 10)
         var kept: [String: String] = [:]
         for tenant in ["acme", "umbrella"] {
             for (device, layers) in unfolded.tracks(tenant: tenant, devices: (0..<1_500).map { "d\($0)" }) {
