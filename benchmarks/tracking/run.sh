@@ -37,7 +37,16 @@ redis=$!
 "$geoq" serve --port "$port" --store "$store" --hook-allow-http --hook-allow-redis --hook-allow 127.0.0.0/8 \
     >"$work/serve.log" 2>&1 &
 server=$!
-trap 'kill -9 "$server" "$redis" 2>/dev/null; rm -rf "$work"' EXIT
+# The fleets' schemas are this script's own, dropped on exit (the measures' schema is the
+# caller's): an evening of runs left dozens of imported stores in the cluster.
+fleet_schemas=()
+drop_fleet_schemas() {
+    local schema
+    for schema in "${fleet_schemas[@]}"; do
+        psql -X -q "${store%%\?*}" -c "DROP SCHEMA IF EXISTS \"$schema\" CASCADE" >/dev/null 2>&1 || true
+    done
+}
+trap 'kill -9 "$server" "$redis" 2>/dev/null; drop_fleet_schemas; rm -rf "$work"' EXIT
 wait_until_ready "$port"
 GEOQ_KEY="$key" GEOQ_REDIS_PORT="$redis_port" python3 benchmarks/tracking/measure.py "http://127.0.0.1:$port"
 kill -9 "$server"
@@ -67,7 +76,11 @@ esac
 for batch in 1000 250; do
     fleet_store="$work/fleet-$batch.gpkg"
     case "$store" in
-    postgresql://* | postgres://*) fleet_store="${store}_fleet_$batch" && "$geoq" import --all --store "$fleet_store" >/dev/null ;;
+    postgresql://* | postgres://*)
+        fleet_store="${store}_fleet_$batch"
+        [[ "$fleet_store" =~ schema=([^\&]+)$ ]] && fleet_schemas+=("${BASH_REMATCH[1]}")
+        "$geoq" import --all --store "$fleet_store" >/dev/null
+        ;;
     esac
     fleet_key="$("$geoq" keys add --tenant fleet --scope track --store "$fleet_store" 2>/dev/null)"
     "$geoq" serve --port "$port" --store "$fleet_store" >"$work/fleet.log" 2>&1 &
