@@ -226,6 +226,38 @@ import Testing
         #expect(try store.stats().pending == 0)
     }
 
+    /// A batch is handed its devices' tracks in their order (nil for a device with none) and
+    /// writes back, in the same order, only the tracks it returns (nil leaves one as it is).
+    @Test(arguments: Backend.available) func aBatchHasItsDevicesTracksInTheirOrder(_ backend: Backend) throws {
+        let store = try store(backend)
+        let layer = "pamplona-sectors"
+        try store.commit(
+            tracks: [
+                TrackRow(tenant: defaultTenant, device: "car-1", layer: layer, state: Array("a".utf8)),
+                TrackRow(tenant: defaultTenant, device: "car-3", layer: layer, state: Array("c".utf8)),
+            ], events: [])
+        var handed: [String?] = []
+        let sequences = try store.advanceLocked(
+            tenant: defaultTenant, layer: layer, devices: ["car-2", "car-3", "car-1"]
+        ) { tracks in
+            handed = tracks.map { $0.map { String(decoding: $0.state, as: UTF8.self) } }
+            return (
+                [
+                    StoredTrack(state: Array("b".utf8), open: true), nil,
+                    StoredTrack(state: Array("a2".utf8), open: false),
+                ],
+                [event("enter", device: "car-2")]
+            )
+        }
+        #expect(handed == [nil, "c", "a"])
+        #expect(sequences.count == 1)
+        let written = try store.tracks(tenant: defaultTenant).map {
+            "\($0.device) \(String(decoding: $0.state, as: UTF8.self)) \($0.open)"
+        }
+        #expect(written == ["car-1 a2 false", "car-2 b true", "car-3 c false"])
+        #expect(try store.events(tenant: defaultTenant, since: 0, limit: 10).map(\.event.device) == ["car-2"])
+    }
+
     @Test(arguments: Backend.available) func eventsAndOutboxRowsAgree(_ backend: Backend) throws {
         let store = try store(backend)
         let all = try store.addHook(tenant: defaultTenant, url: "http://127.0.0.1:9/all")
