@@ -88,10 +88,9 @@ public struct TrackingStore: Sendable {
                 tenant: tenant, layer: layer, devices: devices, now: now, maxDevices: maxDevices, advance)
         }
         let tables = try open()
-        let current = try devices.map { device in
-            try tables.tracks(tenant: tenant, device: device, layer: layer).first.map {
-                StoredTrack(state: $0.state, open: $0.open)
-            }
+        let stored = try tables.deviceTracks(tenant: tenant, devices: devices)
+        let current = devices.map { device in
+            stored[device]?.first { $0.layer == layer }.map { StoredTrack(state: $0.state, open: $0.open) }
         }
         let change = try advance(current)
         let tracks = zip(devices, change.tracks).compactMap { device, track in

@@ -28,19 +28,17 @@ extension PostgresTracking {
         tenant: String, layer: String, devices: [String], now: Date = Date(), maxDevices: Int? = nil,
         _ advance: ([StoredTrack?]) throws -> (tracks: [StoredTrack?], events: [StoredEvent])
     ) throws -> [Int64] {
+        let batch = BatchRows(tenant: tenant, layer: layer, devices: devices)
         do {
             let done = try inTransaction { db in
-                var rows = BatchRows(tenant: tenant, layer: layer, devices: devices)
-                return try advanceIfUnchanged(&rows, now: now, maxDevices: maxDevices, on: db, advance)
+                try advanceIfUnchanged(batch, now: now, maxDevices: maxDevices, on: db, advance)
             }
             recent.remember(tenant: tenant, layer: layer, devices: devices, written: done.written)
             return done.sequences
         } catch is WrittenMeanwhile {
             recent.forget(devices.map { TrackKey(tenant: tenant, device: $0, layer: layer) })
             return try inTransaction { db in
-                try advanceUnderLocks(
-                    BatchRows(tenant: tenant, layer: layer, devices: devices), now: now, maxDevices: maxDevices,
-                    on: db, advance)
+                try advanceUnderLocks(batch, now: now, maxDevices: maxDevices, on: db, advance)
             }
         }
     }
@@ -122,9 +120,10 @@ extension PostgresTracking {
     }
 
     private func advanceIfUnchanged(
-        _ rows: inout BatchRows, now: Date, maxDevices: Int?, on db: PGConnection,
+        _ batch: BatchRows, now: Date, maxDevices: Int?, on db: PGConnection,
         _ advance: ([StoredTrack?]) throws -> (tracks: [StoredTrack?], events: [StoredEvent])
     ) throws -> (sequences: [Int64], written: [RecentTracks.Track?]) {
+        var rows = batch
         let devices = rows.devices
         // Remembered tracks are taken as they are, with no place: each is written through the
         // key's index where the row still has the version remembered (a search of the index,
@@ -282,26 +281,17 @@ extension PostgresTracking {
         let states = indices.map { ByteBuffer(bytes: tracks[$0]!.state) }
         let open = indices.map { tracks[$0]!.open }
         let versions = indices.map { rows.versions[$0]!.version }
-        let written: [PostgresRow]
-        if rows.versions[first]!.place != nil {
-            written = try db.query(
-                """
-                UPDATE \(unescaped: tracksTable) t
-                SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-                FROM unnest(array_fill(\(rows.tenant)::text, ARRAY[\(Int32(indices.count))]), \(devices)::text[], array_fill(\(rows.layer)::text, ARRAY[\(Int32(indices.count))]), \(states)::bytea[], \(open)::boolean[], \(versions)::bigint[], \(indices.map { rows.versions[$0]!.place! })::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
-                WHERE t.ctid = u.c::tid AND t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
-                RETURNING u.n, t.version
-                """)
-        } else {
-            written = try db.query(
-                """
-                UPDATE \(unescaped: tracksTable) t
-                SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
-                FROM unnest(array_fill(\(rows.tenant)::text, ARRAY[\(Int32(indices.count))]), \(devices)::text[], array_fill(\(rows.layer)::text, ARRAY[\(Int32(indices.count))]), \(states)::bytea[], \(open)::boolean[], \(versions)::bigint[]) WITH ORDINALITY AS u(t, d, l, s, o, v, n)
-                WHERE t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
-                RETURNING u.n, t.version
-                """)
-        }
+        // Without places, the places' array is empty: unnest pads it with nulls, never read.
+        let places = indices.compactMap { rows.versions[$0]!.place }
+        let atPlace = rows.versions[first]!.place != nil
+        let written = try db.query(
+            """
+            UPDATE \(unescaped: tracksTable) t
+            SET state = u.s, updated = \(now), open = u.o, version = nextval('\(unescaped: versionsSequence)')
+            FROM unnest(array_fill(\(rows.tenant)::text, ARRAY[\(Int32(indices.count))]), \(devices)::text[], array_fill(\(rows.layer)::text, ARRAY[\(Int32(indices.count))]), \(states)::bytea[], \(open)::boolean[], \(versions)::bigint[], \(places)::text[]) WITH ORDINALITY AS u(t, d, l, s, o, v, c, n)
+            WHERE \(unescaped: atPlace ? "t.ctid = u.c::tid AND " : "")t.tenant = u.t AND t.device = u.d AND t.layer = u.l AND t.version = u.v
+            RETURNING u.n, t.version
+            """)
         return try written.map { row in
             let (n, version) = try row.decode((Int64, Int64).self)
             return (indices[Int(n) - 1], version)

@@ -30,7 +30,7 @@ public final class PostgresTracking: SharedTrackingTables {
     public let address: PostgresAddress
     let pool: PGConnectionPool
     private let tablesMade = Mutex(false)
-    /// The tracks this process last wrote, with their versions and places (see
+    /// The tracks this process last wrote, with their versions (see
     /// ``advanceLocked(tenant:layer:devices:now:maxDevices:_:)``).
     let recent = RecentTracks()
 
