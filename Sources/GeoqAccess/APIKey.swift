@@ -14,7 +14,7 @@ public enum APIKey {
         tenant: String, scopes: [Scope], expires: Date? = nil, rate: Double? = nil, now: Date = Date()
     ) -> (text: String, record: StoredKey) {
         let id = hex(randomBytes(6))
-        let text = prefix + id + "_" + base64URL(randomBytes(32))
+        let text = prefix + id + "_" + Base64URL.encode(randomBytes(32))
         let record = StoredKey(
             id: id, tenant: tenant, scopes: scopes.map(\.rawValue), hash: hash(text), created: now, expires: expires,
             revoked: nil, rate: rate)
@@ -100,16 +100,5 @@ public enum APIKey {
         // SystemRandomNumberGenerator reads the kernel's CSPRNG (getrandom on Linux).
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
-
-    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func fromBase64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }

@@ -39,8 +39,8 @@ public enum DeviceToken {
         let claims = Claims(tenant: tenant, device: device, key: keyID, expires: Int64(expires.timeIntervalSince1970))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let body = prefix + APIKey.base64URL((try? encoder.encode(claims)) ?? Data())
-        return body + "." + APIKey.base64URL(signature(of: body, secret: secret))
+        let body = prefix + Base64URL.encode((try? encoder.encode(claims)) ?? Data())
+        return body + "." + Base64URL.encode(signature(of: body, secret: secret))
     }
 
     /// Whether `text` is shaped as a device token (it may still be forged or expired).
@@ -53,10 +53,10 @@ public enum DeviceToken {
         let signatureText = text[text.index(after: dot)...]
         // One text per signature: base64's spare low bits set otherwise would make another
         // token text that verifies.
-        guard let signature = APIKey.fromBase64URL(signatureText), APIKey.base64URL(signature) == signatureText,
+        guard let signature = Base64URL.decode(signatureText), Base64URL.encode(signature) == signatureText,
             HMAC<SHA256>.isValidAuthenticationCode(
                 signature, authenticating: Data(body.utf8), using: SymmetricKey(data: secret)),
-            let claimsData = APIKey.fromBase64URL(body.dropFirst(prefix.count)),
+            let claimsData = Base64URL.decode(body.dropFirst(prefix.count)),
             let claims = try? JSONDecoder().decode(Claims.self, from: claimsData),
             Double(claims.expires) > now.timeIntervalSince1970
         else { return nil }

@@ -105,9 +105,9 @@ import Testing
         #expect(python.trimmingCharacters(in: .whitespacesAndNewlines) == String(token[token.index(after: dot)...]))
 
         // A changed claim (another device) breaks the signature; another secret too.
-        let claims = try #require(APIKey.fromBase64URL(token[token.index(token.startIndex, offsetBy: 4)..<dot]))
+        let claims = try #require(Base64URL.decode(token[token.index(token.startIndex, offsetBy: 4)..<dot]))
         let other = String(decoding: claims, as: UTF8.self).replacingOccurrences(of: "car-1", with: "car-2")
-        let tampered = "gqd_" + APIKey.base64URL(Data(other.utf8)) + token[dot...]
+        let tampered = "gqd_" + Base64URL.encode(Data(other.utf8)) + token[dot...]
         #expect(ring.check(tampered, now: now) == .invalid)
         // The signature's text is the one base64url spelling of it: its last character's spare
         // bits set give no second token that verifies.
