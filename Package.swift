@@ -176,13 +176,20 @@ let package = Package(
             name: "GeoqAccess",
             dependencies: ["GeoqStore", .product(name: "Crypto", package: "swift-crypto")]),
 
+        // Web Push as the browsers' push services take it: payloads encrypted as RFC 8291 says
+        // (aes128gcm), the service's VAPID key and tokens (RFC 8292), the subscription a browser
+        // hands in. Values and cryptography only: GeoqHooks delivers.
+        .target(
+            name: "GeoqPush",
+            dependencies: ["GeoqAccess", .product(name: "Crypto", package: "swift-crypto")]),
+
         // Webhook delivery from the store's outbox: one loop per hook, retries with backoff,
         // dead letters, metrics. Destinations checked on every resolved address, POSTed by its
         // own small SwiftNIO client to the address checked.
         .target(
             name: "GeoqHooks",
             dependencies: [
-                "GeoqLayers", "GeoqStore", .product(name: "Logging", package: "swift-log"),
+                "GeoqLayers", "GeoqStore", "GeoqPush", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -215,7 +222,7 @@ let package = Package(
             dependencies: [
                 "GeoqAPI", "GeoqTracking", "GeoqCore", "GeoqQuery", "GeoqSchedule", "GeoqIncidents", "GeoqParking",
                 "GeoqJSON", "GeoqGzip", "GeoqTiles", "GeoqHooks", "GeoqLayers", "GeoqStore", "GeoqPostGIS",
-                "GeoqAccess",
+                "GeoqAccess", "GeoqPush", "GeoqTariffs", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -253,7 +260,7 @@ let package = Package(
             name: "GeoqServerCLI",
             dependencies: [
                 "GeoqCommands", "GeoqAPI", "GeoqSnapshot", "GeoqLayers", "GeoqStore", "GeoqServer", "GeoqHooks",
-                "GeoqPostGIS", "GeoqAccess", "GeoqSchedule",
+                "GeoqPostGIS", "GeoqAccess", "GeoqSchedule", "GeoqPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -264,9 +271,9 @@ let package = Package(
             dependencies: [
                 "GeoqLayers", "GeoqQuery", "GeoqGEOS", "GeoqCore", "GeoqTestSupport", "GeoqNearby", "GeoqPROJ",
                 "GeoqFormats",
-                "GeoqIncidents", "GeoqTracking", "GeoqHooks", "GeoqStore", "GeoqTiles",
+                "GeoqIncidents", "GeoqTracking", "GeoqHooks", "GeoqStore", "GeoqTiles", "GeoqPush", "GeoqAccess",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "benchmarks/geoq-bench"),
 
@@ -296,6 +303,11 @@ let package = Package(
             dependencies: [
                 "GeoqAccess", "GeoqStore", "GeoqTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(
+            name: "GeoqPushTests",
+            dependencies: [
+                "GeoqPush", "GeoqAccess", "GeoqTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(name: "GeoqStoreTests", dependencies: ["GeoqStore", "GeoqCore", "CSQLite", "GeoqTestSupport"]),
         // The PostgreSQL store, and the layers, the incident store and the tracking store over it
         // (beside the same over a GeoPackage where a test compares the two).
@@ -314,8 +326,9 @@ let package = Package(
             name: "GeoqCLITests",
             dependencies: [
                 "GeoqCLI", "GeoqCommands", "GeoqServerCLI", "GeoqFormats", "GeoqLayers", "GeoqQuery", "GeoqParking",
-                "GeoqTestSupport", "GeoqStore", "GeoqPostGIS", "GeoqTiles",
+                "GeoqTestSupport", "GeoqStore", "GeoqPostGIS", "GeoqTiles", "GeoqAccess", "GeoqPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ], exclude: ["Golden"]),
         .testTarget(name: "GeoqNearbyTests", dependencies: ["GeoqNearby", "GeoqCore", "GeoqPROJ", "GeoqTestSupport"]),
         .testTarget(
@@ -342,7 +355,8 @@ let package = Package(
                 "GeoqServer", "GeoqCore", "GeoqAPI", "GeoqSnapshot", "GeoqPROJ", "GeoqFormats", "GeoqLayers",
                 "GeoqQuery",
                 "GeoqTariffs", "GeoqParking", "GeoqTestSupport", "GeoqHooks", "GeoqStore", "GeoqPostGIS", "GeoqAccess",
-                "GeoqJSON", "GeoqSchedule", "GeoqTracking",
+                "GeoqJSON", "GeoqSchedule", "GeoqTracking", "GeoqPush",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -538,5 +538,5 @@ public struct EndpointDescription: Sendable {
             incidents,
             metrics,
             openAPI,
-        ] + trackingEndpoints + ogcEndpoints
+        ] + trackingEndpoints + pushEndpoints + ogcEndpoints
 }

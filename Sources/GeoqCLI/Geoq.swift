@@ -8,7 +8,9 @@ import GeoqCommands
 struct Geoq: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: GeoqRoot.commandName, abstract: GeoqRoot.abstract, discussion: GeoqRoot.discussion,
-        subcommands: GeoqRoot.storeCommands + [ServeInServer.self, HooksInServer.self, KeysInServer.self])
+        subcommands: GeoqRoot.storeCommands + [
+            ServeInServer.self, HooksInServer.self, KeysInServer.self, PushInServer.self,
+        ])
 
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,5 +42,10 @@ struct HooksInServer: ParsableCommand {
 
 struct KeysInServer: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "keys", abstract: GeoqRoot.ServerAbstract.keys)
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+}
+
+struct PushInServer: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push", abstract: GeoqRoot.ServerAbstract.push)
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
 }

@@ -12,7 +12,7 @@ import GeoqCommands
 /// BoringSSL, Hummingbird or postgres-nio.
 enum ServerForwarding {
     /// The commands that exist only in `geoq-server`.
-    static let serverCommands: Set<String> = ["serve", "hooks", "keys"]
+    static let serverCommands: Set<String> = ["serve", "hooks", "keys", "push"]
 
     /// Whether `arguments` (without the program's name) need `geoq-server`: a server command,
     /// or a store given as a PostgreSQL address, on the command line or in `$GEOQ_STORE`.

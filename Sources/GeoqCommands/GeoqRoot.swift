@@ -49,6 +49,7 @@ package enum GeoqRoot {
         package static let serve = "Answer the geoq questions over HTTP (JSON)."
         package static let hooks = "Webhooks for tracking events: list, add, rotate their secret or delete them."
         package static let keys = "API keys: add, list or revoke them."
+        package static let push = "Web Push: the service's key, and news sent to a topic's subscribers."
     }
 
     /// Parses `arguments` as a command line of `root` and runs the command; an error is reported

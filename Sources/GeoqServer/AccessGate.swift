@@ -47,7 +47,10 @@ public final class AccessGate: Sendable {
             switch path {
             case "/healthz", "/readyz": return .open
             // The map page's own files hold no data: with private reads the page asks for a key.
-            case "/": return .open
+            case "/", "/sw.js", "/manifest.webmanifest": return .open
+            // The VAPID public key: every browser that subscribes must have it.
+            case "/v1/push/key": return .open
+            case "/v1/push/subscriptions": return .scope(.track)
             case _ where path.hasPrefix("/page/") || path.hasPrefix("/assets/leaflet/"): return .open
             case "/metrics": return .metrics
             case "/v1/events", "/v1/events/stream": return .scope(.events)
@@ -61,12 +64,15 @@ public final class AccessGate: Sendable {
             switch path {
             case "/v1/fixes": return .scope(.track)
             case "/v1/hooks": return .scope(.hooks)
+            case "/v1/push/subscriptions", "/v1/park": return .scope(.track)
             default:
                 let token = parts.count == 4 && parts[0] == "v1" && parts[1] == "devices" && parts[3] == "token"
                 let rotate = parts.count == 4 && parts[0] == "v1" && parts[1] == "hooks" && parts[3] == "rotate"
                 return token ? .scope(.track) : rotate ? .scope(.hooks) : .read
             }
         case "DELETE" where parts.count == 3 && parts[0] == "v1" && parts[1] == "hooks": return .scope(.hooks)
+        case "DELETE" where parts.count == 4 && parts[0] == "v1" && parts[1] == "push" && parts[2] == "subscriptions":
+            return .scope(.track)
         case "DELETE", "PUT", "PATCH": return .scope(.admin)
         default: return .read
         }

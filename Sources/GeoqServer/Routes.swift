@@ -39,6 +39,7 @@ public enum Routes {
         EventStreamRoute.register(on: router, tracking: tracking)
         FixesRoute.register(on: router, tracking: tracking, state: state, limits: limits)
         DeviceRoutes.register(on: router, tracking: tracking)
+        PushRoutes.register(on: router, tracking: tracking, state: state)
     }
 
     static func router(

@@ -23,14 +23,17 @@ public struct Tracking: Sendable {
     let sweepInterval: Duration
     /// How often what is past the retention is purged.
     let purgeInterval: Duration
-    /// The clock of fixes' bounds and the retention (injected by tests).
+    /// The clock of fixes' bounds, the retention and the tickets bought (injected by tests).
     let now: @Sendable () -> Date
+    /// Web Push (the phone's reminders and news), when the store has a VAPID key.
+    public let push: WebPush?
 
     public init(
         store: TrackingStore, delivery: HookDelivery, options: GeofenceOptions = GeofenceOptions(),
         limits: TrackingLimits = TrackingLimits(), sweepInterval: Duration = .seconds(15),
-        purgeInterval: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
+        purgeInterval: Duration = .seconds(60), push: WebPush? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.push = push
         self.store = store
         self.delivery = delivery
         self.limits = limits
@@ -71,6 +74,7 @@ public struct Tracking: Sendable {
     /// The fixes' and the delivery's metrics, for the end of `/metrics`.
     @Sendable public func metricsExposition() -> String {
         fixes.counters.exposition() + delivery.metrics.exposition(store: store)
+            + (push?.delivery.metrics.exposition() ?? "")
     }
 }
 
@@ -88,6 +92,7 @@ struct TrackingService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await tracking.delivery.run() }
+                if let push = tracking.push { group.addTask { await push.delivery.run() } }
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: tracking.sweepInterval)

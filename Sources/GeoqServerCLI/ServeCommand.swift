@@ -6,6 +6,7 @@ import GeoqCommands
 import GeoqHooks
 import GeoqLayers
 import GeoqPostGIS
+import GeoqPush
 import GeoqServer
 import GeoqSnapshot
 import Logging
@@ -168,6 +169,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Webhook destinations") var hookDestinations: HookDestinationOptions
 
+    // The service's clock set this many seconds ahead of the system's, for the tests of what
+    // falls due on a city's regulated clock (a ticket's reminders); hidden from --help.
+    @Option(name: .customLong("clock-offset"), help: .hidden)
+    var clockOffset: Double = 0
+
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)),
@@ -242,11 +248,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let missing = page.missingAssetsMessage {
             FileHandle.standardError.write(Data("geoq serve: \(missing)\n".utf8))
         }
+        let offset = clockOffset
         let tracking = Tracking(
             store: trackingStore,
             delivery: HookDelivery(
                 store: trackingStore, options: DeliveryOptions(destinations: hookDestinations.rules)),
-            limits: access.limits)
+            limits: access.limits, push: try webPush(trackingStore), now: { Date().addingTimeInterval(offset) })
         let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host
@@ -266,6 +273,35 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("geoq serve: \(message)\n".utf8))
             throw ExitCode(ExitStatus.software)
         }
+    }
+
+    /// The service's Web Push over a GeoPackage store that has a VAPID key (`geoq push keys`);
+    /// nil otherwise (the push endpoints then say how to set it up).
+    func webPush(_ store: TrackingStore) throws -> WebPush? {
+        guard !store.isShared else { return nil }
+        let stored: (key: Data, contact: Data?)?
+        do {
+            let tables = try store.pushTables()
+            stored = try tables.storedSetting(PushCommand.keySetting).map {
+                ($0, try tables.storedSetting(PushCommand.contactSetting))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("geoq serve: the push key could not be read: \(error)\n".utf8))
+            throw ExitCode(ExitStatus.dataError)
+        }
+        guard let stored else { return nil }
+        let key: VAPIDKey
+        do { key = try VAPIDKey(raw: stored.key) } catch {
+            FileHandle.standardError.write(Data("geoq serve: \(error) (run `geoq push keys --new`)\n".utf8))
+            throw ExitCode(ExitStatus.dataError)
+        }
+        // Push services take a message at once or say when to try again: the sweep looks for
+        // what fell due (news queued by `geoq push send`) every second.
+        let options = DeliveryOptions(destinations: hookDestinations.rules, sweepInterval: .seconds(1))
+        let delivery = PushDelivery(
+            store: store, key: key, contact: stored.contact.map { String(decoding: $0, as: UTF8.self) },
+            options: options)
+        return WebPush(store: store, delivery: delivery, publicKey: key.publicKey, clockOffset: clockOffset)
     }
 
     /// The TLS context of --tls-cert and --tls-key, or nil without them; a file that cannot be

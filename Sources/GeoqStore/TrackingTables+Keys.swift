@@ -61,4 +61,20 @@ extension TrackingTables {
         guard try get.step() else { return value }
         return blob(get, 0)
     }
+
+    /// The setting `name`, or nil when none is stored.
+    public func storedSetting(_ name: String) throws(StoreError) -> Data? {
+        let get = try connection.prepare("SELECT value FROM geoq_settings WHERE name = ?")
+        try get.bind(name, at: 1)
+        guard try get.step() else { return nil }
+        return blob(get, 0)
+    }
+
+    /// Stores `value` as the setting `name`, in place of any earlier value.
+    public func replaceSetting(_ name: String, with value: Data) throws(StoreError) {
+        let put = try connection.prepare("INSERT OR REPLACE INTO geoq_settings (name, value) VALUES (?, ?)")
+        try put.bind(name, at: 1)
+        try put.bind(blob: [UInt8](value), at: 2)
+        try put.run()
+    }
 }

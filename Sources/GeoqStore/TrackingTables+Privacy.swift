@@ -3,8 +3,9 @@ import Foundation
 /// Erasure and retention in a GeoPackage: what the store forgets, and how thoroughly.
 extension TrackingTables {
     /// Removes everything of `device` in `tenant` (its tracks on every layer, its events and
-    /// every delivery of them, pending or not) in one transaction. The pages the rows lay in are
-    /// overwritten with zeros (`secure_delete`), so that the file keeps no copy of them.
+    /// every delivery of them, pending or not; its push subscriptions and their messages) in one
+    /// transaction. The pages the rows lay in are overwritten with zeros (`secure_delete`), so
+    /// that the file keeps no copy of them.
     public func erase(tenant: String, device: String) throws(StoreError) -> Erasure {
         try connection.execute("PRAGMA secure_delete = ON")
         defer { try? connection.execute("PRAGMA secure_delete = FAST") }
@@ -19,6 +20,14 @@ extension TrackingTables {
                 "DELETE FROM geoq_events WHERE tenant = ?1 AND device = ?2", .text(tenant), .text(device))
             let tracks = try run(
                 "DELETE FROM geoq_tracks WHERE tenant = ?1 AND device = ?2", .text(tenant), .text(device))
+            // Its push subscriptions (the browser's keys and endpoint) and their messages go with it.
+            _ = try run(
+                """
+                DELETE FROM geoq_push_outbox WHERE subscription IN
+                  (SELECT id FROM geoq_push_subscriptions WHERE tenant = ?1 AND device = ?2)
+                """, .text(tenant), .text(device))
+            _ = try run(
+                "DELETE FROM geoq_push_subscriptions WHERE tenant = ?1 AND device = ?2", .text(tenant), .text(device))
             return Erasure(tracks: tracks, events: events, deliveries: deliveries)
         }
     }

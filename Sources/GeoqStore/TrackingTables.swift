@@ -66,6 +66,20 @@ public final class TrackingTables {
           created REAL NOT NULL, expires REAL, revoked REAL, rate REAL);
         CREATE TABLE IF NOT EXISTS geoq_settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);
         CREATE TABLE IF NOT EXISTS geoq_track_log (id INTEGER PRIMARY KEY AUTOINCREMENT, records BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS geoq_push_subscriptions (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, device TEXT NOT NULL,
+          endpoint TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL, topics TEXT NOT NULL,
+          created REAL NOT NULL, ended REAL, end_reason TEXT);
+        CREATE UNIQUE INDEX IF NOT EXISTS geoq_push_live_endpoint
+          ON geoq_push_subscriptions (tenant, endpoint) WHERE ended IS NULL;
+        CREATE INDEX IF NOT EXISTS geoq_push_device ON geoq_push_subscriptions (tenant, device);
+        CREATE TABLE IF NOT EXISTS geoq_push_outbox (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, subscription INTEGER NOT NULL,
+          idempotency_key TEXT NOT NULL UNIQUE, body BLOB NOT NULL CHECK (json_valid(body)), topic TEXT,
+          attempts INTEGER NOT NULL DEFAULT 0, next_attempt REAL NOT NULL,
+          state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')), last_error TEXT, delivered REAL);
+        CREATE INDEX IF NOT EXISTS geoq_push_due ON geoq_push_outbox (state, next_attempt);
+        CREATE INDEX IF NOT EXISTS geoq_push_of_subscription ON geoq_push_outbox (subscription);
         """
 
     /// Tracks keyed by (device, layer), events and hooks without a tenant: the tables of a store

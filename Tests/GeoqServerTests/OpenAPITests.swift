@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 import GeoqAPI
 import GeoqAccess
 import GeoqHooks
 import GeoqLayers
+import GeoqPush
 import GeoqServer
 import GeoqSnapshot
 import GeoqTestSupport
@@ -28,9 +30,15 @@ import Testing
             now: { Date(timeIntervalSince1970: 1_795_424_400) },
             resolver: HostResolver { host in
                 [IPAddress(host) ?? IPAddress(host == "receiver.example.org" ? "93.184.215.14" : "::1")!]
-            })
+            }, pushKey: VAPIDKey())
         defer { try? fixture.store.storeFile.map { try FileManager.default.removeItem(at: $0) } }
         #expect(try fixture.store.addHook(tenant: "acme", url: "http://127.0.0.1:9/existing").id == 1)
+        // Push subscription 1, for the example DELETE.
+        let subscription = try fixture.store.pushTables().putPushSubscription(
+            tenant: "acme", device: "car-1", endpoint: "https://push.example.net/1",
+            p256dh: Base64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation),
+            auth: Base64URL.encode(Data(count: 16)), topics: [], now: Date())
+        #expect(subscription.id == 1)
         let key = try fixture.key("acme", Scope.allCases)
         let app = Application(router: Routes.router(state: Self.state, tracking: fixture.tracking))
         try await app.test(.router) { client in try await body(client, key) }
@@ -58,7 +66,7 @@ import Testing
                 #expect(object["openapi"] as? String == "3.1.0")
                 let paths = try #require(object["paths"] as? [String: Any])
                 #expect(Set(paths.keys) == Set(EndpointDescription.all.map(\.path)))
-                #expect(paths.count == 32)
+                #expect(paths.count == 35)
                 // One path, several methods: each operation under its own.
                 let hooks = try #require(paths["/v1/hooks"] as? [String: Any])
                 #expect(Set(hooks.keys) == ["get", "post"])

@@ -2,6 +2,7 @@ import Foundation
 import GeoqAccess
 import GeoqHooks
 import GeoqLayers
+import GeoqPush
 import GeoqServer
 import GeoqStore
 import HTTPTypes
@@ -15,7 +16,7 @@ struct TrackingFixture {
     init(
         store: TrackingStore? = nil, limits: TrackingLimits = TrackingLimits(),
         now: @escaping @Sendable () -> Date = { Date() }, delivery: DeliveryOptions = .loopbackReceivers,
-        resolver: HostResolver = .system
+        resolver: HostResolver = .system, pushKey: VAPIDKey? = nil
     ) {
         let store =
             store
@@ -23,9 +24,17 @@ struct TrackingFixture {
                 storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-tracking-\(UUID()).gpkg")
             )
         self.store = store
+        // Web Push when the test gives the service a key, as `geoq push keys` stores one.
+        let push = pushKey.map { key in
+            WebPush(
+                store: store,
+                delivery: PushDelivery(
+                    store: store, key: key, contact: "mailto:ops@geoq.example", options: delivery, resolver: resolver),
+                publicKey: key.publicKey)
+        }
         tracking = Tracking(
             store: store, delivery: HookDelivery(store: store, options: delivery, resolver: resolver), limits: limits,
-            now: now)
+            push: push, now: now)
     }
 
     /// A new key of `tenant` with `scopes`, stored hashed; its text.

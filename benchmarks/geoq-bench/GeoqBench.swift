@@ -40,7 +40,7 @@ struct GeoqBench {
         let progress = Progress()
 
         if options.only != "tracking", options.only != "import", options.only != "timezones", options.only != "hooks",
-            options.only != "tiles"
+            options.only != "push", options.only != "tiles"
         {
             try WhichSectorBenchmark.run(catalog: catalog, root: root, options: options, progress: progress)
         }
@@ -66,6 +66,9 @@ struct GeoqBench {
         }
         if options.only == nil || options.only == "hooks" {
             try HookBenchmark.run(options: options, progress: progress)
+        }
+        if options.only == nil || options.only == "push" {
+            try PushBenchmark.run(options: options, progress: progress)
         }
         if options.only == nil || options.only == "tiles" {
             try TilesBenchmark.run(catalog: catalog, options: options, progress: progress)
