@@ -79,6 +79,17 @@ public struct PageFiles: Sendable {
     /// Adds `/`, `/page/:file` and `/assets/leaflet/**` to `router`.
     func register(on router: Router<ServiceRequestContext>) {
         router.get("/") { request, _ in try page("index.html", gzip: Self.acceptsGzip(request)) }
+        // The service worker is served from the root so that its scope is the whole origin (the
+        // page at `/` and the answers it asks for), and is checked for a new version at every
+        // visit (`no-cache`), so that a changed page never waits on an old worker.
+        router.get("/sw.js") { request, _ in
+            var response = try page("sw.js", gzip: Self.acceptsGzip(request))
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
+        router.get("/manifest.webmanifest") { request, _ in
+            try page("manifest.webmanifest", gzip: Self.acceptsGzip(request))
+        }
         router.get("/page/:file") { request, context in
             try page(context.parameters.get("file") ?? "", gzip: Self.acceptsGzip(request))
         }
@@ -178,6 +189,7 @@ public struct PageFiles: Sendable {
         case "js", "mjs": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "json", "map": "application/json"
+        case "webmanifest": "application/manifest+json"
         case "png": "image/png"
         case "svg": "image/svg+xml"
         case "gif": "image/gif"

@@ -95,11 +95,43 @@ import Testing
         let text = String(decoding: html, as: UTF8.self)
         for reference in [
             "/assets/leaflet/leaflet.js", "/assets/leaflet/leaflet.css", "/page/mvt.js", "/page/map.js",
-            "/page/map.css",
+            "/page/map.css", "/page/position.js", "/page/ar.js", "/page/pwa.js", "/manifest.webmanifest",
         ] {
             #expect(text.contains("\"\(reference)\""))
         }
         #expect(!text.contains("http://") && !text.contains("https://"))
+    }
+
+    /// The service worker is served from the root (its scope is the whole origin), checked for a
+    /// new version at every visit, and the manifest as a web app manifest; both to anyone, even
+    /// when reads are private, as the page's other files are.
+    @Test func theServiceWorkerAndManifestFromTheRoot() async throws {
+        let folder = try Self.assetsFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let worker = try Self.source("sw.js")
+        let manifest = try Self.source("manifest.webmanifest")
+        let router = Routes.router(
+            state: ServiceState(try RoutesTests.data()), page: PageFiles(assetsDirectory: folder.path),
+            tracking: TrackingFixture().tracking, access: AccessRules(privateReads: true))
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/sw.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(response.headers[.cacheControl] == "no-cache")
+                #expect(Data(buffer: response.body) == worker)
+            }
+            try await client.execute(uri: "/manifest.webmanifest", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/manifest+json")
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(object?["start_url"] as? String == "/")
+                #expect(Data(buffer: response.body) == manifest)
+            }
+            // The reads are private: an answer needs the key, the page's files do not.
+            try await client.execute(uri: "/v1/layers", method: .get) { #expect($0.status == .unauthorized) }
+        }
+        let html = String(decoding: try Self.source("index.html"), as: UTF8.self)
+        #expect(html.contains(#"href="/manifest.webmanifest""#))
     }
 
     /// With `--page-key`, the page carries the key in its `geoq-key` meta element (and nowhere
