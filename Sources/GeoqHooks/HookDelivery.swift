@@ -213,25 +213,18 @@ public final class HookDelivery: Sendable {
                     id: entry.idempotencyKey, timestamp: Date(), body: entry.body,
                     secrets: hook.signingSecrets(at: Date())),
             body: entry.body)
-        var failure = "no address"
-        for address in addresses {
-            do {
-                let answer = try await client.send(post, to: address, timeout: options.timeout)
-                switch answer.status {
-                case 200..<300: return .delivered
-                case 410: return .gone
-                case 300..<400:
-                    return .failed("HTTP status \(answer.status) (redirects are not followed)", retryAfter: nil)
-                case 429, 503: return .failed("HTTP status \(answer.status)", retryAfter: answer.retryAfter)
-                default: return .failed("HTTP status \(answer.status)", retryAfter: nil)
-                }
-            } catch {
-                failure = error.description
-                // Only a connection that was never made is worth the next address.
-                if !failure.hasPrefix("cannot connect") { break }
+        switch await client.send(post, toFirstOf: addresses, timeout: options.timeout) {
+        case .failure(let failure): return .failed(failure.description, retryAfter: nil)
+        case .success(let answer):
+            switch answer.status {
+            case 200..<300: return .delivered
+            case 410: return .gone
+            case 300..<400:
+                return .failed("HTTP status \(answer.status) (redirects are not followed)", retryAfter: nil)
+            case 429, 503: return .failed("HTTP status \(answer.status)", retryAfter: answer.retryAfter)
+            default: return .failed("HTTP status \(answer.status)", retryAfter: nil)
             }
         }
-        return .failed(failure, retryAfter: nil)
     }
 
     /// Appends the event to a Redis stream as two fields, `id` (the idempotency key, by which a

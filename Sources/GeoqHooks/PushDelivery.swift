@@ -158,25 +158,19 @@ public final class PushDelivery: Sendable {
             host: target.host, port: target.port, tls: target.tls,
             target: HookDelivery.requestTarget(of: subscription.endpoint),
             headers: headers, body: body)
-        var failure = "no address"
-        for address in addresses {
-            do {
-                let answer = try await client.send(post, to: address, timeout: options.timeout)
-                switch answer.status {
-                case 200..<300: return .delivered
-                case 404, 410: return .gone(answer.status)
-                case 413: return .refused("the push service answered 413: the message is too large")
-                case 300..<400:
-                    return .failed("HTTP status \(answer.status) (redirects are not followed)", retryAfter: nil)
-                case 429, 503: return .failed("HTTP status \(answer.status)", retryAfter: answer.retryAfter)
-                default: return .failed("HTTP status \(answer.status)", retryAfter: nil)
-                }
-            } catch {
-                failure = error.description
-                if !failure.hasPrefix("cannot connect") { break }
+        switch await client.send(post, toFirstOf: addresses, timeout: options.timeout) {
+        case .failure(let failure): return .failed(failure.description, retryAfter: nil)
+        case .success(let answer):
+            switch answer.status {
+            case 200..<300: return .delivered
+            case 404, 410: return .gone(answer.status)
+            case 413: return .refused("the push service answered 413: the message is too large")
+            case 300..<400:
+                return .failed("HTTP status \(answer.status) (redirects are not followed)", retryAfter: nil)
+            case 429, 503: return .failed("HTTP status \(answer.status)", retryAfter: answer.retryAfter)
+            default: return .failed("HTTP status \(answer.status)", retryAfter: nil)
             }
         }
-        return .failed(failure, retryAfter: nil)
     }
 }
 

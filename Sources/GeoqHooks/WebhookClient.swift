@@ -115,6 +115,21 @@ public final class WebhookClient: Sendable {
         }
     }
 
+    /// The answer of the first of `addresses` that takes a connection: a host may resolve to
+    /// several, and only a connection never made is worth the next one (any other failure
+    /// ends the tries).
+    public func send(_ post: Post, toFirstOf addresses: [IPAddress], timeout: Duration) async -> Result<Answer, Failure>
+    {
+        var failure = Failure(description: "no address")
+        for address in addresses {
+            do { return .success(try await send(post, to: address, timeout: timeout)) } catch {
+                failure = error
+                if !error.description.hasPrefix("cannot connect") { break }
+            }
+        }
+        return .failure(failure)
+    }
+
     private static func describe(_ error: ChannelError, timeout: Duration) -> String {
         switch error {
         case .connectTimeout: "no connection within \(timeout.seconds) s"
