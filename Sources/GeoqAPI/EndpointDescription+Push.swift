@@ -1,6 +1,6 @@
 /// The Web Push endpoints: the key browsers subscribe with, the subscriptions of a tenant's
 /// devices, and the tickets bought whose reminders they get. They answer when the service keeps
-/// a GeoPackage store with a VAPID key (`geoq push keys`); otherwise 503 says so.
+/// a VAPID key in its store (`geoq push keys`); otherwise 503 says so.
 extension EndpointDescription {
     public static let pushKey = EndpointDescription(
         path: "/v1/push/key", operationId: "pushKey",

@@ -59,7 +59,7 @@ public final class PushDelivery: Sendable {
             let seen = signal.generation
             var wait = options.sweepInterval
             do {
-                let due = try store.pushTables().duePush(now: Date(), limit: options.batchSize)
+                let due = try store.pushTables().claimPush(now: Date(), lease: options.lease, limit: options.batchSize)
                 if !due.isEmpty {
                     let outcomes = await send(due, random: &random)
                     try store.pushTables().recordPush(outcomes)

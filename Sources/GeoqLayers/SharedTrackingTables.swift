@@ -2,14 +2,14 @@ import Foundation
 import GeoqStore
 
 /// The tracking tables of a shared store: the operations every backend offers
-/// (``TrackingTableAccess``, as a GeoPackage's `TrackingTables` does), and what only a store that
+/// (``TrackingTableAccess`` and ``PushTableAccess``, as a GeoPackage's `TrackingTables` does), and what only a store that
 /// several processes write at once needs.
 ///
 /// A batch of fixes and the sweep of silent stays are applied with the tracks they change safe
 /// from every other writer, and the outbox's deliveries are claimed for a lease, so that one
 /// replica sends each. Sendable: many tasks call at once, each on a connection of its own.
 /// Failures of the database are ``SharedStoreError``s.
-public protocol SharedTrackingTables: TrackingTableAccess, Sendable {
+public protocol SharedTrackingTables: TrackingTableAccess, PushTableAccess, Sendable {
     /// Applies a batch to the tracks of `devices` (distinct) of `tenant` on `layer`: `advance`
     /// gets their current tracks in the order of `devices` (nil: none yet) and returns, in the same
     /// order, the tracks to write (nil: leave it) and the events, all committed in one transaction

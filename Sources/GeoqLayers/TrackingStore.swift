@@ -44,15 +44,10 @@ public struct TrackingStore: Sendable {
     /// instead of per call. Not Sendable: keep it in one actor or thread.
     public func connection() throws(StoreError) -> TrackingTables { try open() }
 
-    /// The GeoPackage's tables for push subscriptions and their outbox, opened for this call.
-    /// A shared store does not hold them (yet): asking one is an error that says so.
-    public func pushTables() throws(StoreError) -> TrackingTables {
-        guard !isShared else {
-            throw StoreError(
-                .storeUnreadable,
-                "push subscriptions are kept in a GeoPackage store; \(address) is a shared database, which does not hold them"
-            )
-        }
+    /// The tables of push subscriptions and their outbox: the shared store's, or the
+    /// GeoPackage's, opened for this call.
+    public func pushTables() throws -> any PushTableAccess {
+        if let shared { return shared }
         return try open()
     }
 

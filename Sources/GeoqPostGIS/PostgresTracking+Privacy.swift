@@ -19,6 +19,14 @@ extension PostgresTracking {
                 db, "DELETE FROM \(unescaped: eventsTable) WHERE tenant = \(tenant) AND device = \(device)")
             let tracks = try count(
                 db, "DELETE FROM \(unescaped: tracksTable) WHERE tenant = \(tenant) AND device = \(device)")
+            // Its push subscriptions (the browser's keys and endpoint) and their messages go with it.
+            try db.query(
+                """
+                DELETE FROM \(unescaped: pushOutboxTable) WHERE subscription IN
+                  (SELECT id FROM \(unescaped: pushSubscriptionsTable) WHERE tenant = \(tenant) AND device = \(device))
+                """)
+            try db.query(
+                "DELETE FROM \(unescaped: pushSubscriptionsTable) WHERE tenant = \(tenant) AND device = \(device)")
             try db.query(
                 """
                 WITH gone AS (

@@ -226,7 +226,7 @@ public final class PostgresTracking: SharedTrackingTables {
                 "CREATE INDEX IF NOT EXISTS geoq_events_created ON \(eventsTable) (created)",
                 "CREATE INDEX IF NOT EXISTS geoq_outbox_event ON \(outboxTable) (event)",
             ]
-            for statement in statements { try db.query(PostgresQuery(unsafeSQL: statement)) }
+            for statement in statements + pushTableStatements { try db.query(PostgresQuery(unsafeSQL: statement)) }
             for row in try db.query("SELECT id FROM \(unescaped: hooksTable) WHERE secret IS NULL") {
                 let id = try row.decode(Int64.self)
                 try db.query("UPDATE \(unescaped: hooksTable) SET secret = \(Hook.newSecret()) WHERE id = \(id)")

@@ -108,7 +108,7 @@ enum PushRoutes {
         guard let push = tracking.push else {
             throw Problem(
                 type: "/problems/push-not-set-up", title: "Push is not set up", status: 503,
-                detail: "this service has no VAPID key: run `geoq push keys` on its GeoPackage store and restart it")
+                detail: "this service has no VAPID key: run `geoq push keys` on its store and restart it")
         }
         return push
     }

@@ -16,8 +16,8 @@ struct PushCommand: ParsableCommand {
             /v1/push/key`); the store keeps its private key, made once by `geoq push keys`. \
             `geoq serve` sends what falls due: a ticket's reminders (`POST /v1/park`) and news \
             (`geoq push send`), encrypted for each browser (RFC 8291) and signed with the key \
-            (RFC 8292), through the same destination rules as webhooks (`--hook-allow`). Push \
-            subscriptions are kept in a GeoPackage store.
+            (RFC 8292), through the same destination rules as webhooks (`--hook-allow`); on a \
+            shared store every replica sends, each message claimed by one of them.
 
             Examples:
               geoq push keys --contact mailto:ops@example.org
@@ -25,7 +25,8 @@ struct PushCommand: ParsableCommand {
               geoq push send --topic news --title "Fallas" --url "/?lat=39.4699&lon=-0.3763" "Mascletà a las 14:00"
 
             Exit status: 0 done, 64 bad arguments (a bad topic or contact, no key yet for send), \
-            65 the store cannot be read or is a shared database, 74 the store could not be written.
+            65 the store cannot be read, 74 the store could not be written, 69 and 77 a shared \
+            store's database cannot be reached or refused the credentials.
             """,
         subcommands: [PushKeys.self, PushSend.self])
 

@@ -275,10 +275,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The service's Web Push over a GeoPackage store that has a VAPID key (`geoq push keys`);
-    /// nil otherwise (the push endpoints then say how to set it up).
+    /// The service's Web Push over a store that has a VAPID key (`geoq push keys`); nil
+    /// otherwise (the push endpoints then say how to set it up).
     func webPush(_ store: TrackingStore) throws -> WebPush? {
-        guard !store.isShared else { return nil }
         let stored: (key: Data, contact: Data?)?
         do {
             let tables = try store.pushTables()

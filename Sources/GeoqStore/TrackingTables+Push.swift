@@ -39,7 +39,7 @@ extension TrackingTables {
     }
 
     /// The tenant's live subscriptions: all, a device's, or those that asked for `topic`.
-    public func pushSubscriptions(tenant: String, device: String? = nil, topic: String? = nil) throws(StoreError)
+    public func pushSubscriptions(tenant: String, device: String?, topic: String?) throws(StoreError)
         -> [PushSubscriptionRow]
     {
         var sql = "\(Self.subscriptionColumns) WHERE tenant = ?1 AND ended IS NULL"
@@ -105,8 +105,9 @@ extension TrackingTables {
         }
     }
 
-    /// The pending messages due at `now`, oldest due first, with their subscriptions.
-    public func duePush(now: Date, limit: Int) throws(StoreError) -> [PushOutboxEntry] {
+    /// The pending messages due at `now`, oldest due first, with their subscriptions. One
+    /// process sends from a GeoPackage: nothing is leased.
+    public func claimPush(now: Date, lease: Duration, limit: Int) throws(StoreError) -> [PushOutboxEntry] {
         let stmt = try connection.prepare(
             """
             SELECT o.id, o.idempotency_key, o.body, o.topic, o.attempts, o.next_attempt,

@@ -3,6 +3,7 @@ import Foundation
 import GeoqAccess
 import GeoqHooks
 import GeoqLayers
+import GeoqPostGIS
 import GeoqPush
 import GeoqStore
 import GeoqTestSupport
@@ -64,9 +65,8 @@ import Testing
         destinations: .loopbackReceivers, timeout: .seconds(5), backoffBase: .milliseconds(20),
         backoffCap: .milliseconds(100), maxAttempts: 5, sweepInterval: .milliseconds(200))
 
-    func temporaryStore() -> TrackingStore {
-        TrackingStore(
-            storeFile: FileManager.default.temporaryDirectory.appendingPathComponent("geoq-push-\(UUID()).gpkg"))
+    func temporaryStore(_ backend: AccessTests.Backend = .geoPackage) throws -> TrackingStore {
+        try AccessTests.Store(backend).tracking
     }
 
     func subscribe(_ store: TrackingStore, _ browser: Browser, endpoint: String, device: String = "car-1") throws
@@ -98,9 +98,10 @@ import Testing
         await task.value
     }
 
-    @Test func aMessageArrivesEncryptedForTheBrowserAndSignedForThePushService() async throws {
+    @Test(arguments: AccessTests.Backend.available)
+    func aMessageArrivesEncryptedForTheBrowserAndSignedForThePushService(_ backend: AccessTests.Backend) async throws {
         let service = PushService()
-        let store = temporaryStore()
+        let store = try temporaryStore(backend)
         let key = VAPIDKey()
         let browser = Browser()
         try await Application(router: service.router).test(.live) { client in
@@ -135,7 +136,7 @@ import Testing
 
     @Test func aReminderIsSentAtItsTimeNotBefore() async throws {
         let service = PushService()
-        let store = temporaryStore()
+        let store = try temporaryStore()
         try await Application(router: service.router).test(.live) { client in
             let subscription = try subscribe(store, Browser(), endpoint: "http://127.0.0.1:\(client.port!)/push/ok/r")
             let delivery = PushDelivery(store: store, key: VAPIDKey(), contact: nil, options: Self.fast)
@@ -150,9 +151,10 @@ import Testing
         }
     }
 
-    @Test func goneAndUnknownEndTheSubscriptionAndItsPendingMessages() async throws {
+    @Test(arguments: AccessTests.Backend.available)
+    func goneAndUnknownEndTheSubscriptionAndItsPendingMessages(_ backend: AccessTests.Backend) async throws {
         let service = PushService()
-        let store = temporaryStore()
+        let store = try temporaryStore(backend)
         try await Application(router: service.router).test(.live) { client in
             let base = "http://127.0.0.1:\(client.port!)"
             let gone = try subscribe(store, Browser(), endpoint: "\(base)/push/gone/1", device: "car-1")
@@ -176,7 +178,7 @@ import Testing
 
     @Test func aBusyPushServiceIsAskedAgainWhenItSays() async throws {
         let service = PushService()
-        let store = temporaryStore()
+        let store = try temporaryStore()
         try await Application(router: service.router).test(.live) { client in
             let subscription = try subscribe(store, Browser(), endpoint: "http://127.0.0.1:\(client.port!)/push/busy/1")
             let delivery = PushDelivery(store: store, key: VAPIDKey(), contact: nil, options: Self.fast)
@@ -192,7 +194,7 @@ import Testing
 
     @Test func aDestinationTheRulesRefuseGetsNothing() async throws {
         let service = PushService()
-        let store = temporaryStore()
+        let store = try temporaryStore()
         try await Application(router: service.router).test(.live) { client in
             let subscription = try subscribe(store, Browser(), endpoint: "http://127.0.0.1:\(client.port!)/push/ok/x")
             // The default rules: https to global addresses only.
@@ -207,11 +209,43 @@ import Testing
         }
     }
 
-    @Test func theSameMessageScheduledTwiceIsOne() throws {
-        let store = temporaryStore()
+    @Test(arguments: AccessTests.Backend.available)
+    func theSameMessageScheduledTwiceIsOne(_ backend: AccessTests.Backend) throws {
+        let store = try temporaryStore(backend)
         let subscription = try subscribe(store, Browser(), endpoint: "https://push.example.net/1")
         #expect(try store.pushTables().enqueuePush([message(subscription, "ticket-9-10")]) == 1)
         #expect(try store.pushTables().enqueuePush([message(subscription, "ticket-9-10")]) == 0)
         #expect(try store.pushTables().pushStats().pending == 1)
+    }
+
+    /// Two replicas on one PostgreSQL store, each with its own delivery: every message is
+    /// claimed by one of them and sent once.
+    @Test(.enabled(if: TestPostgres.available, Comment(rawValue: TestPostgres.missing)))
+    func twoReplicasSendEachMessageOnce() async throws {
+        let service = PushService()
+        let address = try #require(TestPostgres.address(schema: "push"))
+        let shared = try StoreAddress(parsing: address, sharedBackend: PostGISBackend.self)
+        let (one, two) = (TrackingStore(address: shared), TrackingStore(address: shared))
+        try await Application(router: service.router).test(.live) { client in
+            let subscriptions = try (0..<5).map { n in
+                try subscribe(
+                    one, Browser(), endpoint: "http://127.0.0.1:\(client.port!)/push/ok/\(n)", device: "car-\(n)")
+            }
+            let key = VAPIDKey()
+            let deliveries = [one, two].map {
+                PushDelivery(store: $0, key: key, contact: nil, options: Self.fast)
+            }
+            let tasks = deliveries.map { delivery in Task { await delivery.run() } }
+            defer { for task in tasks { task.cancel() } }
+            try one.pushTables().enqueuePush(
+                (0..<50).map { n in message(subscriptions[n % 5], "m\(n)", topic: "m\(n)") })
+            for delivery in deliveries { delivery.wake() }
+            try await eventually { try one.pushTables().pushStats().delivered == 50 }
+            for task in tasks { task.cancel() }
+            let topics = service.requests("/push/ok").compactMap { $0.headers["topic"] }
+            #expect(topics.count == 50)
+            #expect(Set(topics) == Set((0..<50).map { "m\($0)" }))
+            #expect(deliveries.map { $0.metrics.count(.delivered) }.reduce(0, +) == 50)
+        }
     }
 }
