@@ -33,6 +33,10 @@ public final class PushDelivery: Sendable {
     public let metrics = PushMetrics()
     /// How long a push service keeps a message for a phone that is offline (`TTL`).
     let timeToLive: Int
+    /// The VAPID header made for each push service's origin, and until when it is used: a
+    /// token is valid 12 hours, so one signature serves every message to that service within
+    /// the first 11 (a push service meets each token for an hour at least before it expires).
+    private let headers = Mutex([String: (value: String, until: Date)]())
 
     /// - Parameters:
     ///   - contact: the operator's `mailto:` or `https:` address, sent in each VAPID token.
@@ -59,7 +63,10 @@ public final class PushDelivery: Sendable {
             let seen = signal.generation
             var wait = options.sweepInterval
             do {
-                let due = try store.pushTables().claimPush(now: Date(), lease: options.lease, limit: options.batchSize)
+                // Four messages a sender: a round's outcomes are one commit, and on a GeoPackage
+                // each commit waits for the disk (synchronous FULL).
+                let due = try store.pushTables().claimPush(
+                    now: Date(), lease: options.lease, limit: options.concurrency * 4)
                 if !due.isEmpty {
                     let outcomes = await send(due, random: &random)
                     try store.pushTables().recordPush(outcomes)
@@ -130,6 +137,17 @@ public final class PushDelivery: Sendable {
         case failed(String, retryAfter: Double?)
     }
 
+    /// The `Authorization` header for a message to `endpoint`, signed again once an hour of
+    /// its token's life is left.
+    func authorization(for endpoint: URL, now: Date = Date()) -> String {
+        let origin = VAPIDKey.origin(of: endpoint)
+        if let kept = headers.withLock({ $0[origin] }), kept.until > now { return kept.value }
+        let value = key.authorization(for: endpoint, contact: contact, now: now)
+        let until = now.addingTimeInterval(VAPIDKey.tokenLifetime - 3600)
+        headers.withLock { $0[origin] = (value, until) }
+        return value
+    }
+
     /// Encrypts and POSTs `entry` to its subscription's push service.
     func post(_ entry: PushOutboxEntry) async -> Result {
         let subscription = entry.subscription
@@ -151,7 +169,7 @@ public final class PushDelivery: Sendable {
         var headers: [(String, String)] = [
             ("Content-Type", "application/octet-stream"), ("Content-Encoding", "aes128gcm"),
             ("TTL", String(timeToLive)), ("Urgency", "normal"),
-            ("Authorization", key.authorization(for: endpoint, contact: contact)),
+            ("Authorization", authorization(for: endpoint)),
         ]
         if let topic = entry.topic { headers.append(("Topic", topic)) }
         let post = WebhookClient.Post(
