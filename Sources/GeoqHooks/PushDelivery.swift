@@ -24,8 +24,7 @@ import Synchronization
 public final class PushDelivery: Sendable {
     let store: TrackingStore
     let options: DeliveryOptions
-    let key: VAPIDKey
-    let contact: String?
+    let keys: PushKeySource
     let resolver: HostResolver
     let logger: Logger
     let client = WebhookClient()
@@ -39,18 +38,26 @@ public final class PushDelivery: Sendable {
     private let headers = Mutex([String: (value: String, until: Date)]())
 
     /// - Parameters:
-    ///   - contact: the operator's `mailto:` or `https:` address, sent in each VAPID token.
+    ///   - keys: the VAPID key and the operator's contact (a `mailto:` or `https:` address, sent
+    ///     in each token); nothing is sent while the store has no key.
     public init(
-        store: TrackingStore, key: VAPIDKey, contact: String?, options: DeliveryOptions = DeliveryOptions(),
+        store: TrackingStore, keys: PushKeySource, options: DeliveryOptions = DeliveryOptions(),
         resolver: HostResolver = .system, timeToLive: Int = 3600, logger: Logger = Logger(label: "geoq.push")
     ) {
         self.store = store
-        self.key = key
-        self.contact = contact
+        self.keys = keys
         self.options = options
         self.resolver = resolver
         self.timeToLive = timeToLive
         self.logger = logger
+    }
+
+    /// A delivery with a key known already (tests, benchmarks).
+    public convenience init(
+        store: TrackingStore, key: VAPIDKey, contact: String?, options: DeliveryOptions = DeliveryOptions(),
+        resolver: HostResolver = .system
+    ) {
+        self.init(store: store, keys: PushKeySource(key: key, contact: contact), options: options, resolver: resolver)
     }
 
     /// Tells the loop that messages were put in the outbox.
@@ -63,12 +70,17 @@ public final class PushDelivery: Sendable {
             let seen = signal.generation
             var wait = options.sweepInterval
             do {
+                // No key yet (`geoq push keys` not run): nothing can be sent; look again later.
+                guard let signing = try keys.current() else {
+                    await signal.wait(since: seen, upTo: wait)
+                    continue
+                }
                 // Four messages a sender: a round's outcomes are one commit, and on a GeoPackage
                 // each commit waits for the disk (synchronous FULL).
                 let due = try store.pushTables().claimPush(
                     now: Date(), lease: options.lease, limit: options.concurrency * 4)
                 if !due.isEmpty {
-                    let outcomes = await send(due, random: &random)
+                    let outcomes = await send(due, signing: signing, random: &random)
                     try store.pushTables().recordPush(outcomes)
                     continue
                 }
@@ -83,7 +95,9 @@ public final class PushDelivery: Sendable {
     }
 
     /// Sends `entries`, up to the concurrency at a time; their outcomes.
-    func send(_ entries: [PushOutboxEntry], random: inout some RandomNumberGenerator) async -> [PushOutcome] {
+    func send(
+        _ entries: [PushOutboxEntry], signing: PushKeySource.Found, random: inout some RandomNumberGenerator
+    ) async -> [PushOutcome] {
         let jitter = entries.map { options.backoff(after: $0.attempts + 1, using: &random) }
         return await withTaskGroup(of: PushOutcome.self) { group in
             var outcomes: [PushOutcome] = []
@@ -91,7 +105,7 @@ public final class PushDelivery: Sendable {
             func start() {
                 let entry = entries[next], backoff = jitter[next]
                 next += 1
-                group.addTask { await self.deliver(entry, backoff: backoff) }
+                group.addTask { await self.deliver(entry, signing: signing, backoff: backoff) }
             }
             while next < min(entries.count, options.concurrency) { start() }
             for await outcome in group {
@@ -103,9 +117,9 @@ public final class PushDelivery: Sendable {
     }
 
     /// One attempt at `entry` and what became of it.
-    func deliver(_ entry: PushOutboxEntry, backoff: Duration) async -> PushOutcome {
+    func deliver(_ entry: PushOutboxEntry, signing: PushKeySource.Found, backoff: Duration) async -> PushOutcome {
         let attempts = entry.attempts + 1
-        let result = await post(entry)
+        let result = await post(entry, signing: signing)
         let outcome: PushOutcome
         switch result {
         case .delivered:
@@ -139,17 +153,17 @@ public final class PushDelivery: Sendable {
 
     /// The `Authorization` header for a message to `endpoint`, signed again once an hour of
     /// its token's life is left.
-    func authorization(for endpoint: URL, now: Date = Date()) -> String {
+    func authorization(for endpoint: URL, signing: PushKeySource.Found, now: Date = Date()) -> String {
         let origin = VAPIDKey.origin(of: endpoint)
         if let kept = headers.withLock({ $0[origin] }), kept.until > now { return kept.value }
-        let value = key.authorization(for: endpoint, contact: contact, now: now)
+        let value = signing.key.authorization(for: endpoint, contact: signing.contact, now: now)
         let until = now.addingTimeInterval(VAPIDKey.tokenLifetime - 3600)
         headers.withLock { $0[origin] = (value, until) }
         return value
     }
 
     /// Encrypts and POSTs `entry` to its subscription's push service.
-    func post(_ entry: PushOutboxEntry) async -> Result {
+    func post(_ entry: PushOutboxEntry, signing: PushKeySource.Found) async -> Result {
         let subscription = entry.subscription
         guard let endpoint = URL(string: subscription.endpoint) else { return .refused("the endpoint is not a URL") }
         let body: Data
@@ -169,7 +183,7 @@ public final class PushDelivery: Sendable {
         var headers: [(String, String)] = [
             ("Content-Type", "application/octet-stream"), ("Content-Encoding", "aes128gcm"),
             ("TTL", String(timeToLive)), ("Urgency", "normal"),
-            ("Authorization", authorization(for: endpoint)),
+            ("Authorization", authorization(for: endpoint, signing: signing)),
         ]
         if let topic = entry.topic { headers.append(("Topic", topic)) }
         let post = WebhookClient.Post(

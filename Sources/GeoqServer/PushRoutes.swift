@@ -28,7 +28,7 @@ enum PushRoutes {
     static func register(on router: Router<ServiceRequestContext>, tracking: Tracking, state: ServiceState) {
         router.get("/v1/push/key") { _, _ -> Response in
             let push = try setUp(tracking)
-            return try HookRoutes.json(["publicKey": push.publicKey])
+            return try HookRoutes.json(["publicKey": try push.keys.current()?.key.publicKey ?? ""])
         }
         router.post("/v1/push/subscriptions") { request, context -> Response in
             let principal = try context.principal(holding: .track)
@@ -103,12 +103,12 @@ enum PushRoutes {
     /// same endpoint replaces its own).
     static let maxPerDevice = 10
 
-    /// The service's push, or the problem saying it is not set up.
+    /// The service's push once its store has a key, or the problem saying it is not set up.
     static func setUp(_ tracking: Tracking) throws -> WebPush {
-        guard let push = tracking.push else {
+        guard let push = tracking.push, try push.keys.current() != nil else {
             throw Problem(
                 type: "/problems/push-not-set-up", title: "Push is not set up", status: 503,
-                detail: "this service has no VAPID key: run `geoq push keys` on its store and restart it")
+                detail: "this service's store has no VAPID key: run `geoq push keys` on it")
         }
         return push
     }
@@ -153,8 +153,8 @@ enum PushRoutes {
             let payload = PushPayload(
                 title: Messages.reminderAlarm(minutesBefore: reminder.minutesBefore, language),
                 body: [answer.zone?.name, answer.sector.name, ticket.end].compactMap { $0 }.joined(separator: " · "),
-                url:
-                    "/?lat=\(answer.query.latitude)&lon=\(answer.query.longitude)&ticket=\(id)&lang=\(answer.language)",
+                url: "/?lat=\(answer.query.latitude)&lon=\(answer.query.longitude)"
+                    + (answer.zone.map { "&zone=\($0.id)" } ?? "") + "&ticket=\(id)&lang=\(answer.language)",
                 tag: "ticket-\(id)")
             for subscription in subscriptions {
                 messages.append(
@@ -170,20 +170,20 @@ enum PushRoutes {
     }
 }
 
-/// The service's Web Push: its store, the delivery of the push outbox and the public key
-/// browsers subscribe with.
+/// The service's Web Push: its store, the delivery of the push outbox and the key browsers
+/// subscribe with (read from the store when first needed).
 public struct WebPush: Sendable {
     public let store: TrackingStore
     public let delivery: PushDelivery
-    public let publicKey: String
+    public let keys: PushKeySource
     /// Seconds the service's clock is ahead of the system's (an injected clock, for tests): a
     /// reminder computed on the service's clock falls due this much earlier on the system's.
     public let clockOffset: TimeInterval
 
-    public init(store: TrackingStore, delivery: PushDelivery, publicKey: String, clockOffset: TimeInterval = 0) {
+    public init(store: TrackingStore, delivery: PushDelivery, keys: PushKeySource, clockOffset: TimeInterval = 0) {
         self.store = store
         self.delivery = delivery
-        self.publicKey = publicKey
+        self.keys = keys
         self.clockOffset = clockOffset
     }
 }

@@ -66,9 +66,13 @@ struct PushKeys: ParsableCommand {
         }
         options.write(text: "\(key.publicKey)\n", json: ["publicKey": key.publicKey, "made": made])
         if options.format == .text {
-            let said = made ? "made a new VAPID key" : "the store's VAPID key (unchanged)"
-            FileHandle.standardError.write(
-                Data("geoq push: \(said); its public key is above. A running service uses it after a restart.\n".utf8))
+            let said =
+                !made
+                ? "the store's VAPID key (unchanged)"
+                : new
+                    ? "a new VAPID key; a running service uses it after a restart, and browsers must subscribe again"
+                    : "a new VAPID key; a running service takes it at its next push request"
+            FileHandle.standardError.write(Data("geoq push: \(said). Its public key is above.\n".utf8))
         }
     }
 }

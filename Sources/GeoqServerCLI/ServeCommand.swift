@@ -253,7 +253,7 @@ struct ServeCommand: AsyncParsableCommand {
             store: trackingStore,
             delivery: HookDelivery(
                 store: trackingStore, options: DeliveryOptions(destinations: hookDestinations.rules)),
-            limits: access.limits, push: try webPush(trackingStore), now: { Date().addingTimeInterval(offset) })
+            limits: access.limits, push: webPush(trackingStore), now: { Date().addingTimeInterval(offset) })
         let link = startup.state.link
         let address = ServerAddress(host: host, port: port, threads: threads)
         let host = host
@@ -275,32 +275,21 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The service's Web Push over a store that has a VAPID key (`geoq push keys`); nil
-    /// otherwise (the push endpoints then say how to set it up).
-    func webPush(_ store: TrackingStore) throws -> WebPush? {
-        let stored: (key: Data, contact: Data?)?
-        do {
+    /// The service's Web Push over its store; the VAPID key (`geoq push keys`) is read when
+    /// first needed, so that neither a store without one nor a database not reachable yet stops
+    /// the service (the push endpoints say what is missing).
+    func webPush(_ store: TrackingStore) -> WebPush {
+        let keys = PushKeySource {
             let tables = try store.pushTables()
-            stored = try tables.storedSetting(PushCommand.keySetting).map {
-                ($0, try tables.storedSetting(PushCommand.contactSetting))
-            }
-        } catch {
-            FileHandle.standardError.write(Data("geoq serve: the push key could not be read: \(error)\n".utf8))
-            throw ExitCode(ExitStatus.dataError)
-        }
-        guard let stored else { return nil }
-        let key: VAPIDKey
-        do { key = try VAPIDKey(raw: stored.key) } catch {
-            FileHandle.standardError.write(Data("geoq serve: \(error) (run `geoq push keys --new`)\n".utf8))
-            throw ExitCode(ExitStatus.dataError)
+            guard let raw = try tables.storedSetting(PushCommand.keySetting) else { return nil }
+            let contact = try tables.storedSetting(PushCommand.contactSetting)
+            return (try VAPIDKey(raw: raw), contact.map { String(decoding: $0, as: UTF8.self) })
         }
         // Push services take a message at once or say when to try again: the sweep looks for
         // what fell due (news queued by `geoq push send`) every second.
         let options = DeliveryOptions(destinations: hookDestinations.rules, sweepInterval: .seconds(1))
-        let delivery = PushDelivery(
-            store: store, key: key, contact: stored.contact.map { String(decoding: $0, as: UTF8.self) },
-            options: options)
-        return WebPush(store: store, delivery: delivery, publicKey: key.publicKey, clockOffset: clockOffset)
+        let delivery = PushDelivery(store: store, keys: keys, options: options)
+        return WebPush(store: store, delivery: delivery, keys: keys, clockOffset: clockOffset)
     }
 
     /// The TLS context of --tls-cert and --tls-key, or nil without them; a file that cannot be

@@ -26,11 +26,10 @@ struct TrackingFixture {
         self.store = store
         // Web Push when the test gives the service a key, as `geoq push keys` stores one.
         let push = pushKey.map { key in
-            WebPush(
-                store: store,
-                delivery: PushDelivery(
-                    store: store, key: key, contact: "mailto:ops@geoq.example", options: delivery, resolver: resolver),
-                publicKey: key.publicKey)
+            let keys = PushKeySource(key: key, contact: "mailto:ops@geoq.example")
+            return WebPush(
+                store: store, delivery: PushDelivery(store: store, keys: keys, options: delivery, resolver: resolver),
+                keys: keys)
         }
         tracking = Tracking(
             store: store, delivery: HookDelivery(store: store, options: delivery, resolver: resolver), limits: limits,
