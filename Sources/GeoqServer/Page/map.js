@@ -29,6 +29,7 @@ const WORDS = {
     arGpsNone: "Sin tu posición: etiquetas del punto preguntado en el mapa.", arTitle: "Vista RA",
     arList: "Etiquetas, la más cercana primero", arElevation: "elevación",
     offline: "sin conexión", asOf: "datos de las",
+    remind: "Avisarme antes del final", remindNeedsLink: "Los avisos necesitan el enlace de la app.",
   },
   eu: {
     title: "geoq: mapa", language: "Hizkuntza", mapLabel: "Mapa: egin klik galdetzeko; geziekin mugitu",
@@ -56,6 +57,7 @@ const WORDS = {
     arGpsNone: "Zure kokapenik gabe: mapan galdetutako puntuaren etiketak.", arTitle: "EA ikuspegia",
     arList: "Etiketak, hurbilena lehenengo", arElevation: "altuera-angelua",
     offline: "konexiorik gabe", asOf: "datuen ordua:",
+    remind: "Abisatu amaitu aurretik", remindNeedsLink: "Abisuek aplikazioaren esteka behar dute.",
   },
   en: {
     title: "geoq: map", language: "Language", mapLabel: "Map: click to ask; arrow keys to pan",
@@ -82,6 +84,7 @@ const WORDS = {
     arGpsNone: "Without your position: labels of the point asked on the map.", arTitle: "AR view",
     arList: "Labels, nearest first", arElevation: "elevation",
     offline: "offline", asOf: "as of",
+    remind: "Remind me before it ends", remindNeedsLink: "Reminders need the app's link.",
   },
 };
 
@@ -125,6 +128,12 @@ const LABEL_ALL_UP_TO = 20;
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+// The app linking here may give the page a device token in the fragment (#token=gqd_…, which no
+// request carries; never a key, which would be the tenant's), for "Remind me" (reminders.js):
+// taken out of the address before the first question rewrites it, kept for this tab only.
+const linkToken = new URLSearchParams(location.hash.slice(1)).get("token");
+if (linkToken != null) history.replaceState(null, "", location.pathname + location.search);
+if (linkToken?.startsWith("gqd_")) sessionStorage.setItem("geoq-device-token", linkToken);
 let lang = pickLanguage();
 let lastPoint = null;
 let askSerial = 0;
@@ -851,6 +860,10 @@ for (const id of ["zone", "ticket-minutes", "ticket-euros", "falla-section"]) $(
 $("heading").addEventListener("input", drawAR);
 
 applyLanguage();
+// A reminder's address names the ticket's zone: its price and end are shown again.
+if ([...$("zone").options].some((option) => option.value && option.value === params.get("zone"))) {
+  $("zone").value = params.get("zone");
+}
 const startLat = Number.parseFloat(params.get("lat"));
 const startLon = Number.parseFloat(params.get("lon"));
 const shared = Number.isFinite(startLat) && Number.isFinite(startLon);
@@ -859,3 +872,8 @@ drawAR();
 // A shared address is answered first; the layers (the bulk of the page's bytes) come after.
 if (shared) ask(startLat, startLon).finally(loadLayers);
 else loadLayers();
+// "Remind me" (reminders.js) only for a tab that can use it or was opened from a reminder; the
+// button stays disabled beside its hint for any other.
+if (sessionStorage.getItem("geoq-device-token") || params.has("ticket")) {
+  document.body.append(Object.assign(document.createElement("script"), { src: "/page/reminders.js" }));
+}

@@ -63,7 +63,9 @@ async function precache() {
     }
   };
   const page = await keep("/");
-  const paths = new Set(["/manifest.webmanifest", ...LEAFLET_IMAGES]);
+  // reminders.js is loaded only by a tab that can use it, so the markup does not name it; a
+  // reminder opened offline still needs it.
+  const paths = new Set(["/manifest.webmanifest", "/page/reminders.js", ...LEAFLET_IMAGES]);
   if (page) {
     for (const [, path] of (await page.text()).matchAll(/(?:src|href)="(\/[^"/][^"]*)"/g)) paths.add(path);
   }
