@@ -57,3 +57,33 @@ class DevTools:
         if "exceptionDetails" in result:
             raise RuntimeError(result["exceptionDetails"].get("text"))
         return result["result"].get("value")
+
+    def show_push(self, base, page_channel, worker_channel, registration_id, data, seconds=10):
+        """Delivers `data` (a push message's payload as the browser decrypts it) to the page's
+        worker as a push service would, and returns the notifications the worker then shows
+        (title, body, tag, url), once there is one or after `seconds`."""
+        self.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": base, "registrationId": registration_id, "data": data},
+            page_channel,
+        )
+        shown = None
+        for _ in range(int(seconds / 0.25)):
+            shown = self.evaluate(
+                worker_channel,
+                "self.registration.getNotifications().then((all) => all.map((n) => "
+                "({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))",
+            )
+            if shown:
+                break
+            time.sleep(0.25)
+        return shown
+
+    def click_notification(self, worker_channel):
+        """Hands the worker the event a click on its notification brings: chromium has no
+        DevTools command that clicks a notification."""
+        self.evaluate(
+            worker_channel,
+            "self.registration.getNotifications().then(([n]) => "
+            "{ self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n })); return true; })",
+        )

@@ -357,30 +357,11 @@ try:
             "url": "/?ticket=T-1&lat=42.81&lon=-1.64&lang=en",
             "tag": "ticket-T-1",
         }
-        devtools.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": base, "registrationId": registration["registrationId"], "data": json.dumps(message)},
-            page_channel,
-        )
-        shown = None
-        for _ in range(40):
-            shown = devtools.evaluate(
-                worker_channel,
-                "self.registration.getNotifications().then((all) => all.map((n) => "
-                "({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))",
-            )
-            if shown:
-                break
-            time.sleep(0.25)
+        shown = devtools.show_push(
+            base, page_channel, worker_channel, registration["registrationId"], json.dumps(message))
         expected = {"title": message["title"], "body": message["body"], "tag": message["tag"], "url": base + message["url"]}
         check(shown == [expected], f"the push shows its notification ({shown})")
-        # Chromium has no DevTools command that clicks a notification: the worker is handed the
-        # event a click would bring, with the notification it shows.
-        devtools.evaluate(
-            worker_channel,
-            "self.registration.getNotifications().then(([n]) => "
-            "{ self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n })); return true; })",
-        )
+        devtools.click_notification(worker_channel)
         # The page rewrites its address to the point it asks; the navigation's own is the one.
         navigated = "const n = performance.getEntriesByType('navigation')[0]; return n && n.name;"
         check(

@@ -529,30 +529,11 @@ try:
         worker_channel = devtools.send("Target.attachToTarget", {"targetId": worker["targetId"], "flatten": True})[
             "sessionId"
         ]
-        devtools.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": base, "registrationId": registration["registrationId"], "data": plaintext.decode()},
-            page_channel,
-        )
-        shown = None
-        for _ in range(40):
-            shown = devtools.evaluate(
-                worker_channel,
-                "self.registration.getNotifications().then((all) => all.map((n) => "
-                "({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))",
-            )
-            if shown:
-                break
-            time.sleep(0.25)
+        shown = devtools.show_push(
+            base, page_channel, worker_channel, registration["registrationId"], plaintext.decode())
         expected = {"title": payload["title"], "body": payload["body"], "tag": payload["tag"], "url": base + url}
         check(shown == [expected], f"the worker shows the notification ({shown})")
-        # Chromium has no command that clicks a notification: the worker is handed the event a
-        # click brings.
-        devtools.evaluate(
-            worker_channel,
-            "self.registration.getNotifications().then(([n]) => "
-            "{ self.dispatchEvent(new NotificationEvent('notificationclick', { notification: n })); return true; })",
-        )
+        devtools.click_notification(worker_channel)
         navigated = "const n = performance.getEntriesByType('navigation')[0]; return n && n.name;"
         check(
             eventually(lambda d: d.execute_script(navigated) == base + url),
