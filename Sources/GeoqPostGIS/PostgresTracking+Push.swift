@@ -85,6 +85,18 @@ extension PostgresTracking {
         }
     }
 
+    /// How many live subscriptions the tenant has.
+    public func pushSubscriptionCount(tenant: String) throws -> Int {
+        try withConnection { db in
+            Int(
+                try db.query(
+                    """
+                    SELECT count(*) FROM \(unescaped: pushSubscriptionsTable) WHERE tenant = \(tenant) AND ended IS NULL
+                    """
+                ).first?.decode(Int64.self) ?? 0)
+        }
+    }
+
     /// Ends subscription `id` of `tenant` (of `device` only, when given); its pending messages
     /// are dead. False when there is no such live subscription.
     public func endPushSubscription(tenant: String, device: String?, id: Int64, reason: String, now: Date) throws

@@ -51,6 +51,18 @@ enum PushRoutes {
                         eu: "gailuak \(maxPerDevice) harpidetzako muga du jada",
                         en: "the device has the most subscriptions allowed (\(maxPerDevice))"))
             }
+            // A tenant keeps at most as many live subscriptions as it may have devices.
+            let most = tracking.limits.maxDevicesPerTenant
+            if !held.contains(where: { $0.endpoint == endpoint }),
+                try tables.pushSubscriptionCount(tenant: principal.tenant) >= most
+            {
+                throw Problem.overLimit(
+                    "subscription",
+                    LocalizedText(
+                        es: "la organización ya tiene el máximo de \(most) suscripciones",
+                        eu: "erakundeak \(most) harpidetzako muga du jada",
+                        en: "the tenant has the most subscriptions allowed (\(most))"))
+            }
             let row = try tables.putPushSubscription(
                 tenant: principal.tenant, device: device, endpoint: endpoint,
                 p256dh: asked.subscription?.keys?.p256dh ?? "", auth: asked.subscription?.keys?.auth ?? "",

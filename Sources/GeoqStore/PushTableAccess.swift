@@ -8,6 +8,8 @@ public protocol PushTableAccess {
         tenant: String, device: String, endpoint: String, p256dh: String, auth: String, topics: [String], now: Date
     ) throws -> PushSubscriptionRow
     func pushSubscriptions(tenant: String, device: String?, topic: String?) throws -> [PushSubscriptionRow]
+    /// How many live subscriptions the tenant has.
+    func pushSubscriptionCount(tenant: String) throws -> Int
     func endPushSubscription(tenant: String, device: String?, id: Int64, reason: String, now: Date) throws -> Bool
     @discardableResult func enqueuePush(_ messages: [PushMessageRow]) throws -> Int
     /// The pending messages due at `now`, oldest due first; on a shared store taken for `lease`

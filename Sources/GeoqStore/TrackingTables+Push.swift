@@ -57,6 +57,15 @@ extension TrackingTables {
         return rows
     }
 
+    /// How many live subscriptions the tenant has.
+    public func pushSubscriptionCount(tenant: String) throws(StoreError) -> Int {
+        let stmt = try connection.prepare(
+            "SELECT count(*) FROM geoq_push_subscriptions WHERE tenant = ? AND ended IS NULL")
+        try stmt.bind(tenant, at: 1)
+        _ = try stmt.step()
+        return Int(stmt.int64(at: 0))
+    }
+
     /// Ends subscription `id` of `tenant` (of `device` only, when given); its pending messages
     /// are dead. False when there is no such live subscription.
     public func endPushSubscription(tenant: String, device: String?, id: Int64, reason: String, now: Date)

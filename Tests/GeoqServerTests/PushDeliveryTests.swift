@@ -216,6 +216,8 @@ import Testing
         #expect(try store.pushTables().enqueuePush([message(subscription, "ticket-9-10")]) == 1)
         #expect(try store.pushTables().enqueuePush([message(subscription, "ticket-9-10")]) == 0)
         #expect(try store.pushTables().pushStats().pending == 1)
+        #expect(try store.pushTables().pushSubscriptionCount(tenant: "acme") == 1)
+        #expect(try store.pushTables().pushSubscriptionCount(tenant: "other") == 0)
     }
 
     /// Two replicas on one PostgreSQL store, each with its own delivery: every message is

@@ -163,4 +163,45 @@ import Testing
             }
         }
     }
+
+    /// A tenant keeps at most as many live subscriptions as it may have devices, and a device
+    /// at most 10; a browser subscribing again at its endpoint replaces its own.
+    @Test func subscriptionsHaveTheirLimits() async throws {
+        let fixture = TrackingFixture(limits: TrackingLimits(maxDevicesPerTenant: 2), pushKey: VAPIDKey())
+        let acme = try fixture.key("acme", [.track])
+        let other = try fixture.key("other", [.track])
+        let app = Application(router: Routes.router(state: ServiceState(), tracking: fixture.tracking))
+        let json = TrackingFixture.json
+        try await app.test(.router) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for (key, endpoint, device) in [
+                (acme, "a", "car-1"), (acme, "b", "car-2"),
+                // The tenant's third: refused; the same endpoint again: replaced; another tenant: its own count.
+                (acme, "c", "car-3"), (acme, "a", "car-1"), (other, "c", "car-3"),
+            ] {
+                statuses.append(
+                    try await client.execute(
+                        uri: "/v1/push/subscriptions", method: .post, headers: TrackingFixture.bearer(key, json),
+                        body: Self.subscription(endpoint: "https://push.example.net/\(endpoint)", device: device)
+                    ) { $0.status })
+            }
+            #expect(statuses == [.created, .created, .unprocessableContent, .created, .created])
+            let count = try fixture.store.pushTables().pushSubscriptionCount(tenant: "acme")
+            #expect(count == 2)
+        }
+        let many = TrackingFixture(pushKey: VAPIDKey())
+        let key = try many.key("acme", [.track])
+        try await Application(router: Routes.router(state: ServiceState(), tracking: many.tracking)).test(.router) {
+            client in
+            var statuses: [HTTPResponse.Status] = []
+            for n in 0...10 {
+                statuses.append(
+                    try await client.execute(
+                        uri: "/v1/push/subscriptions", method: .post, headers: TrackingFixture.bearer(key, json),
+                        body: Self.subscription(endpoint: "https://push.example.net/\(n)", device: "car-1")
+                    ) { $0.status })
+            }
+            #expect(statuses.dropLast().allSatisfy { $0 == .created } && statuses.last == .unprocessableContent)
+        }
+    }
 }
