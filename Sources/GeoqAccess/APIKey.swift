@@ -13,8 +13,8 @@ public enum APIKey {
     public static func make(
         tenant: String, scopes: [Scope], expires: Date? = nil, rate: Double? = nil, now: Date = Date()
     ) -> (text: String, record: StoredKey) {
-        let id = hex(randomBytes(6))
-        let text = prefix + id + "_" + Base64URL.encode(randomBytes(32))
+        let id = hex(SecureRandom.bytes(6))
+        let text = prefix + id + "_" + Base64URL.encode(SecureRandom.bytes(32))
         let record = StoredKey(
             id: id, tenant: tenant, scopes: scopes.map(\.rawValue), hash: hash(text), created: now, expires: expires,
             revoked: nil, rate: rate)
@@ -94,11 +94,5 @@ public enum APIKey {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
-    }
-
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        // SystemRandomNumberGenerator reads the kernel's CSPRNG (getrandom on Linux).
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }

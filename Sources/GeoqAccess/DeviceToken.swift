@@ -32,7 +32,7 @@ public enum DeviceToken {
     }
 
     /// A new random signing secret (32 bytes), for a store that has none yet.
-    public static func newSecret() -> Data { Data(APIKey.randomBytes(32)) }
+    public static func newSecret() -> Data { Data(SecureRandom.bytes(32)) }
 
     /// A token for `device` of `tenant`, issued by key `keyID`, valid until `expires`.
     public static func issue(tenant: String, device: String, keyID: String, expires: Date, secret: Data) -> String {

@@ -77,14 +77,15 @@ public final class PushDelivery: Sendable {
                 }
                 // Four messages a sender: a round's outcomes are one commit, and on a GeoPackage
                 // each commit waits for the disk (synchronous FULL).
-                let due = try store.pushTables().claimPush(
-                    now: Date(), lease: options.lease, limit: options.concurrency * 4)
+                // One opening of the tables for the round (a GeoPackage's is a file opened).
+                let tables = try store.pushTables()
+                let due = try tables.claimPush(now: Date(), lease: options.lease, limit: options.concurrency * 4)
                 if !due.isEmpty {
                     let outcomes = await send(due, signing: signing, random: &random)
-                    try store.pushTables().recordPush(outcomes)
+                    try tables.recordPush(outcomes)
                     continue
                 }
-                if let next = try store.pushTables().nextPushDue() {
+                if let next = try tables.nextPushDue() {
                     wait = min(wait, .seconds(max(0.001, next.timeIntervalSinceNow)))
                 }
             } catch {

@@ -25,7 +25,7 @@ public enum WebPushEncryption {
     ///   - senderKey, salt: fresh for every message; given only to reproduce a known body.
     public static func encrypt(
         _ payload: Data, for keys: PushKeys, senderKey: P256.KeyAgreement.PrivateKey = .init(),
-        salt: Data = randomSalt()
+        salt: Data = Data(SecureRandom.bytes(16))
     ) throws(PushError) -> Data {
         guard payload.count <= maxPayload else { throw .payloadTooLarge(payload.count, limit: maxPayload) }
         guard salt.count == 16 else { throw .badKey("the salt must be 16 bytes") }
@@ -65,12 +65,6 @@ public enum WebPushEncryption {
         body.append(sealed.ciphertext)
         body.append(sealed.tag)
         return body
-    }
-
-    /// 16 bytes from the system's random source.
-    public static func randomSalt() -> Data {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 

@@ -109,7 +109,7 @@ struct PushSend: ParsableCommand {
             options.fail("--url: a path of the service, starting with /, got \"\(url)\"", code: "bad-arguments")
             throw ExitCode(ExitStatus.usage)
         }
-        let message = Base64URL.encode(Self.randomID())
+        let message = Base64URL.encode(SecureRandom.bytes(12))
         let payload = PushPayload(title: title, body: text, url: url, tag: "\(topic)-\(message)")
         guard payload.json.count <= WebPushEncryption.maxPayload else {
             options.fail(
@@ -137,11 +137,5 @@ struct PushSend: ParsableCommand {
         options.write(
             text: "Queued for \(result.put) subscriber(s) of \(topic) in \(tenant); a running service sends it.\n",
             json: ["topic": topic, "tenant": tenant, "queued": result.put])
-    }
-
-    /// 12 random bytes: the message's id.
-    static func randomID() -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }

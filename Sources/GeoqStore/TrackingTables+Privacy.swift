@@ -38,7 +38,7 @@ extension TrackingTables {
     public func purge(eventsBefore: Date?, tracksBefore: Date?, batch: Int = 5_000) throws(StoreError) -> Purge {
         var purge = Purge(tracks: 0, events: 0, deliveries: 0)
         if let eventsBefore {
-            let cut = Value.real(eventsBefore.timeIntervalSince1970)
+            let cut = SQLValue.real(eventsBefore.timeIntervalSince1970)
             while true {
                 let removed = try connection.transaction { () throws(StoreError) -> (Int, Int) in
                     let oldest =
@@ -58,23 +58,5 @@ extension TrackingTables {
                 "DELETE FROM geoq_tracks WHERE updated < ?1", .real(tracksBefore.timeIntervalSince1970))
         }
         return purge
-    }
-
-    private enum Value {
-        case text(String)
-        case real(Double)
-    }
-
-    /// Runs one statement with its parameters; returns how many rows it changed.
-    private func run(_ sql: String, _ values: Value...) throws(StoreError) -> Int {
-        let stmt = try connection.prepare(sql)
-        for (index, value) in values.enumerated() {
-            switch value {
-            case .text(let text): try stmt.bind(text, at: Int32(index + 1))
-            case .real(let number): try stmt.bind(number, at: Int32(index + 1))
-            }
-        }
-        try stmt.run()
-        return Int(try connection.scalarInt("SELECT changes()") ?? 0)
     }
 }

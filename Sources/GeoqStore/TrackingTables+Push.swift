@@ -72,16 +72,14 @@ extension TrackingTables {
         throws(StoreError) -> Bool
     {
         try connection.transaction { () throws(StoreError) -> Bool in
-            var sql = "UPDATE geoq_push_subscriptions SET ended = ?1, end_reason = ?2 WHERE id = ?3 AND tenant = ?4"
-            sql += device == nil ? " AND ended IS NULL" : " AND device = ?5 AND ended IS NULL"
-            let stmt = try connection.prepare(sql)
-            try stmt.bind(now.timeIntervalSince1970, at: 1)
-            try stmt.bind(reason, at: 2)
-            try stmt.bind(id, at: 3)
-            try stmt.bind(tenant, at: 4)
-            if let device { try stmt.bind(device, at: 5) }
-            try stmt.run()
-            guard try connection.scalarInt("SELECT changes()") == 1 else { return false }
+            // Any device when none is given: the owner of the tenant's key ends any of them.
+            let ended = try run(
+                """
+                UPDATE geoq_push_subscriptions SET ended = ?1, end_reason = ?2
+                WHERE id = ?3 AND tenant = ?4 AND device = coalesce(?5, device) AND ended IS NULL
+                """, .real(now.timeIntervalSince1970), .text(reason), .integer(id), .text(tenant),
+                device.map { .text($0) } ?? .null)
+            guard ended == 1 else { return false }
             try killPending(subscription: id, reason: reason)
             return true
         }
@@ -160,25 +158,20 @@ extension TrackingTables {
             for outcome in outcomes {
                 switch outcome {
                 case .delivered(let id, let attempts, let at):
-                    try update(
-                        id, "state = 'delivered', attempts = ?2, delivered = ?3, last_error = NULL",
-                        .int(Int64(attempts)), .real(at.timeIntervalSince1970))
+                    try run(
+                        "UPDATE geoq_push_outbox SET state = 'delivered', attempts = ?2, delivered = ?3, last_error = NULL WHERE id = ?1",
+                        .integer(id), .integer(Int64(attempts)), .real(at.timeIntervalSince1970))
                 case .failed(let id, let attempts, let next, let error):
-                    try update(
-                        id, "attempts = ?2, next_attempt = ?3, last_error = ?4", .int(Int64(attempts)),
-                        .real(next.timeIntervalSince1970), .text(error))
+                    try run(
+                        "UPDATE geoq_push_outbox SET attempts = ?2, next_attempt = ?3, last_error = ?4 WHERE id = ?1",
+                        .integer(id), .integer(Int64(attempts)), .real(next.timeIntervalSince1970), .text(error))
                 case .dead(let id, let attempts, let error):
-                    try update(
-                        id, "state = 'dead', attempts = ?2, last_error = ?3", .int(Int64(attempts)), .text(error))
+                    try markPushDead(id, attempts: attempts, error: error)
                 case .subscriptionGone(let id, let attempts, let subscription, let reason, let at):
-                    try update(
-                        id, "state = 'dead', attempts = ?2, last_error = ?3", .int(Int64(attempts)), .text(reason))
-                    let end = try connection.prepare(
-                        "UPDATE geoq_push_subscriptions SET ended = ?, end_reason = ? WHERE id = ? AND ended IS NULL")
-                    try end.bind(at.timeIntervalSince1970, at: 1)
-                    try end.bind(reason, at: 2)
-                    try end.bind(subscription, at: 3)
-                    try end.run()
+                    try markPushDead(id, attempts: attempts, error: reason)
+                    try run(
+                        "UPDATE geoq_push_subscriptions SET ended = ?1, end_reason = ?2 WHERE id = ?3 AND ended IS NULL",
+                        .real(at.timeIntervalSince1970), .text(reason), .integer(subscription))
                     try killPending(subscription: subscription, reason: reason)
                 }
             }
@@ -215,30 +208,14 @@ extension TrackingTables {
     }
 
     private func killPending(subscription: Int64, reason: String) throws(StoreError) {
-        let stmt = try connection.prepare(
-            "UPDATE geoq_push_outbox SET state = 'dead', last_error = ? WHERE subscription = ? AND state = 'pending'")
-        try stmt.bind(reason, at: 1)
-        try stmt.bind(subscription, at: 2)
-        try stmt.run()
+        try run(
+            "UPDATE geoq_push_outbox SET state = 'dead', last_error = ?1 WHERE subscription = ?2 AND state = 'pending'",
+            .text(reason), .integer(subscription))
     }
 
-    private enum Column {
-        case int(Int64)
-        case real(Double)
-        case text(String)
-    }
-
-    private func update(_ id: Int64, _ assignments: String, _ values: Column...) throws(StoreError) {
-        let stmt = try connection.prepare("UPDATE geoq_push_outbox SET \(assignments) WHERE id = ?1")
-        try stmt.bind(id, at: 1)
-        for (index, value) in values.enumerated() {
-            let at = Int32(index + 2)
-            switch value {
-            case .int(let number): try stmt.bind(number, at: at)
-            case .real(let number): try stmt.bind(number, at: at)
-            case .text(let text): try stmt.bind(text, at: at)
-            }
-        }
-        try stmt.run()
+    private func markPushDead(_ id: Int64, attempts: Int, error: String) throws(StoreError) {
+        try run(
+            "UPDATE geoq_push_outbox SET state = 'dead', attempts = ?2, last_error = ?3 WHERE id = ?1", .integer(id),
+            .integer(Int64(attempts)), .text(error))
     }
 }

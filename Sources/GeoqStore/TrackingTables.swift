@@ -655,3 +655,31 @@ public final class TrackingTables {
         stmt.withBlob(at: index) { [UInt8]($0) }
     }
 }
+
+/// A value bound to a statement's parameter, for ``TrackingTables/run(_:_:)``.
+enum SQLValue {
+    case text(String)
+    case real(Double)
+    case integer(Int64)
+    case null
+}
+
+extension TrackingTables {
+    /// Runs one statement with its parameters (`?1`, `?2`… in order); returns how many rows it
+    /// changed.
+    @discardableResult
+    func run(_ sql: String, _ values: SQLValue...) throws(StoreError) -> Int {
+        let stmt = try connection.prepare(sql)
+        for (index, value) in values.enumerated() {
+            let at = Int32(index + 1)
+            switch value {
+            case .text(let text): try stmt.bind(text, at: at)
+            case .real(let number): try stmt.bind(number, at: at)
+            case .integer(let number): try stmt.bind(number, at: at)
+            case .null: try stmt.bindNull(at: at)
+            }
+        }
+        try stmt.run()
+        return Int(try connection.scalarInt("SELECT changes()") ?? 0)
+    }
+}

@@ -204,4 +204,39 @@ import Testing
             #expect(statuses.dropLast().allSatisfy { $0 == .created } && statuses.last == .unprocessableContent)
         }
     }
+
+    /// A ticket bought queues its reminder for its own tenant's device only: another tenant
+    /// with a device of the same name schedules nothing for it.
+    @Test func aTicketRemindsItsOwnTenantsDeviceOnly() async throws {
+        let fixture = TrackingFixture(pushKey: VAPIDKey())
+        let acme = try fixture.key("acme", [.track])
+        let other = try fixture.key("other", [.track])
+        let app = Application(router: Routes.router(state: OpenAPITests.state, tracking: fixture.tracking))
+        let ticket = "/v1/park?lat=42.81&lon=-1.64&zone=blue&minutes=30&reminder=10&at=2027-03-15T10:00&device=car-1"
+        try await app.test(.router) { client in
+            let subscribed = try await client.execute(
+                uri: "/v1/push/subscriptions", method: .post,
+                headers: TrackingFixture.bearer(acme, TrackingFixture.json), body: Self.subscription()
+            ) { $0.status }
+            #expect(subscribed == .created)
+            let stranger = try await client.execute(uri: ticket, method: .post, headers: TrackingFixture.bearer(nil)) {
+                $0.status
+            }
+            #expect(stranger == .unauthorized)
+            let others = try await client.execute(uri: ticket, method: .post, headers: TrackingFixture.bearer(other)) {
+                response in
+                (response.status, try Self.object(response)["push"] as? [String: Any])
+            }
+            #expect(others.0 == .created)
+            #expect(others.1?["subscriptions"] as? Int == 0 && others.1?["messages"] as? Int == 0)
+            #expect(try fixture.store.pushTables().pushStats().pending == 0)
+            let own = try await client.execute(uri: ticket, method: .post, headers: TrackingFixture.bearer(acme)) {
+                response in
+                (response.status, try Self.object(response)["push"] as? [String: Any])
+            }
+            #expect(own.0 == .created)
+            #expect(own.1?["subscriptions"] as? Int == 1 && own.1?["messages"] as? Int == 1)
+            #expect(try fixture.store.pushTables().pushStats().pending == 1)
+        }
+    }
 }
